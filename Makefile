@@ -1,0 +1,52 @@
+# Two commands on a fresh machine:
+#   make demo   - create .venv, install Kiebitz, run the main job on embedded defaults
+#   make test   - create .venv with the dev extras, install the system packages the
+#                 suite needs, run lint, type checks and the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Debian packages the test suite needs (none yet; the broker and browser arrive
+# with the services). Installed only when missing, `apt-get update` first.
+APT_PACKAGES :=
+
+.PHONY: demo test lint typecheck unit bench system-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+demo: $(VENV)/.installed
+	$(BIN)/kiebitz demo
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy --strict rules
+
+unit: $(VENV)/.installed-dev system-deps
+	$(BIN)/python -m pytest -n 2
+
+test: lint typecheck unit
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/cribbage.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
