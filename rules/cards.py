@@ -48,9 +48,20 @@ KING: Final = 13
 RANKS: Final[tuple[int, ...]] = tuple(range(1, 14))
 _RANK_NAMES: Final = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
 _RANK_WORDS: Final = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-}  # fmt: skip
+    1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+}
 
 
 class Suit(StrEnum):
@@ -76,15 +87,35 @@ _SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
 
 # Suit letters and symbols (black and white forms) the parser accepts.
 _SUIT_TOKENS: Final = {
-    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
-    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
-    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
-    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
-}  # fmt: skip
+    "S": Suit.SPADES,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+}
 _RANK_TOKENS: Final = {
-    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-    "10": 10, "T": 10, "J": 11, "Q": 12, "K": 13,
-}  # fmt: skip
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "10": 10,
+    "T": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+}
 
 # Unicode "Playing Cards" block: U+1F0A1..U+1F0DE. Low nibble 1..14 is
 # A, 2..10, J, Knight (not in our packs), Q, K; high nibble A/B/C/D is S/H/D/C.
@@ -110,7 +141,7 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
+        if isinstance(self.rank, bool) or not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
             raise InvalidCardError(repr(self.rank), "rank must be 1 (ace) to 13 (king)")
         if not isinstance(self.suit, Suit):
             raise InvalidCardError(repr(self.suit), "suit must be a Suit")

@@ -15,8 +15,17 @@ Hand sizes: 3 cards (five-card cribbage), 4 (six-card, and three- and four-hand)
 >>> show = score_show(parse_cards("5H 5S 5C JD"), Card.parse("5D"))
 >>> show.total
 29
->>> show.speech()
-'fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen twelve, fifteen fourteen, fifteen sixteen, a double pair royal is twenty-eight and his nobs is twenty-nine'
+>>> for said in show.speech().split(", "):
+...     print(said)
+fifteen two
+fifteen four
+fifteen six
+fifteen eight
+fifteen ten
+fifteen twelve
+fifteen fourteen
+fifteen sixteen
+a double pair royal is twenty-eight and his nobs is twenty-nine
 >>> show_total(parse_cards("7H 7S 8C 8D"), Card.parse("9D"))
 24
 """
@@ -25,8 +34,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations, product
+from functools import cache
+from itertools import product
 from typing import Any, Final
 
 from rules.cards import JACK, Card
@@ -114,7 +123,7 @@ class Show:
 PatternItem = tuple[str, tuple[int, ...], int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_pattern(ranks: tuple[int, ...]) -> tuple[PatternItem, ...]:
     """Fifteens, pairs and runs of a sorted tuple of ranks, as positions.
 
@@ -127,15 +136,11 @@ def rank_pattern(ranks: tuple[int, ...]) -> tuple[PatternItem, ...]:
     """
     if list(ranks) != sorted(ranks):
         raise ValueError("rank_pattern needs ranks in ascending order")
-    n = len(ranks)
     values = [10 if r >= 10 else r for r in ranks]
     items: list[PatternItem] = []
     # Fifteens: every combination of two or more cards, "the cards being combined
     # in every possible way to make that number" (seed 003).
-    for size in range(2, n + 1):
-        for combo in combinations(range(n), size):
-            if sum(values[i] for i in combo) == 15:
-                items.append(("fifteen", combo, 2))
+    items.extend(("fifteen", combo, 2) for combo in _fifteens(values))
     # Pairs, pairs royal, double pairs royal: 2, 6, 12, the number of pairs times two.
     positions: dict[int, list[int]] = {}
     for i, r in enumerate(ranks):
@@ -160,9 +165,50 @@ def rank_pattern(ranks: tuple[int, ...]) -> tuple[PatternItem, ...]:
     return tuple(items)
 
 
-@lru_cache(maxsize=None)
-def _rank_points(ranks: tuple[int, ...]) -> int:
-    return sum(points for _, _, points in rank_pattern(ranks))
+@cache
+def _subsets(n: int) -> tuple[tuple[int, ...], ...]:
+    """The positions of each subset of ``n`` cards, indexed by its bit mask."""
+    return tuple(tuple(i for i in range(n) if mask >> i & 1) for mask in range(1 << n))
+
+
+def _fifteens(values: Sequence[int]) -> list[tuple[int, ...]]:
+    """Positions of every combination of ``values`` that sums to fifteen.
+
+    In the order of ``itertools.combinations``, smaller combinations first. The
+    sums of all subsets are built a card at a time (``sums[mask]``), which for a
+    seven-card show is far cheaper than summing its 120 combinations one by one.
+
+    >>> _fifteens([5, 5, 5, 10])
+    [(0, 3), (1, 3), (2, 3), (0, 1, 2)]
+    """
+    sums = [0]
+    for value in values:
+        sums += [total + value for total in sums]
+    hits = sums.count(15)
+    if not hits:
+        return []
+    subsets = _subsets(len(values))
+    found: list[tuple[int, ...]] = []
+    mask = -1
+    for _ in range(hits):
+        mask = sums.index(15, mask + 1)
+        found.append(subsets[mask])
+    found.sort()
+    found.sort(key=len)  # stable: each size keeps its lexicographic order
+    return found
+
+
+# Points by sorted rank tuple, and whether a rank repeats (only then can a card
+# have been given twice). A plain dict: the single-hand fast path's one lookup.
+_RANK_POINTS: dict[tuple[int, ...], tuple[int, bool]] = {}
+
+
+def _rank_points(ranks: tuple[int, ...]) -> tuple[int, bool]:
+    known = _RANK_POINTS.get(ranks)
+    if known is None:
+        points = sum(points for _, _, points in rank_pattern(ranks))
+        known = _RANK_POINTS[ranks] = (points, len(set(ranks)) < len(ranks))
+    return known
 
 
 def _check(hand: Sequence[Card], starter: Card, crib: bool) -> None:
@@ -171,7 +217,8 @@ def _check(hand: Sequence[Card], starter: Card, crib: bool) -> None:
             raise InvalidPlayError(f"a crib has {CRIB_SIZE} cards, not {len(hand)}")
     elif len(hand) not in HAND_SIZES:
         raise InvalidPlayError(f"a hand has 3, 4 or 6 cards, not {len(hand)}")
-    if len(set(hand)) != len(hand) or starter in hand:
+    # (rank, suit) pairs hash in C; the Card dataclass's own hash and eq do not.
+    if len({(c.rank, c.suit) for c in hand} | {(starter.rank, starter.suit)}) <= len(hand):
         seen: set[Card] = set()
         for card in (*hand, starter):
             if card in seen:
@@ -194,16 +241,37 @@ def show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> in
 
     The fast path used for bulk work; always equal to ``score_show(...).total``.
     """
-    _check(hand, starter, crib)
-    ranks = [c.rank for c in hand]
-    ranks.append(starter.rank)
-    ranks.sort()
-    total = _rank_points(tuple(ranks)) + _flush_points(hand, starter, crib)
+    size = len(hand)
+    if (size != CRIB_SIZE) if crib else (size not in HAND_SIZES):
+        _check(hand, starter, crib)
     suit = starter.suit
+    first = hand[0].suit
+    flush = True
+    nobs = 0
+    ranks = [starter.rank]
     for card in hand:
-        if card.rank == JACK and card.suit is suit:
-            total += 1
-    return total
+        rank = card.rank
+        ranks.append(rank)
+        if card.suit is not first:
+            flush = False
+        if rank == JACK and card.suit is suit:
+            nobs = 1
+    ranks.sort()
+    key = tuple(ranks)
+    known = _RANK_POINTS.get(key)
+    points, repeats = _rank_points(key) if known is None else known
+    if repeats and len({(c.rank, c.suit) for c in (*hand, starter)}) <= size:
+        _check(hand, starter, crib)  # a card given twice: raises, naming it
+    if flush:
+        if first is suit:
+            points += size + 1
+        elif not crib:
+            points += size
+    return points + nobs
+
+
+def _by_rank_then_suit(card: Card) -> tuple[int, str]:
+    return card.rank, card.suit  # a StrEnum sorts as its letter
 
 
 def score_show(hand: Iterable[Card], starter: Card, *, crib: bool = False) -> Show:
@@ -222,10 +290,10 @@ def score_show(hand: Iterable[Card], starter: Card, *, crib: bool = False) -> Sh
     """
     cards = tuple(hand)
     _check(cards, starter, crib)
-    everything = sorted((*cards, starter), key=lambda c: (c.rank, c.suit.value))
-    pattern = rank_pattern(tuple(c.rank for c in everything))
+    everything = sorted((*cards, starter), key=_by_rank_then_suit)
+    pattern = rank_pattern(tuple([c.rank for c in everything]))
     items = [
-        ScoreItem(kind, points, tuple(everything[i] for i in positions))
+        ScoreItem(kind, points, tuple(map(everything.__getitem__, positions)))
         for kind, positions, points in pattern
     ]
     flush = _flush_points(cards, starter, crib)

@@ -19,11 +19,29 @@ if TYPE_CHECKING:
 
 __all__ = ["number_words", "say_item", "say_show"]
 
-_ONES = (
-    "nothing one two three four five six seven eight nine ten eleven twelve thirteen "
-    "fourteen fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = [
+    "nothing",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _LENGTHS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 _MANY_RUNS = {1: "a run", 2: "a double run", 3: "a triple run", 4: "four runs", 6: "six runs"}
 
@@ -60,6 +78,10 @@ def say_show(items: Sequence[ScoreItem]) -> str:
     >>> from rules.cribbage.scoring import ScoreItem
     >>> say_show([ScoreItem("fifteen", 2), ScoreItem("fifteen", 2), ScoreItem("pair", 2)])
     'fifteen two, fifteen four and a pair is six'
+    >>> from rules.cribbage.scoring import score_show
+    >>> from rules.cards import Card, parse_cards
+    >>> say_show(score_show(parse_cards("AS 2D 3C 7H 8S 9D"), Card.parse("KC")).items)
+    'fifteen two, fifteen four, fifteen six, a run of three is nine and a run of three is twelve'
     >>> say_show([])
     'nothing'
     """
@@ -77,12 +99,15 @@ def say_show(items: Sequence[ScoreItem]) -> str:
         for pair in pairs:
             total += pair.points
             parts.append(f"a {pair.kind} is {number_words(total)}")
-    runs_by_length: dict[int, int] = {}
+    # Runs over the same ranks are one double, triple or double-double run; runs
+    # over other ranks (two stretches in an eight-card hand) are said apart.
+    runs: dict[tuple[int, ...], int] = {}
     for item in items:
         if item.kind == "run":
-            runs_by_length[item.points] = runs_by_length.get(item.points, 0) + 1
-    for length in sorted(runs_by_length):
-        count = runs_by_length[length]
+            ranks = tuple(sorted({c.rank for c in item.cards})) or (item.points,)
+            runs[ranks] = runs.get(ranks, 0) + 1
+    for ranks, count in runs.items():
+        length = len(ranks) if len(ranks) > 1 else ranks[0]
         total += count * length
         name = _MANY_RUNS.get(count, f"{number_words(count)} runs")
         parts.append(f"{name} of {_LENGTHS.get(length, str(length))} is {number_words(total)}")
@@ -100,8 +125,8 @@ def say_item(item: ScoreItem) -> str:
     """One score of the play, said as it is pegged: ``fifteen two``, ``a pair royal for six``.
 
     >>> from rules.cribbage.scoring import ScoreItem
-    >>> say_item(ScoreItem("fifteen", 2)), say_item(ScoreItem("run", 4)), say_item(ScoreItem("go", 1))
-    ('fifteen two', 'a run of four for four', 'one for last')
+    >>> [say_item(ScoreItem(kind, points)) for kind, points in [("run", 4), ("go", 1)]]
+    ['a run of four for four', 'one for last']
     """
     points = number_words(item.points)
     if item.kind == "fifteen":

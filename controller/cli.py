@@ -1,0 +1,118 @@
+"""The ``kiebitz`` command line.
+
+Commands come in groups, one function or module each, registered in
+:data:`COMMAND_GROUPS`: ``kiebitz cribbage …`` (:mod:`controller.cli_cribbage`) and
+``kiebitz demo``. A later group (``vision``, ``board``, ``skat``, ``config``) is a
+``register(commands)`` function that adds its parser and sets ``handler``, a
+function from the parsed arguments to the exit status.
+
+Exit statuses: 0 success; 1 a batch run with a bad line (or whatever the command
+reports, e.g. the demo); 2 bad command-line input, reported as exactly one line
+on stderr, ``kiebitz: error: <why>``. Unexpected errors are not caught: they end
+with Python's traceback and status 1.
+
+>>> main(["cribbage", "peg", "3S", "4H", "5D"])
+3: a run of three for three
+  run                3  3S 4H 5D
+count 12
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+from controller import cli_cribbage
+from controller.cli_io import KiebitzArgumentParser, name_commands
+from controller.errors import UsageError
+
+if TYPE_CHECKING:
+    from controller.cli_io import Commands
+
+__all__ = ["COMMAND_GROUPS", "DEMO_VARIANTS", "KiebitzArgumentParser", "build_parser", "main"]
+
+PROG = "kiebitz"
+DEMO_VARIANTS = ("five-card", "six-card", "eight-card")
+
+
+def _version() -> str:
+    try:
+        return version("kiebitz")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
+
+
+def _add_demo(commands: Commands) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="play a whole game of cribbage between two automatic players",
+        description="Play a whole game of cribbage between two automatic players.",
+    )
+    demo.add_argument("--seed", type=int, default=2026, help="the shuffle's seed (default 2026)")
+    demo.add_argument(
+        "--game-to", type=int, choices=(61, 121), default=121, help="game length (default 121)"
+    )
+    demo.add_argument(
+        "--variant", choices=DEMO_VARIANTS, default="six-card", help="deal (default six-card)"
+    )
+    demo.set_defaults(handler=_demo)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    # Imported here so the scoring commands start without loading the game engine.
+    from controller import demo
+
+    return demo.run(seed=args.seed, game_to=args.game_to, variant=args.variant, out=sys.stdout)
+
+
+#: Each adds one command (or group of commands) to the top-level list.
+COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (cli_cribbage.register, _add_demo)
+
+
+def build_parser() -> KiebitzArgumentParser:
+    """The whole command line, every group registered."""
+    parser = KiebitzArgumentParser(
+        prog=PROG,
+        description="Kiebitz, the onlooker at the card table: scoring and refereeing tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    commands = parser.add_commands("command")
+    for register in COMMAND_GROUPS:
+        register(commands)
+    name_commands(commands)
+    return parser
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status (the console script exits with it)."""
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help and --version, which print and exit 0
+            return exc.code if isinstance(exc.code, int) else 0
+        status: int = args.handler(args)
+        sys.stdout.flush()
+        return status
+    except UsageError as exc:
+        print(f"{PROG}: error: {_one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (`kiebitz … | head`): not an error worth a traceback.
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
