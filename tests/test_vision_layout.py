@@ -1,0 +1,90 @@
+"""Table layouts: the shipped ones load, broken ones name the file and key path."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from vision.errors import LayoutError
+from vision.layout import LAYOUT_DIR, load_layout
+
+SHIPPED = sorted(LAYOUT_DIR.glob("*.toml"))
+
+GOOD = """
+[table]
+name = "t"
+game = "cribbage"
+players = 2
+width_mm = 900
+depth_mm = 900
+[markers]
+dictionary = "DICT_4X4_50"
+size_mm = 40
+positions = { 0 = [30, 30], 1 = [870, 30], 2 = [870, 870], 3 = [30, 870] }
+[[zones]]
+name = "play.0"
+kind = "play"
+seat = 0
+rect = [150, 180, 750, 330]
+[[zones]]
+name = "starter"
+kind = "starter"
+polygon = [[400, 400], [500, 400], [450, 500]]
+"""
+
+
+def test_every_shipped_layout_loads_and_its_zones_do_not_overlap():
+    assert {p.stem for p in SHIPPED} >= {"cribbage-2", "cribbage-3", "cribbage-4", "skat-3"}
+    for path in SHIPPED:
+        layout = load_layout(path)
+        seats = {z.seat for z in layout.zones if z.seat is not None}
+        assert seats == set(range(layout.players)), path
+        for a, b in itertools.permutations(layout.zones, 2):
+            assert not any(b.contains(*p) for p in a.polygon), (path, a.name, b.name)
+            assert not b.contains(*a.centre), (path, a.name, b.name)
+
+
+def test_zone_lookup(tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text(GOOD)
+    layout = load_layout(f)
+    assert layout.zone_at(200, 200).name == "play.0"
+    assert layout.zone_at(450, 430).name == "starter"
+    assert layout.zone_at(450, 499) is None or layout.zone_at(450, 499).name == "starter"
+    assert layout.zone_at(100, 100) is None
+    assert layout.markers[2] == (870.0, 870.0)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("players = 2", "players = 9", "table.players: expected 2 to 6"),
+        ("rect = [150, 180, 750, 330]", "rect = [150, 180, 100, 330]", "zones[0].rect: x1 and y1"),
+        ('kind = "play"', 'kind = "dance"', "zones[0].kind: expected one of"),
+        ("seat = 0", "seat = 5", "zones[0].seat: expected a seat 0..1"),
+        ('"DICT_4X4_50"', '"DICT_9X9"', "markers.dictionary"),
+        (", 3 = [30, 870] }", " }", "markers.positions: need at least 4 markers"),
+        ("[450, 500]]", "[450, 5000]]", "zones[1]: point 2 (450, 5000) lies off the table"),
+        ("width_mm = 900", "width_mm = -1", "table.width_mm: must be positive"),
+        ('name = "starter"', 'name = "play.0"', "zones[1].name: duplicate zone name"),
+        ("seat = 0", "seat = 0\ncolour = 3", "zones[0].colour: unknown key"),
+    ],
+)
+def test_broken_layouts_name_the_file_and_key(tmp_path, old, new, message):
+    assert old in GOOD
+    f = tmp_path / "broken.toml"
+    f.write_text(GOOD.replace(old, new, 1))
+    with pytest.raises(LayoutError) as info:
+        load_layout(f)
+    assert str(info.value).startswith(str(f))
+    assert message in str(info.value)
+
+
+def test_unreadable_and_invalid_toml(tmp_path):
+    with pytest.raises(LayoutError, match="cannot read"):
+        load_layout(tmp_path / "missing.toml")
+    f = tmp_path / "bad.toml"
+    f.write_text("[table\n")
+    with pytest.raises(LayoutError, match="not valid TOML"):
+        load_layout(f)

@@ -1,0 +1,251 @@
+"""Table layouts: where the markers are and which zone of the table is which.
+
+A layout lives in ``config/tables/<name>.toml``; all positions are in table
+millimetres, x to the right and y away from seat 0 (south), origin at the
+table's south-west corner. Example (abridged)::
+
+    [table]
+    name = "Cribbage, two players"
+    game = "cribbage"
+    players = 2
+    width_mm = 900
+    depth_mm = 900
+
+    [markers]
+    dictionary = "DICT_4X4_50"
+    size_mm = 40
+    positions = { 0 = [30, 30], 1 = [870, 30], 2 = [870, 870], 3 = [30, 870] }
+
+    [[zones]]
+    name = "play.0"
+    kind = "play"
+    seat = 0
+    rect = [150, 180, 750, 330]      # x0, y0, x1, y1; or polygon = [[x, y], ...]
+
+Loading checks everything and raises :class:`~vision.errors.LayoutError` naming
+the file and the key path (``zones[2].rect``) of the first thing that is wrong.
+
+>>> layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+>>> layout.zone_at(450, 250).name, layout.zone_at(5, 5)
+('play.0', None)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vision.errors import LayoutError
+
+__all__ = ["LAYOUT_DIR", "TableLayout", "Zone", "load_layout"]
+
+#: The shipped layouts.
+LAYOUT_DIR = Path(__file__).resolve().parent.parent / "config" / "tables"
+
+ZONE_KINDS = frozenset(
+    {"play", "show", "crib", "starter", "trick", "skat", "tricks", "hand", "widow", "pack"}
+)
+ARUCO_DICTIONARIES = frozenset(
+    {"DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_5X5_100", "DICT_6X6_50", "DICT_6X6_250"}
+)
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """One named area of the table, a polygon in millimetres."""
+
+    name: str
+    kind: str
+    seat: int | None
+    polygon: tuple[Point, ...]
+
+    def contains(self, x: float, y: float) -> bool:
+        """Point in polygon (even-odd rule); points on the boundary may go either way."""
+        inside = False
+        pts = self.polygon
+        j = len(pts) - 1
+        for i in range(len(pts)):
+            xi, yi = pts[i]
+            xj, yj = pts[j]
+            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+                inside = not inside
+            j = i
+        return inside
+
+    @property
+    def centre(self) -> Point:
+        xs = [p[0] for p in self.polygon]
+        ys = [p[1] for p in self.polygon]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """A table: its size, its ArUco markers and its zones."""
+
+    name: str
+    game: str
+    players: int
+    width_mm: float
+    depth_mm: float
+    dictionary: str
+    marker_size_mm: float
+    markers: dict[int, Point]
+    zones: tuple[Zone, ...]
+    source: str = "<memory>"
+
+    def zone_at(self, x: float, y: float) -> Zone | None:
+        """The first zone that holds the point, or ``None`` (the table elsewhere)."""
+        for zone in self.zones:
+            if zone.contains(x, y):
+                return zone
+        return None
+
+    def zone(self, name: str) -> Zone:
+        for zone in self.zones:
+            if zone.name == name:
+                return zone
+        raise KeyError(name)
+
+
+class _Checker:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, key: str, why: str) -> LayoutError:
+        return LayoutError(f"{self.path}: {key}: {why}")
+
+    def table(self, data: dict[str, Any], key: str) -> dict[str, Any]:
+        value = data.get(key)
+        if not isinstance(value, dict):
+            raise self.fail(key, "missing table" if value is None else "must be a table")
+        return value
+
+    def number(self, data: dict[str, Any], key: str, where: str, *, positive: bool = True) -> float:
+        value = data.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(f"{where}.{key}", f"expected a number, got {value!r}")
+        if positive and value <= 0:
+            raise self.fail(f"{where}.{key}", f"must be positive, got {value!r}")
+        return float(value)
+
+    def text(self, data: dict[str, Any], key: str, where: str) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value:
+            raise self.fail(f"{where}.{key}", f"expected text, got {value!r}")
+        return value
+
+    def point(self, value: Any, where: str) -> Point:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        ):
+            raise self.fail(where, f"expected [x, y] in millimetres, got {value!r}")
+        return (float(value[0]), float(value[1]))
+
+    def unknown(self, data: dict[str, Any], allowed: Sequence[str], where: str) -> None:
+        extra = sorted(set(data) - set(allowed))
+        if extra:
+            raise self.fail(f"{where}.{extra[0]}", "unknown key")
+
+
+def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
+    """Check and build a layout from parsed TOML."""
+    c = _Checker(source)
+    c.unknown(data, ("table", "markers", "zones"), "(top)")
+    table = c.table(data, "table")
+    c.unknown(table, ("name", "game", "players", "width_mm", "depth_mm"), "table")
+    players = table.get("players")
+    if players not in (2, 3, 4, 5, 6):
+        raise c.fail("table.players", f"expected 2 to 6, got {players!r}")
+    width = c.number(table, "width_mm", "table")
+    depth = c.number(table, "depth_mm", "table")
+    markers = c.table(data, "markers")
+    c.unknown(markers, ("dictionary", "size_mm", "positions"), "markers")
+    dictionary = c.text(markers, "dictionary", "markers")
+    if dictionary not in ARUCO_DICTIONARIES:
+        raise c.fail(
+            "markers.dictionary", f"expected one of {', '.join(sorted(ARUCO_DICTIONARIES))}"
+        )
+    positions = c.table(markers, "positions")
+    if len(positions) < 4:
+        raise c.fail("markers.positions", f"need at least 4 markers, got {len(positions)}")
+    marker_points: dict[int, Point] = {}
+    for key, value in positions.items():
+        if not key.isdigit():
+            raise c.fail(f"markers.positions.{key}", "marker ids are whole numbers")
+        marker_points[int(key)] = c.point(value, f"markers.positions.{key}")
+    raw_zones = data.get("zones", [])
+    if not isinstance(raw_zones, list) or not raw_zones:
+        raise c.fail("zones", "expected at least one [[zones]] entry")
+    zones: list[Zone] = []
+    names: set[str] = set()
+    for i, raw in enumerate(raw_zones):
+        where = f"zones[{i}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be a table")
+        c.unknown(raw, ("name", "kind", "seat", "rect", "polygon"), where)
+        name = c.text(raw, "name", where)
+        if name in names:
+            raise c.fail(f"{where}.name", f"duplicate zone name {name!r}")
+        names.add(name)
+        kind = c.text(raw, "kind", where)
+        if kind not in ZONE_KINDS:
+            raise c.fail(f"{where}.kind", f"expected one of {', '.join(sorted(ZONE_KINDS))}")
+        seat = raw.get("seat")
+        if seat is not None and (isinstance(seat, bool) or seat not in range(players)):
+            raise c.fail(f"{where}.seat", f"expected a seat 0..{players - 1}, got {seat!r}")
+        if ("rect" in raw) == ("polygon" in raw):
+            raise c.fail(where, "give exactly one of rect or polygon")
+        if "rect" in raw:
+            rect = raw["rect"]
+            if not isinstance(rect, list) or len(rect) != 4:
+                raise c.fail(f"{where}.rect", f"expected [x0, y0, x1, y1], got {rect!r}")
+            (x0, y0), (x1, y1) = (
+                c.point(rect[:2], f"{where}.rect"),
+                c.point(rect[2:], f"{where}.rect"),
+            )
+            if x1 <= x0 or y1 <= y0:
+                raise c.fail(f"{where}.rect", "x1 and y1 must be greater than x0 and y0")
+            polygon: tuple[Point, ...] = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        else:
+            pts = raw["polygon"]
+            if not isinstance(pts, list) or len(pts) < 3:
+                raise c.fail(f"{where}.polygon", "expected at least three [x, y] points")
+            polygon = tuple(c.point(p, f"{where}.polygon[{j}]") for j, p in enumerate(pts))
+        for j, (x, y) in enumerate(polygon):
+            if not (0 <= x <= width and 0 <= y <= depth):
+                raise c.fail(f"{where}", f"point {j} ({x:g}, {y:g}) lies off the table")
+        zones.append(Zone(name, kind, seat, polygon))
+    return TableLayout(
+        name=c.text(table, "name", "table"),
+        game=c.text(table, "game", "table"),
+        players=int(players),
+        width_mm=width,
+        depth_mm=depth,
+        dictionary=dictionary,
+        marker_size_mm=c.number(markers, "size_mm", "markers"),
+        markers=marker_points,
+        zones=tuple(zones),
+        source=source,
+    )
+
+
+def load_layout(path: str | Path) -> TableLayout:
+    """Read and check a layout file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LayoutError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutError(f"{p}: not valid TOML: {exc}") from exc
+    return parse_layout(data, str(p))

@@ -1,0 +1,340 @@
+"""Frame sources: the Pi camera, a USB/V4L2 or network camera, a video file, a folder of images.
+
+All sources share one small interface: ``open()``, ``read()`` (a :class:`Frame`,
+or ``None`` when a file or folder is finished), ``close()``. A source that
+cannot be opened raises :class:`~vision.errors.SourceError` naming the device or
+file. :class:`Reconnecting` wraps a live camera: when it disappears it is
+reopened with back-off, and its state is reported.
+
+The Pi camera is read through ``picamera2`` (on Raspberry Pi OS it comes from
+apt, ``python3-picamera2``, into a venv made with ``--system-site-packages``);
+``cv2.VideoCapture`` does not work with Pi camera modules. Everything else goes
+through ``cv2.VideoCapture``.
+
+>>> open_source("/no/such/file.mp4")
+Traceback (most recent call last):
+...
+vision.errors.SourceError: no such file, folder or camera: /no/such/file.mp4
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import SourceError
+
+__all__ = [
+    "CameraSource",
+    "Frame",
+    "FrameSource",
+    "ImageFolderSource",
+    "PiCameraSource",
+    "Reconnecting",
+    "VideoFileSource",
+    "open_source",
+]
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpg", ".h264"})
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture: BGR pixels, the time it was taken (seconds), its number."""
+
+    image: NDArray[np.uint8]
+    t: float
+    index: int
+    name: str = ""
+
+
+class FrameSource(Protocol):
+    name: str
+
+    def open(self) -> None: ...
+
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+class ImageFolderSource:
+    """The images of a folder (or one image file) in name order, ``fps`` frames a second.
+
+    An image that cannot be decoded raises :class:`SourceError` naming it; the
+    next ``read()`` goes on with the following image.
+    """
+
+    def __init__(self, path: str | Path, fps: float = 1.0) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        self.fps = fps
+        self._files: list[Path] = []
+        self._next = 0
+
+    def open(self) -> None:
+        if self.path.is_file():
+            self._files = [self.path]
+        elif self.path.is_dir():
+            self._files = sorted(
+                p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+            )
+            if not self._files:
+                raise SourceError(f"no images in folder {self.path}")
+        else:
+            raise SourceError(f"no such image or folder: {self.path}")
+        self._next = 0
+
+    def read(self) -> Frame | None:
+        if self._next >= len(self._files):
+            return None
+        index = self._next
+        self._next += 1
+        path = self._files[index]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SourceError(f"cannot read image {path}")
+        return Frame(image, index / self.fps, index, path.name)
+
+    def close(self) -> None:
+        self._files = []
+
+
+class _CaptureBase:
+    name: str
+    _capture: Any
+
+    def __init__(self) -> None:
+        self._capture = None
+        self._index = 0
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class VideoFileSource(_CaptureBase):
+    """A video file; frame times come from the file, not the clock."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.name = str(path)
+
+    def open(self) -> None:
+        if not self.path.is_file():
+            raise SourceError(f"no such video file: {self.path}")
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            raise SourceError(f"cannot open video file {self.path} (unknown format?)")
+        self._capture = capture
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        if self._capture is None:
+            raise SourceError(f"video file {self.path} is not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            return None
+        t = float(self._capture.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
+        frame = Frame(image, t, self._index, self.path.name)
+        self._index += 1
+        return frame
+
+
+class CameraSource(_CaptureBase):
+    """A USB/V4L2 camera (``0``, ``/dev/video0``) or a network stream (``rtsp://…``)."""
+
+    def __init__(
+        self,
+        device: str | int,
+        *,
+        width: int = 1280,
+        height: int = 720,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.device = device
+        self.name = str(device)
+        self.width, self.height = width, height
+        self.clock = clock
+
+    def open(self) -> None:
+        capture = cv2.VideoCapture(self.device)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"cannot open camera {self.device}")
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        self._capture = capture
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        if self._capture is None:
+            raise SourceError(f"camera {self.device} is not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise SourceError(f"camera {self.device} stopped delivering frames")
+        frame = Frame(image, self.clock(), self._index, self.name)
+        self._index += 1
+        return frame
+
+
+class PiCameraSource:
+    """A Raspberry Pi camera module through ``picamera2``."""
+
+    def __init__(
+        self,
+        camera: int = 0,
+        *,
+        width: int = 1280,
+        height: int = 720,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.camera = camera
+        self.name = f"picamera:{camera}"
+        self.width, self.height = width, height
+        self.clock = clock
+        self._picam: Any = None
+        self._index = 0
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise SourceError(
+                f"{self.name}: picamera2 is not installed (on Raspberry Pi OS: "
+                "apt install python3-picamera2, and make the venv with --system-site-packages)"
+            ) from exc
+        try:
+            picam = Picamera2(self.camera)
+            config = picam.create_video_configuration(
+                main={"size": (self.width, self.height), "format": "RGB888"}
+            )
+            picam.configure(config)
+            picam.start()
+        except Exception as exc:  # picamera2 raises RuntimeError, IndexError, OSError...
+            raise SourceError(f"cannot open {self.name}: {exc}") from exc
+        self._picam = picam
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        if self._picam is None:
+            raise SourceError(f"{self.name} is not open")
+        try:
+            image = self._picam.capture_array("main")  # RGB888 is BGR in memory
+        except Exception as exc:
+            raise SourceError(f"{self.name} stopped delivering frames: {exc}") from exc
+        frame = Frame(np.ascontiguousarray(image[:, :, :3]), self.clock(), self._index, self.name)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        if self._picam is not None:
+            try:
+                self._picam.stop()
+                self._picam.close()
+            finally:
+                self._picam = None
+
+
+class Reconnecting:
+    """A live source that is reopened with back-off when it fails.
+
+    ``state`` is one of ``connecting``, ``open``, ``lost``; every change is
+    passed to ``on_state(state, detail)``. ``read()`` returns ``None`` while the
+    camera is away (after waiting the back-off), so a frame loop keeps running.
+    """
+
+    def __init__(
+        self,
+        source: FrameSource,
+        *,
+        first_delay: float = 0.5,
+        max_delay: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        on_state: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.source = source
+        self.name = source.name
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.sleep = sleep
+        self.on_state = on_state
+        self.state = "connecting"
+        self.delay = first_delay
+        self.failures = 0
+
+    def _set(self, state: str, detail: str) -> None:
+        if state != self.state or state == "lost":
+            self.state = state
+            if self.on_state is not None:
+                self.on_state(state, detail)
+
+    def open(self) -> None:
+        try:
+            self.source.open()
+        except SourceError as exc:
+            self._failed(str(exc))
+            return
+        self.delay = self.first_delay
+        self.failures = 0
+        self._set("open", self.name)
+
+    def _failed(self, detail: str) -> None:
+        self.failures += 1
+        self._set("lost", f"{detail}; retrying in {self.delay:g} s")
+        self.source.close()
+        self.sleep(self.delay)
+        self.delay = min(self.delay * 2, self.max_delay)
+
+    def read(self) -> Frame | None:
+        if self.state != "open":
+            self.open()
+            if self.state != "open":
+                return None
+        try:
+            return self.source.read()
+        except SourceError as exc:
+            self._failed(str(exc))
+            return None
+
+    def close(self) -> None:
+        self.source.close()
+        self._set("connecting", "closed")
+
+
+def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
+    """A source from a command-line spec; it is not opened yet.
+
+    ``picamera`` / ``picamera:1``; ``0`` or ``/dev/video0`` (V4L2); ``rtsp://…``,
+    ``http://…`` (network camera); a folder or image file; a video file.
+    """
+    if spec == "picamera" or spec.startswith("picamera:"):
+        number = spec.partition(":")[2] or "0"
+        if not number.isdigit():
+            raise SourceError(f"bad Pi camera number in {spec!r}")
+        return PiCameraSource(int(number))
+    if spec.isdigit():
+        return CameraSource(int(spec))
+    if spec.startswith(("rtsp://", "http://", "https://", "udp://", "tcp://")):
+        return CameraSource(spec)
+    path = Path(spec)
+    if spec.startswith("/dev/"):
+        if not path.exists():
+            raise SourceError(f"no such camera device: {spec}")
+        return CameraSource(spec)
+    if path.is_dir() or (path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES):
+        return ImageFolderSource(path, fps=fps)
+    if path.is_file():
+        return VideoFileSource(path)
+    raise SourceError(f"no such file, folder or camera: {spec}")

@@ -1,0 +1,184 @@
+"""From per-frame card sightings to table observations: placed, moved, removed.
+
+A camera sees a card in many frames, sometimes not at all (a hand over it, a
+reflection), sometimes where it is not (a card in a hand passing over the
+table). The tracker turns this into the few events the referee needs:
+
+* ``placed``: a card has lain in a zone, seen stably, for ``stable_s`` (300 ms);
+* ``moved``: a placed card has lain stably in another zone (one event, not a
+  removal and a placing);
+* ``removed``: a placed card has been absent for ``absent_s`` while its spot was
+  visible (frames where the spot is occluded do not count as absence).
+
+A card seen for less than ``stable_s`` never produces an event, so a hand
+passing over the table, with cards in it or covering cards, produces none.
+Times are frame times in seconds; the tracker has no clock of its own.
+
+>>> t = Tracker(stable_s=0.3, absent_s=1.0)
+>>> seen = [Sighting("QH", 0.98, 400.0, 250.0, "play.0")]
+>>> [o.kind for f in range(10) for o in t.update(f / 30, seen)]
+['placed']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Observation", "Sighting", "Tracker"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One card seen in one frame, at a table position, in a zone (or ``None``)."""
+
+    card: str
+    confidence: float
+    x_mm: float
+    y_mm: float
+    zone: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A table event with its evidence."""
+
+    kind: str  # placed, moved, removed
+    card: str
+    zone: str | None
+    from_zone: str | None
+    t: float
+    since: float
+    frames: int
+    confidence: float
+    x_mm: float
+    y_mm: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "card": self.card,
+            "zone": self.zone,
+            "from_zone": self.from_zone,
+            "t": round(self.t, 3),
+            "since": round(self.since, 3),
+            "frames": self.frames,
+            "confidence": round(self.confidence, 3),
+            "position_mm": [round(self.x_mm, 1), round(self.y_mm, 1)],
+        }
+
+
+@dataclass
+class _Track:
+    placed_zone: str | None = None
+    placed: bool = False
+    x: float = 0.0
+    y: float = 0.0
+    # the zone the card is being seen in now, and the evidence for it
+    zone: str | None = None
+    since: float = 0.0
+    last_seen: float = float("-inf")
+    frames: int = 0
+    confidence_sum: float = 0.0
+    absent_since: float | None = None
+
+
+Occluded = Callable[[float, float], bool]
+
+
+class Tracker:
+    """Debounces sightings into observations. One tracker per table."""
+
+    def __init__(
+        self,
+        *,
+        stable_s: float = 0.3,
+        absent_s: float = 1.0,
+        gap_s: float = 0.25,
+        min_confidence: float = 0.5,
+        min_frames: int = 3,
+    ) -> None:
+        if stable_s <= 0 or absent_s <= 0 or gap_s <= 0:
+            raise ValueError("tracker times must be positive")
+        self.stable_s = stable_s
+        self.absent_s = absent_s
+        self.gap_s = gap_s
+        self.min_confidence = min_confidence
+        self.min_frames = min_frames
+        self._tracks: dict[str, _Track] = {}
+
+    @property
+    def placed(self) -> dict[str, str | None]:
+        """Every card now placed, with its zone."""
+        return {card: tr.placed_zone for card, tr in self._tracks.items() if tr.placed}
+
+    def update(
+        self, t: float, sightings: Sequence[Sighting], occluded: Occluded | None = None
+    ) -> list[Observation]:
+        """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
+
+        ``occluded(x_mm, y_mm)`` says whether a spot is hidden in this frame (a hand
+        over it); without it every frame in which a placed card is missing counts
+        towards its removal.
+        """
+        events: list[Observation] = []
+        best: dict[str, Sighting] = {}
+        for s in sightings:
+            if s.confidence < self.min_confidence:
+                continue
+            if s.card not in best or s.confidence > best[s.card].confidence:
+                best[s.card] = s
+        for card, s in best.items():
+            tr = self._tracks.setdefault(card, _Track())
+            tr.absent_since = None
+            if tr.zone == s.zone and t - tr.last_seen <= self.gap_s:
+                tr.frames += 1
+                tr.confidence_sum += s.confidence
+            else:
+                tr.zone, tr.since, tr.frames, tr.confidence_sum = s.zone, t, 1, s.confidence
+            tr.last_seen = t
+            tr.x, tr.y = s.x_mm, s.y_mm
+            settled = t - tr.since >= self.stable_s and tr.frames >= self.min_frames
+            if settled and not (tr.placed and tr.placed_zone == tr.zone):
+                kind = "moved" if tr.placed else "placed"
+                events.append(
+                    self._observe(kind, card, tr, t, tr.placed_zone if tr.placed else None)
+                )
+                tr.placed, tr.placed_zone = True, tr.zone
+        for card, tr in list(self._tracks.items()):
+            if card in best:
+                continue
+            if not tr.placed:
+                if t - tr.last_seen > self.gap_s:
+                    del self._tracks[card]  # a passing glimpse: forget it
+                continue
+            if t - tr.last_seen <= self.gap_s:
+                continue  # a dropped frame or two
+            if occluded is not None and occluded(tr.x, tr.y):
+                tr.absent_since = None
+                continue
+            if tr.absent_since is None:
+                tr.absent_since = tr.last_seen
+            if t - tr.absent_since >= self.absent_s:
+                events.append(self._observe("removed", card, tr, t, tr.placed_zone))
+                del self._tracks[card]
+        return events
+
+    def _observe(
+        self, kind: str, card: str, tr: _Track, t: float, from_zone: str | None
+    ) -> Observation:
+        zone = None if kind == "removed" else tr.zone
+        frames = max(tr.frames, 1)
+        return Observation(
+            kind=kind,
+            card=card,
+            zone=zone,
+            from_zone=from_zone if kind != "placed" else None,
+            t=t,
+            since=tr.since,
+            frames=tr.frames,
+            confidence=tr.confidence_sum / frames,
+            x_mm=tr.x,
+            y_mm=tr.y,
+        )
