@@ -5,9 +5,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Debian packages the test suite needs (none yet; the broker and browser arrive
-# with the services). Installed only when missing, `apt-get update` first.
-APT_PACKAGES :=
+# Debian packages the test suite needs: the DejaVu fonts the synthetic card faces
+# are drawn with. Installed only when missing, `apt-get update` first.
+APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 

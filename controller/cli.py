@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from controller import cli_cribbage
+from controller import cli_board, cli_cribbage, cli_vision
 from controller.cli_io import KiebitzArgumentParser, name_commands
 from controller.errors import UsageError
 
@@ -71,7 +71,12 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 #: Each adds one command (or group of commands) to the top-level list.
-COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (cli_cribbage.register, _add_demo)
+COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
+    cli_cribbage.register,
+    _add_demo,
+    cli_board.register,
+    cli_vision.register,
+)
 
 
 def build_parser() -> KiebitzArgumentParser:

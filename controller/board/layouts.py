@@ -1,0 +1,69 @@
+"""Board layouts from ``config/boards/*.toml``: loaded, validated, errors with file and key path.
+
+>>> layout = load_layout("two-player-61")
+>>> layout.game, layout.tracks, layout.led_count
+(61, 2, 148)
+>>> sorted(available())[:2]
+['three-player-121', 'three-player-61']
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pegboard.layout import Layout, LayoutError
+
+from controller.board import _firmware  # noqa: F401 - puts the firmware on sys.path
+from controller.board.errors import LayoutFileError
+
+__all__ = ["BOARDS_DIR", "Layout", "available", "layout_path", "load_layout", "read_layout_data"]
+
+#: The layouts shipped with Kiebitz.
+BOARDS_DIR = Path(__file__).resolve().parents[2] / "config" / "boards"
+
+
+def available() -> list[str]:
+    """Names of the shipped layouts."""
+    return sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+
+
+def layout_path(name_or_path: str | Path) -> Path:
+    """A shipped layout's file by name, or the path given."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists() or len(path.parts) > 1:
+        return path
+    candidate = BOARDS_DIR / f"{name_or_path}.toml"
+    if not candidate.exists():
+        names = ", ".join(available())
+        raise LayoutFileError(f"no board layout named {str(name_or_path)!r} (shipped: {names})")
+    return candidate
+
+
+def read_layout_data(name_or_path: str | Path) -> tuple[Path, dict[str, Any]]:
+    path = layout_path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise LayoutFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        return path, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LayoutFileError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def load_layout(name_or_path: str | Path) -> Layout:
+    """A validated :class:`~pegboard.layout.Layout`; :class:`LayoutFileError` names what is wrong.
+
+    The message reads ``FILE: KEY.PATH: what was expected, got what``.
+    """
+    path, data = read_layout_data(name_or_path)
+    return layout_from_data(data, source=str(path))
+
+
+def layout_from_data(data: dict[str, Any], source: str = "<layout>") -> Layout:
+    try:
+        return Layout(data)
+    except LayoutError as exc:
+        raise LayoutFileError(f"{source}: {exc}") from exc

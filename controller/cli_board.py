@@ -1,0 +1,336 @@
+"""``kiebitz board …``: the LED peg board — emulate it, set it by hand, flash it, build it.
+
+>>> parser = __import__("controller.cli", fromlist=["build_parser"]).build_parser()
+>>> args = parser.parse_args(["board", "show", "--port", "loop://", "--pegs", "5:0"])
+>>> args.pegs, args.layout
+('5:0', 'two-player-121')
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.cli_io import name_commands
+from controller.errors import UsageError
+
+if TYPE_CHECKING:
+    from controller.cli_io import Commands
+
+__all__ = ["register"]
+
+DEFAULT_LAYOUT = "two-player-121"
+
+
+def register(commands: Commands) -> None:
+    """Add ``board`` and its commands to the top-level command list."""
+    board = commands.add_parser(
+        "board",
+        help="the LED peg board: emulate, show a state, flash, drilling template, power budget",
+        description="The LED cribbage peg board and score displays (Raspberry Pi Pico).",
+    )
+    sub = board.add_commands("board_command")
+    _add_emulate(sub)
+    _add_show(sub)
+    _add_flash(sub)
+    _add_template(sub)
+    _add_power(sub)
+    _add_check(sub)
+    name_commands(sub)
+
+
+def _layout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--layout",
+        default=DEFAULT_LAYOUT,
+        help=f"a layout name from config/boards or a TOML file (default {DEFAULT_LAYOUT})",
+    )
+
+
+@contextmanager
+def _board_errors() -> Iterator[None]:
+    from controller.board.errors import LayoutFileError, StateError
+
+    try:
+        yield
+    except (LayoutFileError, StateError) as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _load(name: str) -> Any:
+    from controller.board.layouts import load_layout
+
+    with _board_errors():
+        return load_layout(name)
+
+
+# -- emulate ------------------------------------------------------------------------
+
+
+def _add_emulate(sub: Commands) -> None:
+    emulate = sub.add_parser(
+        "emulate",
+        help="run the firmware on a pseudo-terminal with fake hardware; print its port",
+        description=(
+            "Run the board's firmware on a pseudo-terminal with fake pins, PIO and displays. "
+            "Prints the port to give 'kiebitz board show --port' (or the table service), "
+            "then draws the board whenever it changes, until Ctrl-C or --duration."
+        ),
+    )
+    _layout_option(emulate)
+    emulate.add_argument(
+        "--link", metavar="PATH", help="a symlink to the port that survives replugs"
+    )
+    emulate.add_argument(
+        "--micropython",
+        action="store_true",
+        help="run the firmware on the unix port of MicroPython instead of CPython",
+    )
+    emulate.add_argument("--svg", metavar="FILE", help="write the picture as SVG on each change")
+    emulate.add_argument("--png", metavar="FILE", help="write the picture as PNG on each change")
+    emulate.add_argument("--duration", type=float, help="stop after this many seconds")
+    emulate.add_argument("--no-colour", action="store_true", help="no ANSI colours")
+    emulate.add_argument("--quiet", action="store_true", help="print the port only, no pictures")
+    emulate.set_defaults(handler=_emulate)
+
+
+def _emulate(args: argparse.Namespace) -> int:
+    from controller.board import picture
+    from controller.board.emulator import Emulator, MicroPythonEmulator
+
+    layout = _load(args.layout)
+    workdir = tempfile.TemporaryDirectory(prefix="kiebitz-board-")
+    emulator: Any
+    if args.micropython:
+        try:
+            emulator = MicroPythonEmulator(layout).start(Path(workdir.name))
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from exc
+    else:
+        emulator = Emulator(layout, link=args.link).start()
+    print(f"port: {emulator.port}", flush=True)
+    deadline = None if args.duration is None else time.monotonic() + args.duration
+    shown: Any = None
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            snap = emulator.snapshot()
+            if (snap.leds, snap.displays) != shown:
+                shown = (snap.leds, snap.displays)
+                if not args.quiet:
+                    print(picture.terminal(layout, snap, colour=not args.no_colour), flush=True)
+                if args.svg:
+                    Path(args.svg).write_text(picture.svg(layout, snap), encoding="utf-8")
+                if args.png:
+                    Path(args.png).write_bytes(picture.png(layout, snap))
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emulator.close()
+        workdir.cleanup()
+    return 0
+
+
+# -- show ---------------------------------------------------------------------------
+
+
+def _add_show(sub: Commands) -> None:
+    show = sub.add_parser(
+        "show",
+        help="set the board to a state by hand (bench testing)",
+        description=(
+            "Open the board's port, say HELLO, send one state and wait until the board shows it. "
+            "Pegs per track as FRONT:BACK, e.g. --pegs 12:6,30:22; scores per seat, '-' blank."
+        ),
+    )
+    show.add_argument(
+        "--port", required=True, help="a pyserial URL: /dev/ttyACM0, socket://…, spy://…"
+    )
+    _layout_option(show)
+    show.add_argument("--pegs", default="", help="FRONT:BACK per track, e.g. 12:6,30:22")
+    show.add_argument("--games", default="", help="games won per track, e.g. 1,0")
+    show.add_argument("--dealer", type=int, help="the dealer's track")
+    show.add_argument("--turn", type=int, help="whose turn (track)")
+    show.add_argument("--scores", default="", help="score per seat's display, e.g. 12,-1200,-")
+    show.add_argument(
+        "--alert", default="none", help="none, revoke, dispute or win (flashes on --alert-tracks)"
+    )
+    show.add_argument("--alert-tracks", default="", help="tracks that flash, e.g. 1 (default all)")
+    show.add_argument("--brightness", type=int, default=255, help="0-255 of the board's cap")
+    show.add_argument("--selftest", action="store_true", help="run the self-test pattern first")
+    show.add_argument(
+        "--baud", type=int, default=115200, help="baud rate for a UART (default 115200)"
+    )
+    show.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (default 5)")
+    show.set_defaults(handler=_show)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from controller.board.errors import BoardRefusedError, BoardTimeoutError
+    from controller.board.link import BoardLink
+    from controller.board.model import BoardState
+
+    layout = _load(args.layout)
+    with _board_errors():
+        state = BoardState.parse(
+            pegs=args.pegs,
+            games=args.games,
+            dealer=args.dealer,
+            turn=args.turn,
+            alert=args.alert,
+            alert_tracks=args.alert_tracks,
+            scores=args.scores,
+            brightness=args.brightness,
+        )
+        state.to_wire(layout)
+    with BoardLink(args.port, layout, baudrate=args.baud) as link:
+        if args.selftest:
+            with suppress(BoardTimeoutError, BoardRefusedError):
+                link.wait_synced(args.timeout)
+            link.self_test()
+        link.set_state(state)
+        try:
+            health = link.wait_synced(args.timeout)
+        except (BoardTimeoutError, BoardRefusedError) as exc:
+            print(f"kiebitz: board: {exc}", file=sys.stderr)
+            return 1
+    print(health.summary())
+    return 0
+
+
+# -- flash --------------------------------------------------------------------------
+
+
+def _add_flash(sub: Commands) -> None:
+    flash = sub.add_parser(
+        "flash",
+        help="copy the firmware and a layout to a Pico with mpremote",
+        description=(
+            "Copy firmware/pegboard, main.py and the layout (as board_config.py) to a Pico "
+            "running MicroPython, with mpremote, then reset it."
+        ),
+    )
+    flash.add_argument("--port", default="auto", help="the Pico's port (default: mpremote's auto)")
+    _layout_option(flash)
+    flash.add_argument("--mpremote", default="mpremote", help="the mpremote program")
+    flash.add_argument("--stage", metavar="DIR", help="stage the files here (default: a temp dir)")
+    flash.add_argument(
+        "--dry-run", action="store_true", help="stage the files and print the command, run nothing"
+    )
+    flash.set_defaults(handler=_flash)
+
+
+def _flash(args: argparse.Namespace) -> int:
+    import shlex
+
+    from controller.board import flash
+    from controller.board.layouts import layout_from_data, read_layout_data
+
+    with _board_errors():
+        path, data = read_layout_data(args.layout)
+        layout_from_data(data, str(path))
+    temp = None
+    if args.stage:
+        target = Path(args.stage)
+    else:
+        temp = tempfile.TemporaryDirectory(prefix="kiebitz-flash-")
+        target = Path(temp.name)
+    try:
+        files = flash.stage(data, str(path), target)
+        command = flash.mpremote_command(args.port, args.mpremote)
+        print(f"staged {len(files)} files in {target}")
+        print(f"(cd {shlex.quote(str(target))} && {shlex.join(command)})")
+        if args.dry_run:
+            return 0
+        try:
+            result = subprocess.run(command, cwd=target, check=False)
+        except FileNotFoundError as exc:
+            raise UsageError(f"cannot run {args.mpremote!r}: pip install mpremote") from exc
+        return 0 if result.returncode == 0 else 1
+    finally:
+        if temp is not None:
+            temp.cleanup()
+
+
+# -- template, power, check ---------------------------------------------------------
+
+
+def _add_template(sub: Commands) -> None:
+    template = sub.add_parser(
+        "template",
+        help="the drilling template (SVG, 1:1) from a layout",
+        description="Write the drilling template of a layout as SVG at 1:1 scale.",
+    )
+    _layout_option(template)
+    template.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    template.set_defaults(handler=_template)
+
+
+def _template(args: argparse.Namespace) -> int:
+    from controller.board.template import template_svg
+
+    text = template_svg(_load(args.layout))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _add_power(sub: Commands) -> None:
+    power = sub.add_parser(
+        "power",
+        help="the power budget of layouts (supply, fuse, injection points)",
+        description=(
+            "The power budget from the layout and the firmware's brightness cap and limiter."
+        ),
+    )
+    power.add_argument(
+        "layouts", nargs="*", metavar="LAYOUT", help="names or TOML files (default: all shipped)"
+    )
+    power.set_defaults(handler=_power)
+
+
+def _power(args: argparse.Namespace) -> int:
+    from controller.board.layouts import available
+    from controller.board.power import markdown
+
+    names = args.layouts or available()
+    sys.stdout.write(markdown([_load(name) for name in names]))
+    return 0
+
+
+def _add_check(sub: Commands) -> None:
+    check = sub.add_parser(
+        "check",
+        help="validate board layout files",
+        description="Load and validate layouts; print each error with its file and key path.",
+    )
+    check.add_argument("layouts", nargs="*", metavar="LAYOUT", help="default: all shipped")
+    check.set_defaults(handler=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from controller.board.errors import LayoutFileError
+    from controller.board.layouts import available, load_layout
+
+    status = 0
+    for name in args.layouts or available():
+        try:
+            layout = load_layout(name)
+        except LayoutFileError as exc:
+            print(f"error: {exc}")
+            status = 1
+            continue
+        print(
+            f"ok: {layout.name}: {layout.tracks} tracks of {layout.game} holes, "
+            f"{layout.led_count} LEDs, fingerprint 0x{layout.fingerprint():04x}"
+        )
+    return status

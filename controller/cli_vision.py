@@ -1,0 +1,268 @@
+"""``kiebitz vision …`` and ``kiebitz calibrate``: the camera side on the command line.
+
+* ``vision identify IMAGE [--json]``: the cards in one picture;
+* ``vision annotate IMAGE OUT.png``: the same, drawn over the picture;
+* ``vision eval DIR [--subset PREFIX]``: recall and precision against ``DIR/labels.csv``;
+* ``vision watch SOURCE [--table FILE]``: live observations as JSON lines;
+* ``vision train``: make synthetic scenes and train the model (needs the ``train`` extra);
+* ``calibrate SOURCE --table FILE OUT.png``: find the markers, draw the zones.
+
+An unreadable image, a missing or corrupt model file, a table layout with an
+error, a source that cannot be opened: exit status 2 and one line naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.cli_io import name_commands
+from controller.errors import UsageError
+
+if TYPE_CHECKING:
+    from controller.cli_io import Commands
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    vision = commands.add_parser(
+        "vision",
+        help="read cards from pictures and cameras",
+        description="Card recognition: identify, annotate, evaluate, watch, train.",
+    )
+    sub = vision.add_commands("vision_command")
+    model_help = "the ONNX model (default: the shipped vision/models/cards.onnx)"
+
+    p = sub.add_parser("identify", help="the cards in one picture")
+    p.add_argument("image")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--model", help=model_help)
+    p.set_defaults(handler=_identify)
+
+    p = sub.add_parser("annotate", help="draw the cards found over the picture")
+    p.add_argument("image")
+    p.add_argument("out", help="the picture to write (PNG or JPEG)")
+    p.add_argument("--model", help=model_help)
+    p.set_defaults(handler=_annotate)
+
+    p = sub.add_parser("eval", help="recall and precision against DIR/labels.csv")
+    p.add_argument("dir")
+    p.add_argument("--subset", help="only files whose path starts with this")
+    p.add_argument("--json", action="store_true", help="one JSON line per image, then the total")
+    p.add_argument("--model", help=model_help)
+    p.set_defaults(handler=_eval)
+
+    p = sub.add_parser("watch", help="live table observations as JSON lines")
+    p.add_argument("source", help="picamera, 0, /dev/video0, rtsp://…, a video file or a folder")
+    p.add_argument("--table", help="table layout TOML (calibrates from the first frame)")
+    p.add_argument("--fps", type=float, default=10.0, help="frame rate of an image folder")
+    p.add_argument("--model", help=model_help)
+    p.set_defaults(handler=_watch)
+
+    p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
+    p.add_argument("--scenes", type=int, default=3000)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")
+    p.add_argument("--out", help="where to write the model (default: the shipped model)")
+    p.set_defaults(handler=_train)
+    name_commands(sub)
+
+    cal = commands.add_parser(
+        "calibrate",
+        help="find the table markers and draw the zones over a frame",
+        description="Calibrate the camera from the table's ArUco markers.",
+    )
+    cal.add_argument("source")
+    cal.add_argument("--table", required=True, help="table layout TOML")
+    cal.add_argument("out", help="the picture to write")
+    cal.set_defaults(handler=_calibrate)
+
+
+def _vision_errors() -> tuple[type[Exception], ...]:
+    from vision.errors import VisionError
+
+    return (VisionError,)
+
+
+def _recognizer(args: argparse.Namespace, **kwargs: Any) -> Any:
+    from vision.model import DEFAULT_MODEL
+    from vision.recognize import Recognizer
+
+    try:
+        return Recognizer(args.model or DEFAULT_MODEL, **kwargs)
+    except _vision_errors() as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _read_image(path: str) -> Any:
+    import cv2
+
+    if not Path(path).is_file():
+        raise UsageError(f"cannot read image {path}: no such file")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UsageError(f"cannot read image {path}: not a readable image")
+    return image
+
+
+def _identify(args: argparse.Namespace) -> int:
+    image = _read_image(args.image)
+    readings = _recognizer(args).read(image)
+    if args.json:
+        print(json.dumps({"image": args.image, "cards": [r.to_json() for r in readings]}))
+    else:
+        for r in readings:
+            flags = f"  [{', '.join(r.flags)}]" if r.flags else ""
+            print(f"{r.card:4} {r.confidence:.3f}{flags}")
+    return 0
+
+
+def _annotate(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    image = _read_image(args.image)
+    readings = _recognizer(args).read(image)
+    out = image.copy()
+    for r in readings:
+        colour = (0, 200, 0) if not r.flags else (0, 165, 255)
+        pts = np.array(r.corners, np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        for det in r.indices:
+            cv2.circle(out, (int(det.x), int(det.y)), max(3, int(det.d * 0.8)), colour, 2)
+            cv2.putText(
+                out,
+                f"{r.card} {r.confidence:.2f}",
+                (int(det.x + det.d), int(det.y)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.5,
+                colour,
+                2,
+                cv2.LINE_AA,
+            )
+    if not cv2.imwrite(args.out, out):
+        raise UsageError(f"cannot write {args.out}")
+    print(f"{len(readings)} cards -> {args.out}")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.evaluate import evaluate_dir
+
+    folder = Path(args.dir)
+    recognizer = _recognizer(args)
+    totals = {"labelled": 0, "found": 0, "recognised": 0, "false_positives": 0, "images": 0}
+    try:
+        for score in evaluate_dir(
+            folder,
+            recognizer,
+            subset=args.subset,
+            on_error=lambda m: print(f"error: {m}", file=sys.stderr),
+        ):
+            for key in ("labelled", "found", "recognised", "false_positives"):
+                totals[key] += getattr(score, key)
+            totals["images"] += 1
+            if args.json:
+                print(
+                    json.dumps(
+                        {
+                            "file": score.file,
+                            "recall": round(score.recall, 4),
+                            "precision": round(score.precision, 4),
+                            "missed": list(score.missed),
+                            "extra": list(score.extra),
+                        }
+                    )
+                )
+            else:
+                print(
+                    f"{score.file}: recall {score.found}/{score.labelled} = {score.recall:.3f}, "
+                    f"precision {score.precision:.3f}"
+                    + (f"; missed {' '.join(score.missed)}" if score.missed else "")
+                    + (f"; extra {' '.join(score.extra)}" if score.extra else "")
+                )
+    except _vision_errors() as exc:
+        raise UsageError(str(exc)) from exc
+    recall = totals["found"] / totals["labelled"] if totals["labelled"] else 0.0
+    good = totals["recognised"] - totals["false_positives"]
+    precision = good / totals["recognised"] if totals["recognised"] else 0.0
+    summary = {
+        "images": totals["images"],
+        "recall": round(recall, 4),
+        "precision": round(precision, 4),
+        **totals,
+    }
+    if args.json:
+        print(json.dumps({"total": summary}))
+    else:
+        print(
+            f"total: {totals['images']} images, recall {totals['found']}/{totals['labelled']} = "
+            f"{recall:.4f}, precision {good}/{totals['recognised']} = {precision:.4f}"
+        )
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from vision.watch import watch
+
+    try:
+        return watch(args.source, table=args.table, fps=args.fps, model=args.model, out=sys.stdout)
+    except _vision_errors() as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _train(args: argparse.Namespace) -> int:
+    from vision.train import TrainConfig, train
+
+    config = TrainConfig(
+        scenes=args.scenes,
+        epochs=args.epochs,
+        seed=args.seed,
+        workers=args.workers,
+        photo_faces=args.photo_faces,
+    )
+    if args.out:
+        config.out = args.out
+    train(config)
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.geometry import calibrate, draw_layout
+    from vision.layout import load_layout
+    from vision.sources import open_source
+
+    try:
+        layout = load_layout(args.table)
+        source = open_source(args.source)
+        source.open()
+        try:
+            frame = source.read()
+        finally:
+            source.close()
+        if frame is None:
+            raise UsageError(f"{args.source}: no frame to calibrate from")
+        cal = calibrate(frame.image, layout)
+    except _vision_errors() as exc:
+        raise UsageError(str(exc)) from exc
+    if not cv2.imwrite(args.out, draw_layout(frame.image, layout, cal)):
+        raise UsageError(f"cannot write {args.out}")
+    print(
+        json.dumps(
+            {
+                "table": layout.name,
+                "markers": sorted(cal.markers),
+                "error_mm": round(cal.error_mm, 2),
+                "out": args.out,
+            }
+        )
+    )
+    return 0

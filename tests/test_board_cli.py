@@ -1,0 +1,195 @@
+"""``kiebitz board …`` end to end: show (against the emulator), emulate, template, flash,
+power, check."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from test_board_support import shows
+
+from controller.board.emulator import Emulator
+from controller.board.layouts import load_layout
+from controller.board.model import BoardState
+from controller.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_show_sets_the_emulated_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    layout = load_layout("two-player-61")
+    with Emulator(layout, link=tmp_path / "tty") as emulator:
+        status, out, _ = run(
+            capsys,
+            "board",
+            "show",
+            "--port",
+            emulator.port,
+            "--layout",
+            "two-player-61",
+            "--pegs",
+            "12:6,30:22",
+            "--games",
+            "1,0",
+            "--dealer",
+            "0",
+            "--turn",
+            "1",
+            "--scores",
+            "12,30",
+            "--selftest",
+        )
+        assert status == 0, out
+        assert "synced; firmware 1.0.0" in out
+        state = BoardState.parse(pegs="12:6,30:22", games="1,0", dealer=0, turn=1, scores="12,30")
+        assert emulator.wait_for(shows(layout, state), 2) is not None
+
+
+def test_show_rejects_bad_input_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(
+        capsys, "board", "show", "--port", "loop://", "--layout", "two-player-61", "--pegs", "99:1"
+    )
+    assert status == 2
+    assert err == "kiebitz: error: track 0: front peg 99 is past the game hole (61)\n"
+    status, _, err = run(capsys, "board", "show", "--port", "loop://", "--pegs", "x")
+    assert status == 2 and "--pegs: expected FRONT:BACK pairs, got 'x'" in err
+    status, _, err = run(capsys, "board", "show", "--port", "loop://", "--layout", "nine-player")
+    assert status == 2 and "no board layout named 'nine-player'" in err
+
+
+def test_show_without_a_board_times_out(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(
+        capsys, "board", "show", "--port", "loop://", "--timeout", "0.3", "--pegs", "1:0"
+    )
+    assert status == 1 and "did not show the state within 0.3 s" in err
+
+
+def test_emulate_prints_its_port_and_draws(tmp_path: Path) -> None:
+    svg, png = tmp_path / "board.svg", tmp_path / "board.png"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "controller.cli",
+            "board",
+            "emulate",
+            "--layout",
+            "two-player-61",
+            "--link",
+            str(tmp_path / "tty"),
+            "--duration",
+            "3",
+            "--no-colour",
+            "--svg",
+            str(svg),
+            "--png",
+            str(png),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    port = proc.stdout.readline().strip()
+    assert port == f"port: {tmp_path / 'tty'}"
+    result: dict[str, int] = {}
+    thread = threading.Thread(
+        target=lambda: result.setdefault(
+            "status",
+            main(
+                [
+                    "board",
+                    "show",
+                    "--port",
+                    str(tmp_path / "tty"),
+                    "--layout",
+                    "two-player-61",
+                    "--pegs",
+                    "5:0,9:4",
+                    "--scores",
+                    "5,9",
+                ]
+            ),
+        )
+    )
+    thread.start()
+    thread.join(10)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and result["status"] == 0
+    assert "track 0  ●·   ····● ····· ····· ····· ····· ·····" in out
+    assert "seat 0 [   5]  seat 1 [   9]" in out
+    assert svg.read_text().count("<circle") == 148
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_template_writes_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, _ = run(
+        capsys, "board", "template", "--layout", "three-player-61", "-o", str(tmp_path / "t.svg")
+    )
+    assert status == 0
+    text = (tmp_path / "t.svg").read_text()
+    assert text.count('class="hole"') == 222 and text.count('data-kind="game"') == 3
+
+
+def test_flash_dry_run_builds_the_mpremote_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(
+        capsys,
+        "board",
+        "flash",
+        "--port",
+        "/dev/ttyACM0",
+        "--layout",
+        "two-player-61",
+        "--stage",
+        str(tmp_path),
+        "--dry-run",
+    )
+    assert status == 0
+    assert (
+        "mpremote connect /dev/ttyACM0 fs cp -r pegboard : + fs cp board_config.py :board_config.py"
+        " + fs cp main.py :main.py + reset" in out
+    )
+    assert (tmp_path / "main.py").exists() and (tmp_path / "pegboard" / "app.py").exists()
+    namespace: dict[str, object] = {}
+    exec((tmp_path / "board_config.py").read_text(), namespace)
+    assert namespace["LAYOUT"]["name"] == "two-player-61"  # type: ignore[index]
+
+
+def test_flash_without_mpremote_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(
+        capsys,
+        "board",
+        "flash",
+        "--layout",
+        "two-player-61",
+        "--mpremote",
+        str(tmp_path / "none"),
+    )
+    assert status == 2 and "cannot run" in err
+
+
+def test_check_names_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    text = Path("config/boards/two-player-61.toml").read_text().replace("pin = 2 ", "pin = 40 ")
+    bad.write_text(text)
+    status, out, _ = run(capsys, "board", "check", "two-player-61", str(bad))
+    assert status == 1
+    assert out.splitlines() == [
+        "ok: two-player-61: 2 tracks of 61 holes, 148 LEDs, fingerprint 0xa5b0",
+        f"error: {bad}: leds.pin: expected an integer from 0 to 29, got 40",
+    ]
+
+
+def test_power_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "board", "power", "two-player-61")
+    assert status == 0 and out.startswith("| layout | LEDs |") and "| two-player-61 | 148 |" in out

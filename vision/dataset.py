@@ -1,0 +1,175 @@
+"""Training patches from synthetic scenes: the recogniser's own proposals, labelled.
+
+For each scene the proposal stage runs exactly as at the table; a proposal that
+lands on a visible corner index (close to its centre, turned the same way, at
+about its scale) is labelled with that card, one that lands nowhere is labelled
+"no index", and one that lands on a covered index is left out. Jittered patches
+cut at the true indices are added so that every card is seen often, whatever
+the proposals found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.faces import photo_faces
+from vision.proposals import Proposals, extract_patches, find_components, pair_proposals
+from vision.synth import RANKS, SUITS, IndexTruth, make_scene
+
+__all__ = ["Patches", "build_patches", "label_proposals"]
+
+BACKGROUND = 0  # rank label 0: no index here; ranks are 1..13 in RANKS order
+
+
+@dataclass
+class Patches:
+    images: NDArray[np.uint8]  # N x PATCH_H x PATCH_W x 3
+    rank: NDArray[np.int64]  # 0 background, 1..13
+    suit: NDArray[np.int64]  # 0..3 (meaningless for background)
+
+    def __len__(self) -> int:
+        return len(self.rank)
+
+
+def code_labels(code: str) -> tuple[int, int]:
+    return RANKS.index(code[:-1]) + 1, SUITS.index(code[-1])
+
+
+def label_proposals(
+    props: Proposals, truths: tuple[IndexTruth, ...]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+    """Rank and suit label per proposal, and which proposals to leave out."""
+    n = len(props)
+    rank = np.zeros(n, np.int64)
+    suit = np.zeros(n, np.int64)
+    skip = np.zeros(n, bool)
+    for t in truths:
+        dist = np.hypot(props.x - t.x, props.y - t.y)
+        cos = props.ux * t.ux + props.uy * t.uy
+        ratio = props.d / t.d
+        near = dist < 0.45 * t.d
+        match = near & (cos > 0.8) & (ratio > 0.6) & (ratio < 1.6)
+        if t.visible:
+            r, s = code_labels(t.code)
+            rank[match], suit[match] = r, s
+            skip |= near & ~match & (dist < 0.25 * t.d)  # nearly right: neither yes nor no
+        else:
+            skip |= near
+    skip &= rank == BACKGROUND
+    return rank, suit, skip
+
+
+def _truth_proposals(
+    truths: tuple[IndexTruth, ...], rng: np.random.Generator, copies: int
+) -> tuple[Proposals, NDArray[np.int64], NDArray[np.int64]]:
+    rows = []
+    for t in truths:
+        if not t.visible:
+            continue
+        for _ in range(copies):
+            a = rng.normal(0, 0.12)
+            c, s = np.cos(a), np.sin(a)
+            ux, uy = c * t.ux - s * t.uy, s * t.ux + c * t.uy
+            d = t.d * rng.uniform(0.8, 1.25)
+            rows.append(
+                (
+                    t.x + rng.normal(0, 0.12) * t.d,
+                    t.y + rng.normal(0, 0.12) * t.d,
+                    ux,
+                    uy,
+                    d,
+                    *code_labels(t.code),
+                )
+            )
+    if not rows:
+        z = np.zeros(0, np.float32)
+        zi = np.zeros(0, np.int32)
+        return Proposals(z, z, z, z, z, zi, zi), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    arr = np.array(rows, dtype=np.float64)
+    f = arr[:, :5].astype(np.float32)
+    zi = np.zeros(len(arr), np.int32)
+    props = Proposals(f[:, 0], f[:, 1], f[:, 2], f[:, 3], f[:, 4], zi, zi)
+    return props, arr[:, 5].astype(np.int64), arr[:, 6].astype(np.int64)
+
+
+def scene_patches(
+    seed: int, photo_dir: Path | None, negatives_per_positive: float = 3.0
+) -> Patches:
+    """All labelled patches of one scene made from ``seed``."""
+    rng = np.random.default_rng(seed)
+    faces = _faces(photo_dir)
+    scene = make_scene(rng, photo_faces=faces)
+    props = pair_proposals(find_components(scene.image))
+    rank, suit, skip = label_proposals(props, scene.indices)
+    keep = ~skip
+    pos = np.nonzero(keep & (rank > 0))[0]
+    neg = np.nonzero(keep & (rank == 0))[0]
+    n_neg = min(len(neg), max(12, int(negatives_per_positive * max(len(pos), 4))))
+    neg = rng.choice(neg, size=n_neg, replace=False) if len(neg) else neg
+    chosen = np.concatenate([pos, neg]).astype(np.int64)
+    sub = Proposals(
+        *(getattr(props, f)[chosen] for f in ("x", "y", "ux", "uy", "d")),
+        props.rank_index[chosen],
+        props.suit_index[chosen],
+    )
+    images = [extract_patches(scene.image, sub)]
+    ranks, suits = [rank[chosen]], [suit[chosen]]
+    tprops, tr, ts = _truth_proposals(scene.indices, rng, copies=2)
+    if len(tprops):
+        images.append(extract_patches(scene.image, tprops))
+        ranks.append(tr)
+        suits.append(ts)
+    return Patches(np.concatenate(images), np.concatenate(ranks), np.concatenate(suits))
+
+
+_FACE_CACHE: dict[str, list] = {}
+
+
+def _faces(photo_dir: Path | None) -> list | None:
+    if photo_dir is None:
+        return None
+    key = str(photo_dir)
+    if key not in _FACE_CACHE:
+        _FACE_CACHE[key] = photo_faces(photo_dir)
+    return _FACE_CACHE[key]
+
+
+def _work(args: tuple[int, str | None]) -> Patches:
+    seed, photo_dir = args
+    return scene_patches(seed, Path(photo_dir) if photo_dir else None)
+
+
+def build_patches(
+    scenes: int,
+    seed: int,
+    *,
+    photo_dir: Path | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Patches:
+    """Patches from ``scenes`` scenes, seeds ``seed``, ``seed + 1``, ...; in parallel."""
+    jobs = [(seed + i, str(photo_dir) if photo_dir else None) for i in range(scenes)]
+    parts: list[Patches] = []
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap(_work, jobs, chunksize=4):
+                parts.append(part)
+                if progress:
+                    progress(1)
+    else:
+        for job in jobs:
+            parts.append(_work(job))
+            if progress:
+                progress(1)
+    return Patches(
+        np.concatenate([p.images for p in parts]),
+        np.concatenate([p.rank for p in parts]),
+        np.concatenate([p.suit for p in parts]),
+    )

@@ -1,0 +1,273 @@
+"""Where the corner indices may be: ink on card paper, paired rank above suit.
+
+A card's corner index is a rank glyph with a suit pip under it, in one colour,
+on white paper. Overlapping and fanned cards hide most of a card but not its
+index, so the recogniser looks for exactly that: connected blobs of dark or red
+ink surrounded by paper (:func:`find_components`), paired with a nearby blob of
+the same colour and a plausible size and distance (:func:`pair_proposals`).
+Each pair is a hypothesis "rank here, suit there", which fixes the index's
+position, its orientation on the table and its scale; :func:`extract_patches`
+cuts each hypothesis out as an upright patch of fixed size for the classifier,
+which also says "no index here" for the many wrong pairs (pips, court art).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "PATCH_H",
+    "PATCH_W",
+    "Components",
+    "Proposals",
+    "extract_patches",
+    "find_components",
+    "pair_proposals",
+]
+
+PATCH_W, PATCH_H = 24, 36
+# The patch covers this many rank-to-suit distances across and along the index.
+SPAN_W, SPAN_H = 2.0, 2.9
+
+F = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Components:
+    """Ink blobs: centres, sizes (pixels) and colour (1 red, 0 black)."""
+
+    cx: F
+    cy: F
+    w: F
+    h: F
+    red: NDArray[np.bool_]
+    # principal axis of the blob's pixels: unit vector, and lengths along and across it
+    ax: F
+    ay: F
+    major: F
+    minor: F
+
+    def __len__(self) -> int:
+        return len(self.cx)
+
+    @property
+    def size(self) -> F:
+        return np.maximum(self.w, self.h)
+
+
+@dataclass(frozen=True)
+class Proposals:
+    """Rank/suit pair hypotheses: midpoint, unit "down" vector, rank-to-suit distance."""
+
+    x: F
+    y: F
+    ux: F
+    uy: F
+    d: F
+    rank_index: NDArray[np.int32]
+    suit_index: NDArray[np.int32]
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+
+def find_components(
+    image: NDArray[np.uint8], *, min_size: float = 6.0, max_size: float = 90.0
+) -> Components:
+    """Blobs of dark or red ink, mostly surrounded by light paper."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    k = max(15, (min(h, w) // 24) | 1)
+    background = cv2.blur(gray, (k, k)).astype(np.int16)
+    b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
+    redness = r - np.maximum(g, b)
+    red = (redness > 45) & (r > 90)
+    dark = (gray.astype(np.int16) < background - 35) & (redness < 30)
+    ink = (red | dark).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n <= 1:
+        return _no_components()
+    x, y, bw, bh, area = (stats[1:, i].astype(np.float32) for i in range(5))
+    size = np.maximum(bw, bh)
+    fill = area / np.maximum(bw * bh, 1)
+    ok = (
+        (size >= min_size)
+        & (size <= max_size)
+        & (np.minimum(bw, bh) >= 2)
+        & (area >= 10)
+        & (fill > 0.12)
+        & (fill < 0.97)
+    )
+    idx = np.nonzero(ok)[0]
+    # paper around the blob: the mean brightness of a frame around its box, relative
+    # to the ink, must be high (cards are white; cork, wood and cloth are not)
+    paper_level = cv2.blur(gray, (5, 5))
+    rows: list[tuple[float, ...]] = []
+    for i in idx:
+        x0, y0 = int(x[i]), int(y[i])
+        x1, y1 = x0 + int(bw[i]), y0 + int(bh[i])
+        m = max(2, int(size[i] * 0.25))
+        ys = [max(0, y0 - m), min(h - 1, y1 + m - 1)]
+        xs = [max(0, x0 - m), min(w - 1, x1 + m - 1)]
+        ring = np.concatenate(
+            [
+                paper_level[ys[0], xs[0] : xs[1] + 1],
+                paper_level[ys[1], xs[0] : xs[1] + 1],
+                paper_level[ys[0] : ys[1] + 1, xs[0]],
+                paper_level[ys[0] : ys[1] + 1, xs[1]],
+            ]
+        )
+        if not ring.size or np.mean(ring > 150) < 0.25:
+            continue
+        mask = (labels[y0:y1, x0:x1] == i + 1).astype(np.uint8)
+        mo = cv2.moments(mask, binaryImage=True)
+        if mo["m00"] <= 0:
+            continue
+        cxx, cyy, cxy = mo["mu20"] / mo["m00"], mo["mu02"] / mo["m00"], mo["mu11"] / mo["m00"]
+        half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+        l1 = (cxx + cyy) / 2 + half
+        l2 = max((cxx + cyy) / 2 - half, 0.0)
+        theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+        red_share = float(red[y0:y1, x0:x1][mask > 0].mean())
+        rows.append(
+            (
+                float(centroids[i + 1, 0]),
+                float(centroids[i + 1, 1]),
+                float(bw[i]),
+                float(bh[i]),
+                red_share,
+                np.cos(theta),
+                np.sin(theta),
+                4 * np.sqrt(l1),
+                4 * np.sqrt(l2),
+            )
+        )
+    if not rows:
+        return _no_components()
+    arr = np.array(rows, dtype=np.float32)
+    return Components(
+        cx=arr[:, 0],
+        cy=arr[:, 1],
+        w=arr[:, 2],
+        h=arr[:, 3],
+        red=arr[:, 4] > 0.5,
+        ax=arr[:, 5],
+        ay=arr[:, 6],
+        major=arr[:, 7],
+        minor=arr[:, 8],
+    )
+
+
+def _no_components() -> Components:
+    e = np.zeros(0, np.float32)
+    return Components(e, e, e, e, np.zeros(0, bool), e, e, e, e)
+
+
+def pair_proposals(comps: Components, *, neighbours: int = 3) -> Proposals:
+    """Every plausible (rank blob, suit blob) pair: same colour, suit within reach."""
+    n = len(comps)
+    if n < 2:
+        z = np.zeros(0, np.float32)
+        zi = np.zeros(0, np.int32)
+        return _concat(Proposals(z, z, z, z, z, zi, zi), _merged_indices(comps))
+    cx, cy, size = comps.cx, comps.cy, comps.size
+    dx = cx[None, :] - cx[:, None]
+    dy = cy[None, :] - cy[:, None]
+    dist = np.hypot(dx, dy)
+    ratio = size[None, :] / size[:, None]
+    ok = (
+        (comps.red[None, :] == comps.red[:, None])
+        & (dist >= 0.7 * size[:, None])
+        & (dist <= 2.6 * size[:, None])
+        & (ratio >= 0.3)
+        & (ratio <= 1.8)
+    )
+    np.fill_diagonal(ok, False)
+    score = np.where(ok, dist, np.inf)
+    k = min(neighbours, n - 1)
+    nearest = np.argsort(score, axis=1)[:, :k]
+    ri, si = [], []
+    for i in range(n):
+        for j in nearest[i]:
+            if np.isfinite(score[i, j]):
+                ri.append(i)
+                si.append(int(j))
+    rank_i = np.array(ri, np.int32)
+    suit_i = np.array(si, np.int32)
+    d = dist[rank_i, suit_i].astype(np.float32)
+    ux = (dx[rank_i, suit_i] / np.maximum(d, 1e-6)).astype(np.float32)
+    uy = (dy[rank_i, suit_i] / np.maximum(d, 1e-6)).astype(np.float32)
+    x = ((cx[rank_i] + cx[suit_i]) / 2).astype(np.float32)
+    y = ((cy[rank_i] + cy[suit_i]) / 2).astype(np.float32)
+    pairs = Proposals(x, y, ux, uy, d, rank_i, suit_i)
+    return _concat(pairs, _merged_indices(comps))
+
+
+def _merged_indices(comps: Components) -> Proposals:
+    """Rank and suit printed so close that they are one blob: an elongated blob is
+    proposed as a whole index, both ways along its long axis."""
+    long = (comps.major > 1.8 * np.maximum(comps.minor, 1)) & (comps.major >= 10)
+    idx = np.nonzero(long)[0].astype(np.int32)
+    d = (comps.major[idx] * 0.5).astype(np.float32)
+    x = np.concatenate([comps.cx[idx], comps.cx[idx]])
+    y = np.concatenate([comps.cy[idx], comps.cy[idx]])
+    ux = np.concatenate([comps.ax[idx], -comps.ax[idx]])
+    uy = np.concatenate([comps.ay[idx], -comps.ay[idx]])
+    both = np.concatenate([idx, idx])
+    return Proposals(x, y, ux, uy, np.concatenate([d, d]), both, both)
+
+
+def _concat(a: Proposals, b: Proposals) -> Proposals:
+    return Proposals(
+        *(
+            np.concatenate([getattr(a, f), getattr(b, f)])
+            for f in ("x", "y", "ux", "uy", "d", "rank_index", "suit_index")
+        )
+    )
+
+
+def patch_transform(x: float, y: float, ux: float, uy: float, d: float) -> NDArray[np.float64]:
+    """The affine map from patch pixels to image pixels for one index hypothesis."""
+    vx, vy = uy, -ux  # "right" on the card when "down" is (ux, uy)
+    sw = SPAN_W * d / PATCH_W
+    sh = SPAN_H * d / PATCH_H
+    tx = x - (PATCH_W / 2) * sw * vx - (PATCH_H / 2) * sh * ux
+    ty = y - (PATCH_W / 2) * sw * vy - (PATCH_H / 2) * sh * uy
+    return np.array([[sw * vx, sh * ux, tx], [sw * vy, sh * uy, ty]], dtype=np.float64)
+
+
+def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.uint8]:
+    """Upright ``PATCH_H`` x ``PATCH_W`` BGR patches, one per proposal.
+
+    Large indices are cut from a smaller level of an image pyramid so that every
+    patch is sampled at about its own resolution.
+    """
+    out = np.empty((len(props), PATCH_H, PATCH_W, 3), np.uint8)
+    pyramid = [image]
+    for i in range(len(props)):
+        d = float(props.d[i])
+        level = 0
+        while d / (2**level) > 2.0 * PATCH_H / SPAN_H and level < 4:
+            level += 1
+        while len(pyramid) <= level:
+            pyramid.append(cv2.pyrDown(pyramid[-1]))
+        s = 2.0**level
+        m = patch_transform(
+            (float(props.x[i]) + 0.5) / s - 0.5,
+            (float(props.y[i]) + 0.5) / s - 0.5,
+            float(props.ux[i]),
+            float(props.uy[i]),
+            d / s,
+        )
+        out[i] = cv2.warpAffine(
+            pyramid[level],
+            m,
+            (PATCH_W, PATCH_H),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out

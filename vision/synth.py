@@ -1,0 +1,314 @@
+"""Synthetic table scenes for training and for measuring the recogniser.
+
+A scene is a table texture (cork, wood, felt, cloth) with groups of cards laid
+the way players lay them: a row in front of a cribbage player, a trick of three
+or four in the middle of a Skat table, a fanned hand at the show, a few strewn
+cards. Cards overlap; hands and other things cover some of them; the camera
+sees it all in perspective, with uneven light, the Pi camera's blue cast, blur,
+noise and JPEG artefacts. Each scene comes with the true position of every
+corner index and whether it can be seen.
+
+Everything is drawn from ``rng``: the same seed gives the same scene.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.faces import Face, render_face
+from vision.faces import H as FACE_H
+from vision.faces import W as FACE_W
+
+__all__ = ["CODES", "IndexTruth", "Scene", "make_scene"]
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+CODES = tuple(r + s for s in SUITS for r in RANKS)
+
+
+@dataclass(frozen=True)
+class IndexTruth:
+    """Where one corner index of one card lies in the scene, and whether it shows."""
+
+    code: str
+    card: int
+    x: float
+    y: float
+    ux: float
+    uy: float
+    d: float
+    visible: bool
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: NDArray[np.uint8]
+    indices: tuple[IndexTruth, ...]
+    cards: tuple[str, ...]
+    card_quads: tuple[NDArray[np.float64], ...]
+
+
+def _texture(h: int, w: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+    kind = rng.integers(0, 5)
+    base = np.array(
+        [
+            [60, 100, 150],  # cork (BGR)
+            [40, 80, 130],  # wood
+            [60, 110, 40],  # green felt
+            [110, 60, 30],  # blue cloth
+            [rng.integers(30, 200), rng.integers(30, 200), rng.integers(30, 200)],
+        ][kind],
+        dtype=np.float32,
+    )
+    base = base * rng.uniform(0.6, 1.3)
+    noise = rng.normal(0, 1, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    noise = cv2.resize(cv2.GaussianBlur(noise, (0, 0), rng.uniform(0.5, 3)), (w, h))
+    img = np.empty((h, w, 3), np.float32)
+    if kind == 1:  # wood grain
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        grain = np.sin(yy / rng.uniform(3, 12) + noise * 2.0) * 18
+        for c in range(3):
+            img[:, :, c] = base[c] + grain + noise * 6
+    else:
+        fine = rng.normal(0, rng.uniform(3, 14), (h, w)).astype(np.float32)
+        for c in range(3):
+            img[:, :, c] = base[c] + noise * rng.uniform(8, 25) + fine
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _card_pose(cx: float, cy: float, angle: float, scale: float) -> NDArray[np.float64]:
+    """Affine map from face pixels to scene pixels: centre, rotation (radians), scale."""
+    c, s = np.cos(angle) * scale, np.sin(angle) * scale
+    return np.array(
+        [
+            [c, -s, cx - c * FACE_W / 2 + s * FACE_H / 2],
+            [s, c, cy - s * FACE_W / 2 - c * FACE_H / 2],
+        ]
+    )
+
+
+def _layout(rng: np.random.Generator, w: int, h: int, scale: float) -> list[tuple[float, ...]]:
+    """Poses (cx, cy, angle, scale) for one group of cards, in drawing order."""
+    kind = rng.choice(["row", "fan", "trick", "scatter", "single"], p=[0.3, 0.25, 0.2, 0.15, 0.1])
+    cw, ch = FACE_W * scale, FACE_H * scale
+    cx, cy = rng.uniform(0.15 * w, 0.85 * w), rng.uniform(0.15 * h, 0.85 * h)
+    base = rng.uniform(0, 2 * np.pi)
+    poses: list[tuple[float, ...]] = []
+    if kind == "row":
+        n = int(rng.integers(2, 8))
+        step = rng.uniform(0.22, 1.1) * cw
+        ca, sa = np.cos(base), np.sin(base)
+        for i in range(n):
+            off = (i - (n - 1) / 2) * step
+            poses.append((cx + off * ca, cy + off * sa, base + rng.normal(0, 0.04), scale))
+    elif kind == "fan":
+        n = int(rng.integers(3, 13))
+        step = rng.uniform(0.06, 0.2)
+        radius = ch * rng.uniform(0.5, 0.9)
+        for i in range(n):
+            a = base + (i - (n - 1) / 2) * step
+            poses.append((cx + radius * np.sin(a), cy - radius * np.cos(a), a, scale))
+    elif kind == "trick":
+        n = int(rng.integers(2, 5))
+        for i in range(n):
+            a = base + i * np.pi / 2 + rng.normal(0, 0.3)
+            r = ch * rng.uniform(0.15, 0.45)
+            poses.append((cx + r * np.sin(a), cy - r * np.cos(a), a, scale))
+    elif kind == "scatter":
+        for _ in range(int(rng.integers(2, 6))):
+            poses.append(
+                (cx + rng.normal(0, cw), cy + rng.normal(0, ch), rng.uniform(0, 2 * np.pi), scale)
+            )
+    else:
+        poses.append((cx, cy, base, scale))
+    return poses
+
+
+def _hand(img: NDArray[np.uint8], owner: NDArray[np.int16], rng: np.random.Generator) -> None:
+    """A hand reaching over the table: palm and fingers in a skin tone."""
+    h, w = owner.shape
+    tone = np.array([rng.uniform(60, 180), rng.uniform(90, 190), rng.uniform(150, 240)])
+    colour = tuple(float(v) for v in tone)
+    px, py = rng.uniform(0, w), rng.uniform(0, h)
+    size = rng.uniform(0.08, 0.2) * min(h, w)
+    angle = rng.uniform(0, 2 * np.pi)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(
+        mask, (int(px), int(py)), (int(size), int(size * 0.8)), np.degrees(angle), 0, 360, 255, -1
+    )
+    for k in range(int(rng.integers(2, 6))):
+        a = angle + (k - 2) * 0.35
+        fx, fy = px + np.cos(a) * size * 1.7, py + np.sin(a) * size * 1.7
+        cv2.line(mask, (int(px), int(py)), (int(fx), int(fy)), 255, int(size * 0.35))
+    if rng.random() < 0.5:  # an arm leading off the picture
+        ex, ey = px - np.cos(angle) * w, py - np.sin(angle) * w
+        cv2.line(mask, (int(px), int(py)), (int(ex), int(ey)), 255, int(size * 1.1))
+    shade = cv2.GaussianBlur(rng.normal(0, 10, (h, w)).astype(np.float32), (0, 0), 5)
+    sel = mask > 0
+    for c in range(3):
+        img[:, :, c][sel] = np.clip(colour[c] + shade[sel], 0, 255)
+    owner[sel] = -1
+
+
+def _scribbles(img: NDArray[np.uint8], owner: NDArray[np.int16], rng: np.random.Generator) -> None:
+    """A score pad with handwriting: white paper with dark marks that are not cards."""
+    h, w = owner.shape
+    pw, ph = int(rng.uniform(0.1, 0.25) * w), int(rng.uniform(0.1, 0.3) * h)
+    x0, y0 = int(rng.uniform(0, w - pw)), int(rng.uniform(0, h - ph))
+    img[y0 : y0 + ph, x0 : x0 + pw] = rng.integers(215, 250)
+    owner[y0 : y0 + ph, x0 : x0 + pw] = -1
+    chars = "0123456789AKQJ+-=ab"
+    for _ in range(int(rng.integers(3, 15))):
+        x = int(rng.uniform(x0, x0 + pw - 10))
+        y = int(rng.uniform(y0 + 10, y0 + ph))
+        ink = (20, 20, 20) if rng.random() < 0.7 else (40, 30, 170)
+        text = "".join(rng.choice(list(chars), size=int(rng.integers(1, 4))))
+        cv2.putText(
+            img,
+            text,
+            (x, y),
+            int(rng.integers(0, 8)),
+            rng.uniform(0.3, 0.9),
+            ink,
+            int(rng.integers(1, 3)),
+            cv2.LINE_AA,
+        )
+
+
+def make_scene(
+    rng: np.random.Generator,
+    *,
+    size: tuple[int, int] = (640, 480),
+    photo_faces: list[Face] | None = None,
+    d_range: tuple[float, float] = (10.0, 32.0),
+    hands: float = 0.3,
+) -> Scene:
+    """One random scene; ``d_range`` is the rank-to-suit distance of the indices in pixels."""
+    w, h = size
+    img = _texture(h, w, rng)
+    owner = np.full((h, w), -1, np.int16)
+    codes: list[str] = []
+    faces: list[Face] = []
+    poses: list[NDArray[np.float64]] = []
+    d_face = 40.0
+    for _ in range(int(rng.integers(2, 6))):
+        scale = rng.uniform(*d_range) / d_face
+        for cx, cy, angle, sc in _layout(rng, w, h, scale):
+            code = CODES[int(rng.integers(0, len(CODES)))]
+            if photo_faces and rng.random() < 0.35:
+                face = photo_faces[int(rng.integers(0, len(photo_faces)))]
+                code = face.code
+            else:
+                face = render_face(code, rng)
+            codes.append(code)
+            faces.append(face)
+            poses.append(_card_pose(cx, cy, angle, sc))
+    for k, (face, pose) in enumerate(zip(faces, poses, strict=True)):
+        warped = cv2.warpAffine(face.image, pose, (w, h), flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(face.alpha, pose, (w, h), flags=cv2.INTER_LINEAR)
+        if rng.random() < 0.7:  # a soft shadow under the card
+            shadow = cv2.GaussianBlur(alpha, (0, 0), 3)
+            shift = np.float32([[1, 0, rng.uniform(1, 4)], [0, 1, rng.uniform(1, 4)]])
+            shadow = cv2.warpAffine(shadow, shift, (w, h))
+            img[:] = (img * (1 - 0.35 * shadow[:, :, None] / 255.0)).astype(np.uint8)
+        a = alpha[:, :, None].astype(np.float32) / 255.0
+        img[:] = (warped * a + img * (1 - a)).astype(np.uint8)
+        owner[alpha > 127] = k
+    if rng.random() < 0.25:
+        _scribbles(img, owner, rng)
+    if rng.random() < hands:
+        _hand(img, owner, rng)
+    truths: list[IndexTruth] = []
+    for k, (face, pose) in enumerate(zip(faces, poses, strict=True)):
+        for a in face.anchors:
+            x, y = pose @ np.array([a.x, a.y, 1.0])
+            u = pose[:, :2] @ np.array([a.ux, a.uy])
+            scale = float(np.linalg.norm(u))
+            ux, uy = u / scale
+            d = a.d * scale
+            visible = _visible(owner, k, x, y, ux, uy, d)
+            truths.append(
+                IndexTruth(codes[k], k, float(x), float(y), float(ux), float(uy), float(d), visible)
+            )
+    quads = [
+        (pose @ np.array([[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]).T).T
+        for pose in poses
+    ]
+    img, truths, quads = _camera(img, truths, quads, rng)
+    return Scene(img, tuple(truths), tuple(codes), tuple(quads))
+
+
+def _visible(
+    owner: NDArray[np.int16], k: int, x: float, y: float, ux: float, uy: float, d: float
+) -> bool:
+    """Most of the rank and suit region is this card's own paper."""
+    h, w = owner.shape
+    vx, vy = uy, -ux
+    hits = total = 0
+    for t in np.linspace(-0.9, 0.9, 7):
+        for s in np.linspace(-0.4, 0.4, 3):
+            px, py = x + t * d * ux + s * d * vx, y + t * d * uy + s * d * vy
+            total += 1
+            if 0 <= px < w and 0 <= py < h and owner[int(py), int(px)] == k:
+                hits += 1
+    return hits >= 0.85 * total
+
+
+def _camera(
+    img: NDArray[np.uint8],
+    truths: list[IndexTruth],
+    quads: list[NDArray[np.float64]],
+    rng: np.random.Generator,
+) -> tuple[NDArray[np.uint8], list[IndexTruth], tuple[NDArray[np.float64], ...]]:
+    """Perspective, light, colour cast, blur, noise, JPEG."""
+    h, w = img.shape[:2]
+    j = 0.06 * min(h, w)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.uniform(-j, j, size=(4, 2)).astype(np.float32)
+    persp = cv2.getPerspectiveTransform(src, dst)
+    img = cv2.warpPerspective(img, persp, (w, h), borderMode=cv2.BORDER_REFLECT)
+
+    def move(x: float, y: float) -> tuple[float, float]:
+        p = persp @ np.array([x, y, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    moved = []
+    for t in truths:
+        x, y = move(t.x, t.y)
+        x2, y2 = move(t.x + t.ux * t.d, t.y + t.uy * t.d)
+        d = float(np.hypot(x2 - x, y2 - y))
+        moved.append(IndexTruth(t.code, t.card, x, y, (x2 - x) / d, (y2 - y) / d, d, t.visible))
+    new_quads = tuple(np.array([move(float(a), float(b)) for a, b in q]) for q in quads)
+    f = img.astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1, 2)
+    light = 1 + rng.uniform(0, 0.35) * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5))
+    f *= light[:, :, None] * rng.uniform(0.7, 1.15)
+    cast = np.array([rng.uniform(1.0, 1.25), rng.uniform(0.95, 1.05), rng.uniform(0.8, 1.0)])
+    if rng.random() < 0.5:
+        f *= cast  # the Pi camera's blue cast (BGR)
+    f = 255 * (np.clip(f, 0, 255) / 255) ** rng.uniform(0.8, 1.25)
+    sigma = rng.uniform(0, 1.3)
+    if sigma > 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), sigma)
+    f += rng.normal(0, rng.uniform(0, 7), f.shape)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(40, 96))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if ok:
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out, moved, new_quads
+
+
+def write_scene(scene: Scene, path: Path) -> None:  # pragma: no cover - a debugging aid
+    vis = scene.image.copy()
+    for t in scene.indices:
+        colour = (0, 255, 0) if t.visible else (0, 0, 255)
+        cv2.circle(vis, (int(t.x), int(t.y)), 3, colour, -1)
+        cv2.putText(vis, t.code, (int(t.x) + 4, int(t.y)), cv2.FONT_HERSHEY_SIMPLEX, 0.35, colour)
+    cv2.imwrite(str(path), vis)

@@ -1,0 +1,210 @@
+"""`kiebitz vision train`: make synthetic scenes, train the index classifier, export ONNX.
+
+Training needs PyTorch (the ``train`` extra: ``pip install -e '.[train]'``, the
+CPU build); running the model does not: the exported ONNX file is run by
+OpenCV's DNN module. Everything is seeded: the same command gives the same
+patches and, on the same machine, the same model.
+
+The network is small on purpose (about 2 million multiply-adds a patch): a Pi
+classifies a few hundred proposals a frame.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.dataset import Patches, build_patches
+from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES
+from vision.proposals import PATCH_H, PATCH_W
+
+__all__ = ["TrainConfig", "train"]
+
+
+@dataclass
+class TrainConfig:
+    scenes: int = 3000
+    val_scenes: int = 150
+    epochs: int = 6
+    batch: int = 256
+    lr: float = 3e-3
+    seed: int = 2026
+    workers: int = 2
+    photo_faces: str | None = None
+    out: str = str(DEFAULT_MODEL)
+
+
+def _network() -> Any:
+    import torch
+    from torch import nn
+
+    class IndexNet(nn.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+
+            def block(cin: int, cout: int) -> nn.Sequential:
+                return nn.Sequential(
+                    nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+                    nn.BatchNorm2d(cout),
+                    nn.ReLU(inplace=True),
+                    nn.MaxPool2d(2),
+                )
+
+            self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 48))
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.Linear(48 * (PATCH_H // 8) * (PATCH_W // 8), 128),
+                nn.ReLU(inplace=True),
+                nn.Dropout(0.2),
+                nn.Linear(128, len(RANK_CLASSES) + len(SUIT_CLASSES)),
+            )
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.features(x))
+
+    return IndexNet()
+
+
+def _tensor(images: np.ndarray) -> Any:
+    import torch
+
+    x = torch.from_numpy(images).permute(0, 3, 1, 2).float()
+    return x / 255.0 - 0.5
+
+
+def _augment(x: Any, gen: Any) -> Any:
+    """Per-batch photometric jitter: brightness, contrast, colour balance."""
+    import torch
+
+    n = x.shape[0]
+    gain = 1 + 0.25 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    tint = 1 + 0.12 * (torch.rand(n, 3, 1, 1, generator=gen) - 0.5)
+    shift = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    return (x * gain * tint + shift).clamp(-0.5, 0.5)
+
+
+def evaluate(model: Any, data: Patches) -> dict[str, float]:
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        logits = torch.cat(
+            [model(_tensor(data.images[i : i + 1024])) for i in range(0, len(data), 1024)]
+        )
+    nr = len(RANK_CLASSES)
+    rank_pred = logits[:, :nr].argmax(1).numpy()
+    suit_pred = logits[:, nr:].argmax(1).numpy()
+    pos = data.rank > 0
+    card_ok = (rank_pred == data.rank) & (suit_pred == data.suit)
+    return {
+        "patches": float(len(data)),
+        "index_recall": float(card_ok[pos].mean()) if pos.any() else 0.0,
+        "background_rejected": float((rank_pred[~pos] == 0).mean()) if (~pos).any() else 0.0,
+        "false_index_rate": float((rank_pred[~pos] > 0).mean()) if (~pos).any() else 0.0,
+    }
+
+
+def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
+    """Build the data, train, export; returns the metrics written to the model card."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError as exc:
+        raise SystemExit(
+            "training needs PyTorch: .venv/bin/pip install -e '.[train]' (CPU build)"
+        ) from exc
+    from tqdm import tqdm
+
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(max(1, config.workers))
+    photo = Path(config.photo_faces) if config.photo_faces else None
+    started = time.time()
+    with tqdm(total=config.scenes + config.val_scenes, desc="scenes", unit="scene") as bar:
+        data = build_patches(
+            config.scenes, config.seed, photo_dir=photo, workers=config.workers, progress=bar.update
+        )
+        # validation scenes use seeds the training scenes never meet
+        val = build_patches(
+            config.val_scenes,
+            config.seed + 10_000_000,
+            photo_dir=photo,
+            workers=config.workers,
+            progress=bar.update,
+        )
+    indices = int((data.rank > 0).sum())
+    log(f"patches: {len(data)} training ({indices} indices), {len(val)} validation")
+    model = _network()
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
+    steps = config.epochs * ((len(data) + config.batch - 1) // config.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=steps)
+    ce = nn.CrossEntropyLoss()
+    ce_suit = nn.CrossEntropyLoss(reduction="none")
+    gen = torch.Generator().manual_seed(config.seed)
+    x_all = _tensor(data.images)
+    r_all = torch.from_numpy(data.rank)
+    s_all = torch.from_numpy(data.suit)
+    nr = len(RANK_CLASSES)
+    history = []
+    for epoch in range(config.epochs):
+        model.train()
+        order = torch.randperm(len(data), generator=gen)
+        total = 0.0
+        for i in tqdm(
+            range(0, len(data), config.batch),
+            desc=f"epoch {epoch + 1}/{config.epochs}",
+            unit="batch",
+            leave=False,
+        ):
+            idx = order[i : i + config.batch]
+            x = _augment(x_all[idx], gen)
+            r, s = r_all[idx], s_all[idx]
+            out = model(x)
+            loss = ce(out[:, :nr], r)
+            is_card = (r > 0).float()
+            loss = loss + (ce_suit(out[:, nr:], s) * is_card).sum() / is_card.sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        metrics = evaluate(model, val)
+        history.append({"epoch": epoch + 1, "loss": total / len(data), **metrics})
+        log(
+            f"epoch {epoch + 1}: loss {total / len(data):.4f}, validation index recall "
+            f"{metrics['index_recall']:.4f}, false index rate {metrics['false_index_rate']:.4f}"
+        )
+    out_path = Path(config.out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    # the weights first: an export that fails must not cost the training
+    torch.save(model.state_dict(), out_path.with_suffix(".pt"))
+    model.eval()
+    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
+    with warnings.catch_warnings():  # the legacy exporter is the one OpenCV's DNN reads well
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            dummy,
+            str(out_path),
+            input_names=["patch"],
+            output_names=["logits"],
+            dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}},
+            opset_version=13,
+            dynamo=False,
+        )
+    card = {
+        "config": asdict(config),
+        "history": history,
+        "validation": history[-1] if history else {},
+        "patches": {"train": len(data), "validation": len(val)},
+        "seconds": round(time.time() - started, 1),
+        "torch": torch.__version__,
+    }
+    out_path.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    log(f"wrote {out_path} ({out_path.stat().st_size / 1e6:.2f} MB) in {card['seconds']} s")
+    return card
