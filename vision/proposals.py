@@ -82,12 +82,20 @@ def find_components(
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
     k = max(15, (min(h, w) // 24) | 1)
-    background = cv2.blur(gray, (k, k)).astype(np.int16)
-    b, g, r = (image[:, :, i].astype(np.int16) for i in range(3))
-    redness = r - np.maximum(g, b)
-    red = (redness > 45) & (r > 90)
-    dark = (gray.astype(np.int16) < background - 35) & (redness < 30)
-    ink = (red | dark).astype(np.uint8)
+    background = cv2.blur(gray, (k, k))
+    b, g, r = cv2.split(image)
+    # saturating uint8 arithmetic: a few SIMD passes instead of int16 NumPy temporaries
+    redness = cv2.subtract(r, cv2.max(g, b))
+    red = cv2.bitwise_and(
+        cv2.threshold(redness, 45, 255, cv2.THRESH_BINARY)[1],
+        cv2.threshold(r, 90, 255, cv2.THRESH_BINARY)[1],
+    )
+    darker = cv2.subtract(background, gray)  # how much darker than its surroundings
+    dark = cv2.bitwise_and(
+        cv2.threshold(darker, 35, 255, cv2.THRESH_BINARY)[1],
+        cv2.threshold(redness, 29, 255, cv2.THRESH_BINARY_INV)[1],
+    )
+    ink = cv2.bitwise_or(red, dark)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 1:
         return _no_components()
@@ -132,7 +140,7 @@ def find_components(
         l1 = (cxx + cyy) / 2 + half
         l2 = max((cxx + cyy) / 2 - half, 0.0)
         theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-        red_share = float(red[y0:y1, x0:x1][mask > 0].mean())
+        red_share = float(red[y0:y1, x0:x1][mask > 0].mean()) / 255.0
         rows.append(
             (
                 float(centroids[i + 1, 0]),
@@ -271,3 +279,76 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
             borderMode=cv2.BORDER_REPLICATE,
         )
     return out
+
+
+# -- whole cards --------------------------------------------------------------------------
+
+CARD_ASPECT = 63 / 88  # a poker card; bridge cards are 57 / 89
+# The index midpoint on a card, as a share of its width and height, and d as a share
+# of its height (measured on the rendered faces and the bidly deck).
+_INDEX_AT = (24.0 / 250, 55.0 / 350)
+_INDEX_D = 36.0 / 350
+
+
+def card_quads(image: NDArray[np.uint8], *, min_area: float = 1500.0) -> list[NDArray[np.float32]]:
+    """Outlines of cards lying free: bright, four-cornered, card-shaped regions.
+
+    Each outline is 4x2, ordered so that its first edge is a short edge.
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    paper = cv2.bitwise_and(
+        cv2.threshold(hsv[:, :, 2], 140, 255, cv2.THRESH_BINARY)[1],
+        cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
+    )
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    limit = 0.9 * image.shape[0] * image.shape[1]
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area or area > limit:
+            continue
+        approx = cv2.approxPolyDP(contour, 0.02 * cv2.arcLength(contour, True), True)
+        if len(approx) != 4 or not cv2.isContourConvex(approx):
+            continue
+        quad = approx.reshape(4, 2).astype(np.float32)
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        if short > long_:
+            quad = np.roll(quad, -1, axis=0)
+            short, long_ = long_, short
+        if not 0.55 < short / long_ < 0.85 or area < 0.8 * short * long_:
+            continue
+        quads.append(quad)
+    return quads
+
+
+def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
+    """Index hypotheses at the four corners of each free card (two per printed
+    index position, since a card lies either way up; the classifier decides)."""
+    rows = []
+    for quad in quads:
+        for start in (0, 2):  # the index at each end of the card
+            q = np.roll(quad, -start, axis=0)
+            for flip in (False, True):  # mirrored: the corner on the other side
+                a, b, _, dpt = q[[1, 0, 3, 2]] if flip else q
+                across = b - a  # along the short edge
+                along = dpt - a  # along the long edge
+                height = float(np.linalg.norm(along))
+                if height < 1:
+                    continue
+                m = a + _INDEX_AT[0] * across + _INDEX_AT[1] * along
+                u = along / height
+                rows.append((m[0], m[1], u[0], u[1], _INDEX_D * height))
+    if not rows:
+        z = np.zeros(0, np.float32)
+        zi = np.zeros(0, np.int32)
+        return Proposals(z, z, z, z, z, zi, zi)
+    arr = np.array(rows, np.float32)
+    minus = -np.ones(len(arr), np.int32)
+    return Proposals(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], minus, minus)
+
+
+def all_proposals(image: NDArray[np.uint8]) -> Proposals:
+    """Ink pairs, merged indices and the corners of free cards."""
+    return _concat(pair_proposals(find_components(image)), quad_proposals(card_quads(image)))

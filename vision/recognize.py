@@ -2,7 +2,8 @@
 
 The steps (see :mod:`vision.proposals` for the first two):
 
-1. ink blobs on card paper, paired rank-above-suit into index hypotheses;
+1. ink blobs on card paper, paired rank-above-suit into index hypotheses, and
+   the corners of cards lying free (the whole card's outline);
 2. each hypothesis cut out upright and classified (rank, suit, or no index);
 3. overlapping detections of one index reduced to the best;
 4. detections of the same card joined when they are the two corners of one
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -29,10 +31,14 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
-from vision.proposals import Proposals, extract_patches, find_components, pair_proposals
+from vision.proposals import Proposals, all_proposals, extract_patches
 
 __all__ = ["CardReading", "Recognizer"]
 
+# The distance from rank centre to suit centre on a printed card, and the size in
+# pixels the classifier works at: a calibrated camera's frames are shrunk to it.
+INDEX_D_MM = 8.5
+WORK_D = 14.0
 # Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
 _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
@@ -131,17 +137,37 @@ class Recognizer:
         confident: float = 0.8,
         calibration: Calibration | None = None,
         layout: TableLayout | None = None,
+        scale: float = 1.0,
     ) -> None:
         self.classifier = IndexClassifier(model)
         self.threshold = threshold
         self.confident = confident
-        self.calibration = calibration
         self.layout = layout
+        self.scale = scale
+        self.calibration = calibration
         self.timings: dict[str, float] = {}
+
+    @property
+    def calibration(self) -> Calibration | None:
+        return self._calibration
+
+    @calibration.setter
+    def calibration(self, value: Calibration | None) -> None:
+        """A calibrated camera also fixes the working scale: pictures are shrunk until
+        an index measures about ``WORK_D`` pixels, which is all the classifier needs."""
+        self._calibration = value
+        if value is not None:
+            quads = list(value.markers.values())
+            centre = np.mean(np.concatenate(quads), axis=0) if quads else np.zeros(2)
+            px_per_mm = 1.0 / value.mm_per_px((float(centre[0]), float(centre[1])))
+            self.scale = min(1.0, WORK_D / (INDEX_D_MM * px_per_mm))
 
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         t0 = time.perf_counter()
-        props = pair_proposals(find_components(image))
+        s = self.scale
+        if s < 0.95:
+            image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        props = all_proposals(image)
         t1 = time.perf_counter()
         patches = extract_patches(image, props)
         t2 = time.perf_counter()
@@ -153,7 +179,24 @@ class Recognizer:
             "classify": t3 - t2,
             "proposals_n": float(len(props)),
         }
-        return self._decode(props, rank_p, suit_p)
+        dets = self._decode(props, rank_p, suit_p)
+        if s < 0.95:  # back to the caller's pixels
+            k = 1.0 / s
+            dets = [
+                IndexDetection(
+                    d.rank,
+                    d.suit,
+                    d.confidence,
+                    d.rank_confidence,
+                    (d.x + 0.5) * k - 0.5,
+                    (d.y + 0.5) * k - 0.5,
+                    d.ux,
+                    d.uy,
+                    d.d * k,
+                )
+                for d in dets
+            ]
+        return dets
 
     def _decode(
         self, props: Proposals, rank_p: NDArray[np.float32], suit_p: NDArray[np.float32]

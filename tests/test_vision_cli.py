@@ -1,0 +1,86 @@
+"""The vision command line: calibrate, and the error paths of identify, eval and watch."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.cli import main
+from vision.geometry import render_marker_sheet
+from vision.layout import LAYOUT_DIR, load_layout
+
+TABLE = str(LAYOUT_DIR / "cribbage-2.toml")
+
+
+@pytest.fixture
+def table_photo(tmp_path):
+    """The cribbage table's marker sheet seen from a slightly tilted camera."""
+    sheet = cv2.cvtColor(render_marker_sheet(load_layout(TABLE), 1.2), cv2.COLOR_GRAY2BGR)
+    h, w = sheet.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[250, 40], [1030, 60], [1150, 690], [120, 670]])
+    frame = cv2.warpPerspective(
+        sheet, cv2.getPerspectiveTransform(src, dst), (1280, 720), borderValue=(70, 90, 110)
+    )
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame)
+    return path
+
+
+def test_calibrate_finds_the_markers_and_draws_the_zones(table_photo, tmp_path, capsys):
+    out = tmp_path / "zones.png"
+    assert main(["calibrate", str(table_photo), "--table", TABLE, str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["markers"] == [0, 1, 2, 3] and report["error_mm"] < 2.0
+    drawn = cv2.imread(str(out))
+    assert drawn.shape == (720, 1280, 3)
+    assert (drawn != cv2.imread(str(table_photo))).any()
+
+
+def test_calibrate_without_markers_exits_2_naming_them(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
+    assert main(["calibrate", str(blank), "--table", TABLE, str(tmp_path / "o.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "missing ids 0, 1, 2, 3" in err[0]
+
+
+def test_calibrate_with_a_broken_layout_names_file_and_key(table_photo, tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(Path(TABLE).read_text().replace("players = 2", "players = 12"))
+    assert main(["calibrate", str(table_photo), "--table", str(bad), str(tmp_path / "o.png")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml: table.players" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["vision", "identify", "/no/such.png"], "cannot read image /no/such.png: no such file"),
+        (
+            ["vision", "identify", "{png}", "--model", "/no/model.onnx"],
+            "model file not found: /no/model.onnx",
+        ),
+        (["vision", "annotate", "{text}", "{here}/o.png"], "not a readable image"),
+        (["vision", "eval", "{here}", "--model", "/no/model.onnx"], "model file not found"),
+        (
+            ["vision", "watch", "/no/such/video.mp4", "--model", "/no/model.onnx"],
+            "model file not found",
+        ),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a picture")
+    png = tmp_path / "grey.png"
+    cv2.imwrite(str(png), np.full((40, 60, 3), 128, np.uint8))
+    names = {"{here}": tmp_path, "{text}": text, "{png}": png}
+    for key, value in names.items():
+        argv = [a.replace(key, str(value)) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
