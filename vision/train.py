@@ -89,6 +89,27 @@ def _augment(x: Any, gen: Any) -> Any:
     return (x * gain * tint + shift).clamp(-0.5, 0.5)
 
 
+def _export(model: Any, out_path: Path) -> None:
+    """The weights (``.pt``) and the ONNX file OpenCV reads."""
+    import torch
+
+    torch.save(model.state_dict(), out_path.with_suffix(".pt"))
+    model.eval()
+    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
+    with warnings.catch_warnings():  # the legacy exporter is the one OpenCV's DNN reads well
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            dummy,
+            str(out_path),
+            input_names=["patch"],
+            output_names=["logits"],
+            dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}},
+            opset_version=13,
+            dynamo=False,
+        )
+
+
 def evaluate(model: Any, data: Patches) -> dict[str, float]:
     import torch
 
@@ -151,6 +172,8 @@ def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
     s_all = torch.from_numpy(data.suit)
     nr = len(RANK_CLASSES)
     history = []
+    out_path = Path(config.out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
     for epoch in range(config.epochs):
         model.train()
         order = torch.randperm(len(data), generator=gen)
@@ -179,24 +202,8 @@ def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
             f"epoch {epoch + 1}: loss {total / len(data):.4f}, validation index recall "
             f"{metrics['index_recall']:.4f}, false index rate {metrics['false_index_rate']:.4f}"
         )
-    out_path = Path(config.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    # the weights first: an export that fails must not cost the training
-    torch.save(model.state_dict(), out_path.with_suffix(".pt"))
-    model.eval()
-    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
-    with warnings.catch_warnings():  # the legacy exporter is the one OpenCV's DNN reads well
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            dummy,
-            str(out_path),
-            input_names=["patch"],
-            output_names=["logits"],
-            dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}},
-            opset_version=13,
-            dynamo=False,
-        )
+        # after every epoch: a long run that is stopped still leaves a usable model
+        _export(model, out_path)
     card = {
         "config": asdict(config),
         "history": history,

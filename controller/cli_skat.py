@@ -1,0 +1,115 @@
+"""``kiebitz skat …``: replay recorded Skat games through the referee.
+
+``kiebitz skat replay FILE`` reads game records of the International Skat Server
+(one a line; ``-`` is stdin), replays each through :class:`rules.skat.game.SkatGame`
+and prints one line per record: the result the referee reached (declarer, won,
+value, matadors, points, tricks, schneider, schwarz, overbid), the verdicts, and
+whether the record's own result field agrees. A malformed record prints
+``error: line N: <why>`` and the rest go on. Exit status 0 when every record was
+read and agrees with its result field, 1 otherwise.
+
+>>> import io
+>>> from rules.cards import SKAT_DECK
+>>> deal = ".".join(c.suit.value + {10: "T"}.get(c.rank, c.rank_name) for c in SKAT_DECK)
+>>> out = io.StringIO()
+>>> replay_lines([f"(;GM[Skat]ID[7]MV[w {deal} 1 p 2 p 0 p ]R[passed] ;)", "(;GM[Go];)"],
+...              rules="isko", as_json=False, out=out)
+1
+>>> print(out.getvalue(), end="")
+7: passed in (agrees)
+error: line 2: not a Skat record: GM[Go]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from controller.cli_io import name_commands, open_input
+from rules.errors import RulesError
+from rules.skat.iss import Replay, parse_record, read_records, replay
+from rules.skat.rulesets import RULE_SETS, SkatRules
+
+if TYPE_CHECKING:
+    from controller.cli_io import Commands
+
+__all__ = ["format_replay", "register", "replay_lines"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``skat`` and its commands to the top-level command list."""
+    skat = commands.add_parser(
+        "skat",
+        help="replay recorded Skat games through the referee",
+        description="Skat by the International Skat Order or the Laws of Skat of 1906.",
+    )
+    games = skat.add_commands("skat_command")
+    replay_parser = games.add_parser(
+        "replay",
+        help="replay International Skat Server game records and check their results",
+        description=(
+            "Replay game records of the International Skat Server (one a line, "
+            "'(;GM[Skat]…MV[…]R[…];)') through the referee: one line per record with "
+            "the result reached, the verdicts, and whether the record's R field agrees."
+        ),
+    )
+    replay_parser.add_argument("file", metavar="FILE", help="the records; '-' reads stdin")
+    replay_parser.add_argument(
+        "--rules", choices=RULE_SETS, default="isko", help="the rule set (default isko)"
+    )
+    replay_parser.add_argument("--json", action="store_true", help="one JSON object a record")
+    replay_parser.set_defaults(handler=_replay)
+    name_commands(games)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    with open_input(args.file) as lines:
+        return replay_lines(lines, rules=args.rules, as_json=args.json, out=sys.stdout)
+
+
+def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO) -> int:
+    """Replay every record of ``lines``; write a line for each; return the status."""
+    rule_set = SkatRules(rules)
+    status = 0
+    for number, text in read_records(iter(lines)):
+        try:
+            result = replay(parse_record(text), rule_set)
+        except RulesError as exc:
+            status = 1
+            out.write(f"error: line {number}: {exc}\n")
+            continue
+        if result.differs:
+            status = 1
+        data = result.to_json()
+        out.write((json.dumps(data) if as_json else format_replay(result, data)) + "\n")
+    return status
+
+
+def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
+    """One line for people: ``ID: seat 2 diamonds lost -54 (…) (agrees)``."""
+    data = data or result.to_json()
+    name = data["id"] or "?"
+    agreement = "agrees" if not result.differs else "differs: " + ", ".join(result.differs)
+    if data["kind"] == "passed":
+        head = "passed in"
+    elif data["kind"] == "ramsch":
+        head = "Ramsch"
+    elif data["kind"] != "game":
+        head = "not finished"
+    else:
+        outcome = "won" if data["won"] else "lost"
+        extras = [f"matadors {data['matadors']}", f"{data['points']} points"]
+        extras.append(f"{data['tricks']} tricks")
+        extras += [k for k in ("schneider", "schwarz", "overbid") if data[k]]
+        head = (
+            f"seat {data['declarer']} {data['game']} {outcome} {data['value']} "
+            f"({', '.join(extras)})"
+        )
+    verdicts = "; ".join(
+        f"{v['kind']} seat {v['seat']} trick {v['trick']} {' '.join(v['cards'])}".rstrip()
+        for v in data["verdicts"]
+    )
+    return f"{name}: {head}" + (f" [{verdicts}]" if verdicts else "") + f" ({agreement})"

@@ -1,0 +1,432 @@
+"""Game records of the International Skat Server (ISS): read, write, replay.
+
+One record is one deal of three-hand Skat, written on one line::
+
+    (;GM[Skat]PC[International Skat Server]...P0[a]P1[b]P2[c]...
+     MV[w <32 cards> 1 p 2 18 0 p 2 s w H8.CK 2 D.ST.H8 0 SA 1 S7 ...]
+     R[d:2 loss v:-54 m:-2 bidok p:59 t:4 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:-1 r:0] ;)
+
+``P0``/``P1``/``P2`` are Vorhand, Mittelhand, Hinterhand (seats 0, 1, 2; Hinterhand
+deals). Cards are suit then rank: ``CJ`` (jack of clubs), ``HT`` (ten of hearts).
+``MV`` is a list of moves ``WHO WHAT``; ``WHO`` is ``w`` (the world: the deal, the
+skat shown to the player) or a seat. ``WHAT`` is the deal (30 + 2 cards), a
+figure, ``y`` (hold), ``p`` (pass), ``s`` (the player takes up the skat), a game
+``G``/``C``/``S``/``H``/``D``/``N`` with ``O`` (ouvert), ``H`` (hand), ``S``
+(schneider announced), ``Z`` (schwarz announced), then ``.`` and the two cards
+laid away and, in an open game, the hand shown; a card; ``RE`` (resign); ``SC``
+(the player shows his cards, a claim); ``TI.n`` (seat n ran out of time); ``LE.n``
+(seat n left). ``R`` is ``passed`` or ``d:`` declarer, ``win``/``loss`` (or
+``penalty``), ``v:`` value, ``m:`` matadors (negative: without), ``bidok`` or
+``overbid``, ``p:`` the player's card points, ``t:`` his tricks, ``s:`` schneider,
+``z:`` schwarz, then penalties, who left, who timed out, ``r:`` resigned.
+
+What the record format is, as understood here, and its limits: ``docs/records.md``.
+
+>>> rec = parse_record("(;GM[Skat]P0[a]P1[b]P2[c]MV[w CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8."
+...     "SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK.HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8.C7.D7 1 p 2 p 0 18 "
+...     "0 CH 0 CJ 1 SA 2 HT]R[d:0 win v:96 m:4 bidok p:120 t:10 s:1 z:1] ;)")
+>>> rec.tags["P0"], len(rec.moves), rec.result["v"]
+('a', 8, '96')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from rules.cards import Card, Suit
+from rules.errors import InvalidEventError
+from rules.skat.declaration import Declaration
+from rules.skat.events import (
+    Bid,
+    Claim,
+    Concede,
+    Deal,
+    Declare,
+    Discard,
+    Event,
+    Hold,
+    Pass,
+    PickUp,
+    Play,
+)
+from rules.skat.game import DealResult, SkatGame
+from rules.skat.rulesets import SkatRules
+
+__all__ = [
+    "IssRecord",
+    "Replay",
+    "iss_card",
+    "parse_iss_card",
+    "parse_record",
+    "read_records",
+    "record_events",
+    "replay",
+    "write_record",
+]
+
+_SUITS: Final = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS}
+_RANKS: Final = {"A": 1, "K": 13, "Q": 12, "J": 11, "T": 10, "9": 9, "8": 8, "7": 7}
+_RANK_LETTER: Final = {v: k for k, v in _RANKS.items()}
+_TAG: Final = re.compile(r"([A-Z][A-Z0-9]*)\[((?:[^\]\\]|\\.)*)\]")
+#: The result fields a replay must reproduce, in the order of the ``R`` field.
+RESULT_FIELDS: Final = (
+    "declarer",
+    "won",
+    "value",
+    "matadors",
+    "points",
+    "tricks",
+    "schneider",
+    "schwarz",
+    "overbid",
+)
+
+
+def parse_iss_card(token: str) -> Card:
+    """``CJ`` -> jack of clubs. Anything else raises, naming the token.
+
+    >>> parse_iss_card("HT"), parse_iss_card("D7")
+    (Card.parse('10H'), Card.parse('7D'))
+    >>> parse_iss_card("JC")
+    Traceback (most recent call last):
+    ...
+    rules.errors.InvalidEventError: bad ISS card 'JC' (suit C S H D, then rank A K Q J T 9 8 7)
+    """
+    if len(token) != 2 or token[0] not in _SUITS or token[1] not in _RANKS:
+        raise InvalidEventError(f"bad ISS card {token!r} (suit C S H D, then rank A K Q J T 9 8 7)")
+    return Card(_RANKS[token[1]], _SUITS[token[0]])
+
+
+def iss_card(card: Card) -> str:
+    """The ISS form of a card: ``Card.parse('10H')`` -> ``'HT'``."""
+    return card.suit.value + _RANK_LETTER[card.rank]
+
+
+def _is_card(token: str) -> bool:
+    return len(token) == 2 and token[0] in _SUITS and token[1] in _RANKS
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_iss_card(t) for t in text.split(".")) if text else ()
+
+
+@dataclass(frozen=True, slots=True)
+class IssRecord:
+    """One record: its tags (``GM``, ``ID``, ``P0`` …), moves and result fields."""
+
+    tags: dict[str, str]
+    moves: tuple[tuple[str, str], ...]
+    result: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str | None:
+        return self.tags.get("ID")
+
+    @property
+    def passed(self) -> bool:
+        return "passed" in self.result
+
+
+def parse_record(text: str) -> IssRecord:
+    """Read one record. A malformed record raises :class:`InvalidEventError` naming
+    what is wrong with it."""
+    body = text.strip()
+    if not body.startswith("(;") or not body.endswith(")"):
+        raise InvalidEventError("not an ISS record: expected '(;GM[Skat]…;)'")
+    inner = body[2:-1].rstrip().removesuffix(";")
+    tags: dict[str, str] = {}
+    pos = 0
+    for m in _TAG.finditer(inner):
+        gap = inner[pos : m.start()].strip()
+        if gap:
+            raise InvalidEventError(f"unexpected text {gap[:20]!r} in the record")
+        tags[m.group(1)] = m.group(2).replace("\\]", "]").replace("\\\\", "\\")
+        pos = m.end()
+    tail = inner[pos:].strip()
+    if tail:
+        raise InvalidEventError(f"unexpected text {tail[:20]!r} at the end of the record")
+    if tags.get("GM") != "Skat":
+        raise InvalidEventError(f"not a Skat record: GM[{tags.get('GM', '')}]")
+    if "MV" not in tags:
+        raise InvalidEventError("the record has no moves (MV)")
+    words = tags["MV"].split()
+    if len(words) % 2:
+        raise InvalidEventError(f"moves come in pairs 'WHO WHAT'; {words[-1]!r} has no partner")
+    moves = tuple((words[i], words[i + 1]) for i in range(0, len(words), 2))
+    for who, _ in moves:
+        if who not in ("w", "0", "1", "2"):
+            raise InvalidEventError(f"move by {who!r}: expected w, 0, 1 or 2")
+    return IssRecord(tags, moves, _parse_result(tags.get("R", "")))
+
+
+def _parse_result(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for token in text.split():
+        if token in ("win", "loss", "penalty", "passed", "bidok", "overbid"):
+            out[token] = "1"
+        elif ":" in token:
+            key, _, value = token.partition(":")
+            out[key] = value
+        else:
+            raise InvalidEventError(f"unknown result token {token!r}")
+    return out
+
+
+def read_records(lines: Sequence[str] | Iterator[str]) -> Iterator[tuple[int, str]]:
+    """The records of a file, with their line numbers: one a line; blank lines and
+    lines starting with ``#`` are skipped."""
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def record_events(rec: IssRecord) -> list[Event]:
+    """The record's moves as Kiebitz events (Hinterhand, seat 2, deals)."""
+    events: list[Event] = []
+    moves = list(rec.moves)
+    if not moves or moves[0][0] != "w":
+        raise InvalidEventError("the moves must begin with the deal 'w <cards>'")
+    deal_text = moves[0][1]
+    if "?" in deal_text:
+        raise InvalidEventError("a player's view of the deal ('??'): a replay needs the world view")
+    groups = deal_text.split("|") if "|" in deal_text else None
+    if groups is not None:
+        if len(groups) != 4:
+            raise InvalidEventError(
+                "a deal written with '|' has four parts: three hands and the skat"
+            )
+        hands = tuple(_cards(g) for g in groups[:3])
+        skat = _cards(groups[3])
+    else:
+        cards = _cards(deal_text)
+        if len(cards) != 32:
+            raise InvalidEventError(f"the deal has {len(cards)} cards, expected 32")
+        hands = (cards[0:10], cards[10:20], cards[20:30])
+        skat = cards[30:32]
+    events.append(Deal(dealer=2, hands=hands, skat=skat))
+    i = 1
+    declared = False
+    while i < len(moves):
+        who, what = moves[i]
+        i += 1
+        if who == "w":
+            if what.startswith(("LE.", "TI.")):
+                break
+            raise InvalidEventError(f"unexpected world move {what!r}")
+        seat = int(who)
+        if what == "y":
+            events.append(Hold(seat))
+        elif what == "p":
+            events.append(Pass(seat))
+        elif what.isdigit():
+            events.append(Bid(seat, int(what)))
+        elif what == "s":
+            shown: tuple[Card, ...] = ()
+            if i < len(moves) and moves[i][0] == "w" and re.fullmatch(r"..\...", moves[i][1]):
+                shown = _cards(moves[i][1]) if "?" not in moves[i][1] else ()
+                i += 1
+            events.append(PickUp(seat, shown))
+        elif what == "RE":
+            events.append(Concede(seat))
+        elif what.startswith("SC"):
+            events.append(Claim(seat, "open", _cards(what[3:]) if len(what) > 2 else ()))
+        elif what.startswith(("TI.", "LE.")):
+            break
+        elif _is_card(what) and declared:
+            events.append(Play(seat, parse_iss_card(what)))
+        elif not declared:
+            code, _, rest = what.partition(".")
+            try:
+                decl = Declaration.from_iss(code)
+            except InvalidEventError as exc:
+                raise InvalidEventError(f"move {seat} {what!r}: {exc}") from exc
+            listed = _cards(rest)
+            # Older records write the two cards laid away as a move of their own.
+            if (
+                not decl.hand
+                and not listed
+                and i < len(moves)
+                and moves[i][0] == who
+                and re.fullmatch(r"..\...", moves[i][1])
+            ):
+                listed = _cards(moves[i][1])
+                i += 1
+            if decl.hand:
+                events.append(Declare.of(seat, decl, listed))
+            else:
+                if len(listed) < 2:
+                    raise InvalidEventError(f"move {seat} {what!r}: two cards laid away expected")
+                events.append(Discard(seat, listed[:2]))
+                events.append(Declare.of(seat, decl, listed[2:]))
+            declared = True
+        else:
+            raise InvalidEventError(f"move {seat} {what!r}: not a move of the record format")
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A record replayed: the game, its result, the record's own result, and the
+    fields where they differ."""
+
+    record: IssRecord
+    game: SkatGame
+    result: DealResult | None
+    expected: dict[str, Any]
+    differs: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.result
+        out: dict[str, Any] = {"id": self.record.id}
+        if r is None:
+            out.update(dict.fromkeys(RESULT_FIELDS))
+            out["kind"] = "unfinished"
+        else:
+            out["kind"] = r.kind
+            out.update(
+                declarer=r.declarer,
+                game=r.game,
+                won=r.won,
+                value=r.value,
+                matadors=r.matadors,
+                points=r.points,
+                tricks=r.tricks,
+                schneider=r.schneider,
+                schwarz=r.schwarz,
+                overbid=r.overbid,
+            )
+        out["verdicts"] = [
+            {"kind": x.kind, "seat": x.seat, "trick": x.trick, "cards": [str(c) for c in x.cards]}
+            for x in self.game.verdicts
+        ]
+        out["agrees"] = not self.differs
+        out["differs"] = list(self.differs)
+        return out
+
+
+def _expected(rec: IssRecord) -> dict[str, Any]:
+    r = rec.result
+    if not r or "passed" in r:
+        return {"kind": "passed"} if "passed" in r else {}
+    if "penalty" in r:
+        return {"kind": "penalty"}
+
+    def num(key: str) -> int | None:
+        return int(r[key]) if key in r else None
+
+    return {
+        "kind": "game",
+        "declarer": num("d"),
+        "won": "win" in r,
+        "value": num("v"),
+        "matadors": num("m"),
+        "points": num("p"),
+        "tricks": num("t"),
+        "schneider": r.get("s") == "1",
+        "schwarz": r.get("z") == "1",
+        "overbid": "overbid" in r,
+    }
+
+
+def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
+    """Replay a record through :class:`SkatGame` and compare the result fields.
+
+    Null games: ISS writes no matadors (``m:0``), as here.
+    """
+    game = SkatGame(rules or SkatRules())
+    for event in record_events(rec):
+        game.apply(event)
+    result = game.results[-1] if game.results else None
+    expected = _expected(rec)
+    differs: list[str] = []
+    if expected.get("kind") == "game" and result is not None:
+        got = result.to_json()
+        for key in RESULT_FIELDS:
+            if expected.get(key) is not None and expected[key] != got[key]:
+                differs.append(key)
+    elif expected.get("kind") == "passed":
+        if result is None or result.kind != "passed":
+            differs.append("kind")
+    elif expected.get("kind") == "game":
+        differs.append("kind")
+    return Replay(rec, game, result, expected, tuple(differs))
+
+
+def write_record(game: SkatGame, tags: dict[str, str] | None = None) -> str:
+    """The last deal of ``game`` as an ISS record (three at the table, the deal known).
+
+    >>> from rules.skat.events import Deal, Pass
+    >>> from rules.cards import SKAT_DECK
+    >>> g = SkatGame()
+    >>> for e in [Deal(dealer=2, hands=(SKAT_DECK[:10], SKAT_DECK[10:20], SKAT_DECK[20:30]),
+    ...                skat=SKAT_DECK[30:]), Pass(1), Pass(2), Pass(0)]:
+    ...     _ = g.apply(e)
+    >>> write_record(g, {"ID": "1"}).endswith(" 1 p 2 p 0 p ]R[passed] ;)")
+    True
+    """
+    if game.rules.players != 3:
+        raise InvalidEventError("an ISS record is a deal of three-hand Skat")
+    events = list(game.events)
+    starts = [i for i, e in enumerate(events) if isinstance(e, Deal)]
+    if not starts:
+        raise InvalidEventError("no deal to write")
+    events = events[starts[-1] :]
+    deal = events[0]
+    assert isinstance(deal, Deal)
+    if deal.hands is None or len(deal.skat) != 2:
+        raise InvalidEventError("an ISS record needs the whole deal: the hands and the skat")
+    d = game.deal
+    assert d is not None
+    seat_of = {seat: str(pos) for pos, seat in enumerate(d.seats)}
+    cards = [c for hand in deal.hands for c in hand] + list(deal.skat)
+    moves = ["w", ".".join(iss_card(c) for c in cards)]
+    pending_discard: tuple[Card, ...] = ()
+    for e in events[1:]:
+        who = seat_of.get(getattr(e, "seat", -1), "w")
+        if isinstance(e, Bid):
+            moves += [who, str(e.value)]
+        elif isinstance(e, Hold):
+            moves += [who, "y"]
+        elif isinstance(e, Pass):
+            moves += [who, "p"]
+        elif isinstance(e, PickUp):
+            moves += [who, "s"]
+            if len(d.skat) == 2:
+                moves += ["w", ".".join(iss_card(c) for c in d.skat)]
+        elif isinstance(e, Discard):
+            pending_discard = e.laid
+        elif isinstance(e, Declare):
+            parts = [e.declaration.to_iss(), *(iss_card(c) for c in pending_discard)]
+            parts += [iss_card(c) for c in e.shown]
+            moves += [who, ".".join(parts)]
+        elif isinstance(e, Play):
+            moves += [who, iss_card(e.card)]
+        elif isinstance(e, Concede):
+            moves += [who, "RE"]
+        elif isinstance(e, Claim):
+            moves += [who, ".".join(["SC", *(iss_card(c) for c in e.shown)])]
+    all_tags = {"GM": "Skat", "PC": "Kiebitz", **(tags or {})}
+    head = "".join(f"{k}[{_escape(v)}]" for k, v in all_tags.items())
+    return f"(;{head}MV[{' '.join(moves)} ]R[{_result_text(d.result)}] ;)"
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _result_text(r: DealResult | None) -> str:
+    if r is None:
+        return ""
+    if r.kind == "passed":
+        return "passed"
+    if r.kind != "game" or r.value is None:
+        return f"d:{-1 if r.declarer is None else r.declarer} penalty v:0"
+    return (
+        f"d:{r.declarer} {'win' if r.won else 'loss'} v:{r.value} m:{r.matadors} "
+        f"{'overbid' if r.overbid else 'bidok'} p:{r.points} t:{r.tricks} "
+        f"s:{int(r.schneider)} z:{int(r.schwarz)} p0:0 p1:0 p2:0 l:-1 to:-1 r:0"
+    )
