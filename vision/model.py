@@ -40,7 +40,6 @@ class IndexClassifier:
         except cv2.error as exc:
             raise ModelError(f"model file {self.path} is not a readable ONNX model") from exc
         self.net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self.net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self.batch = batch
         probe = self.classify(np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8))
         if probe[0].shape != (1, len(RANK_CLASSES)):

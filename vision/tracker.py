@@ -8,7 +8,7 @@ table). The tracker turns this into the few events the referee needs:
 * ``moved``: a placed card has lain stably in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` while its spot was
-  visible (frames where the spot is occluded do not count as absence).
+  visible (frames where something moves over the spot do not count as absence).
 
 A card seen for less than ``stable_s`` never produces an event, so a hand
 passing over the table, with cards in it or covering cards, produces none.
@@ -82,9 +82,11 @@ class _Track:
     frames: int = 0
     confidence_sum: float = 0.0
     absent_since: float | None = None
+    misses: int = 0
+    looks: int = 0
 
 
-Occluded = Callable[[float, float], bool]
+Busy = Callable[[float, float], bool]
 
 
 class Tracker:
@@ -98,6 +100,8 @@ class Tracker:
         gap_s: float = 0.25,
         min_confidence: float = 0.5,
         min_frames: int = 3,
+        min_looks: int = 2,
+        min_misses: int = 3,
     ) -> None:
         if stable_s <= 0 or absent_s <= 0 or gap_s <= 0:
             raise ValueError("tracker times must be positive")
@@ -106,6 +110,8 @@ class Tracker:
         self.gap_s = gap_s
         self.min_confidence = min_confidence
         self.min_frames = min_frames
+        self.min_looks = min_looks
+        self.min_misses = min_misses
         self._tracks: dict[str, _Track] = {}
 
     @property
@@ -114,13 +120,22 @@ class Tracker:
         return {card: tr.placed_zone for card, tr in self._tracks.items() if tr.placed}
 
     def update(
-        self, t: float, sightings: Sequence[Sighting], occluded: Occluded | None = None
+        self,
+        t: float,
+        sightings: Sequence[Sighting],
+        busy: Busy | None = None,
+        *,
+        looked: bool = True,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
-        ``occluded(x_mm, y_mm)`` says whether a spot is hidden in this frame (a hand
-        over it); without it every frame in which a placed card is missing counts
-        towards its removal.
+        ``busy(x, y)`` says whether something is moving over or next to a spot (a hand):
+        a card seen there is not lying still yet, so those sightings do not count
+        towards placing it, and a placed card missing there is covered, not gone.
+        ``looked=False`` marks a frame that was not read afresh (its sightings repeat
+        the last reading because nothing changed): it confirms what was seen but is
+        no evidence that anything is missing. A placed card is removed after it has
+        been missing from ``min_misses`` frames that were read, over ``absent_s``.
         """
         events: list[Observation] = []
         best: dict[str, Sighting] = {}
@@ -131,20 +146,28 @@ class Tracker:
                 best[s.card] = s
         for card, s in best.items():
             tr = self._tracks.setdefault(card, _Track())
-            tr.absent_since = None
-            if tr.zone == s.zone and t - tr.last_seen <= self.gap_s:
+            tr.absent_since, tr.misses = None, 0
+            moving = busy is not None and busy(s.x_mm, s.y_mm)
+            if moving:  # in a moving hand or under one: start the stable time again
+                tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
+            elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s:
                 tr.frames += 1
+                tr.looks += looked
                 tr.confidence_sum += s.confidence
             else:
-                tr.zone, tr.since, tr.frames, tr.confidence_sum = s.zone, t, 1, s.confidence
+                tr.zone, tr.since, tr.frames = s.zone, t, 1
+                tr.looks, tr.confidence_sum = int(looked), s.confidence
             tr.last_seen = t
             tr.x, tr.y = s.x_mm, s.y_mm
-            settled = t - tr.since >= self.stable_s and tr.frames >= self.min_frames
+            settled = (
+                t - tr.since >= self.stable_s
+                and tr.frames >= self.min_frames
+                and tr.looks >= self.min_looks
+            )
             if settled and not (tr.placed and tr.placed_zone == tr.zone):
                 kind = "moved" if tr.placed else "placed"
-                events.append(
-                    self._observe(kind, card, tr, t, tr.placed_zone if tr.placed else None)
-                )
+                before = tr.placed_zone if tr.placed else None
+                events.append(self._observe(kind, card, tr, t, before))
                 tr.placed, tr.placed_zone = True, tr.zone
         for card, tr in list(self._tracks.items()):
             if card in best:
@@ -153,14 +176,15 @@ class Tracker:
                 if t - tr.last_seen > self.gap_s:
                     del self._tracks[card]  # a passing glimpse: forget it
                 continue
-            if t - tr.last_seen <= self.gap_s:
-                continue  # a dropped frame or two
-            if occluded is not None and occluded(tr.x, tr.y):
-                tr.absent_since = None
+            if not looked or t - tr.last_seen <= self.gap_s:
+                continue  # no fresh look, or a dropped frame or two
+            if busy is not None and busy(tr.x, tr.y):
+                tr.absent_since, tr.misses = None, 0
                 continue
             if tr.absent_since is None:
-                tr.absent_since = tr.last_seen
-            if t - tr.absent_since >= self.absent_s:
+                tr.absent_since = t
+            tr.misses += 1
+            if tr.misses >= self.min_misses and t - tr.absent_since >= self.absent_s:
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 del self._tracks[card]
         return events

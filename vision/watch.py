@@ -3,7 +3,8 @@
 :class:`TableWatcher` is the loop's body for one frame: it reads the frame in
 full only when it differs from the last one read (:class:`~vision.motion.MotionGate`),
 feeds the readings to the :class:`~vision.tracker.Tracker`, and tells the tracker
-that a card is covered, not removed, where something moved a moment ago.
+where something moved a moment ago: a card there is neither placed (it may be in
+a passing hand) nor removed (it may be under one).
 
 :func:`watch` runs it over a source and prints one JSON line per observation.
 With ``table`` the first frame that shows the markers calibrates the camera and
@@ -72,7 +73,8 @@ class TableWatcher:
     ) -> tuple[list[Observation], list[CardReading]]:
         """Observations this frame settles, and the flagged readings it made (if read)."""
         flagged: list[CardReading] = []
-        if self.gate.update(t, image):
+        looked = self.gate.update(t, image)
+        if looked:
             self.readings = self.recognizer.read(image)
             self.full_reads += 1
             flagged = [r for r in self.readings if r.flags]
@@ -82,12 +84,12 @@ class TableWatcher:
             x, y = r.position_mm if r.position_mm is not None else r.centre
             sightings.append(Sighting(r.card, r.confidence, x, y, r.zone))
 
-        def covered(x: float, y: float) -> bool:
+        def busy(x: float, y: float) -> bool:
             if cal is not None:
                 x, y = cal.to_px([[x, y]])[0]
             return self.gate.moving_near(float(x), float(y), t)
 
-        return self.tracker.update(t, sightings, covered), flagged
+        return self.tracker.update(t, sightings, busy, looked=looked), flagged
 
 
 def watch(
