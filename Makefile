@@ -47,6 +47,9 @@ test: lint typecheck unit
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/cribbage.py
+	$(BIN)/python bench/tricks.py
+	$(BIN)/python bench/board.py
+	$(BIN)/python bench/vision.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

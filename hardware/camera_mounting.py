@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 INDEX_MM = 6.0  # height of a corner index's rank glyph on a poker-size card
-NEED_PX = 14  # pixels over that glyph the recogniser needs (12 plus 2 for distortion)
+NEED_PX = 14  # pixels over that glyph the recogniser needs: measured, see docs/vision.md "Scale"
 MARGIN = 0.05  # extra view on each side of the table
 
 

@@ -263,32 +263,48 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
     """Upright ``PATCH_H`` x ``PATCH_W`` BGR patches, one per proposal.
 
     Large indices are cut from a smaller level of an image pyramid so that every
-    patch is sampled at about its own resolution.
+    patch is sampled at about its own resolution. All patches of one level are
+    cut by a single ``cv2.remap`` over a map built with NumPy.
     """
-    out = np.empty((len(props), PATCH_H, PATCH_W, 3), np.uint8)
+    n = len(props)
+    out = np.empty((n, PATCH_H, PATCH_W, 3), np.uint8)
+    if n == 0:
+        return out
+    d = props.d.astype(np.float64)
+    level = np.zeros(n, np.int64)
+    while True:
+        grow = (d / 2.0**level > 2.0 * PATCH_H / SPAN_H) & (level < 4)
+        if not grow.any():
+            break
+        level += grow
+    vv, uu = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float64)
     pyramid = [image]
-    for i in range(len(props)):
-        d = float(props.d[i])
-        level = 0
-        while d / (2**level) > 2.0 * PATCH_H / SPAN_H and level < 4:
-            level += 1
-        while len(pyramid) <= level:
+    for lv in range(int(level.max()) + 1):
+        while len(pyramid) <= lv:
             pyramid.append(cv2.pyrDown(pyramid[-1]))
-        s = 2.0**level
-        m = patch_transform(
-            (float(props.x[i]) + 0.5) / s - 0.5,
-            (float(props.y[i]) + 0.5) / s - 0.5,
-            float(props.ux[i]),
-            float(props.uy[i]),
-            d / s,
-        )
-        out[i] = cv2.warpAffine(
-            pyramid[level],
-            m,
-            (PATCH_W, PATCH_H),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        sel = np.nonzero(level == lv)[0]
+        if sel.size == 0:
+            continue
+        s = 2.0**lv
+        x = (props.x[sel].astype(np.float64) + 0.5) / s - 0.5
+        y = (props.y[sel].astype(np.float64) + 0.5) / s - 0.5
+        ux, uy = props.ux[sel].astype(np.float64), props.uy[sel].astype(np.float64)
+        dd = d[sel] / s
+        vx, vy = uy, -ux  # "right" on the card when "down" is (ux, uy)
+        sw, sh = SPAN_W * dd / PATCH_W, SPAN_H * dd / PATCH_H
+        tx = x - (PATCH_W / 2) * sw * vx - (PATCH_H / 2) * sh * ux
+        ty = y - (PATCH_W / 2) * sw * vy - (PATCH_H / 2) * sh * uy
+        k = (slice(None), None, None)
+        map_x = (sw * vx)[k] * uu + (sh * ux)[k] * vv + tx[k]
+        map_y = (sw * vy)[k] * uu + (sh * uy)[k] * vv + ty[k]
+        cut = cv2.remap(
+            pyramid[lv],
+            map_x.reshape(-1, PATCH_W).astype(np.float32),
+            map_y.reshape(-1, PATCH_W).astype(np.float32),
+            cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )
+        out[sel] = cut.reshape(sel.size, PATCH_H, PATCH_W, 3)
     return out
 
 

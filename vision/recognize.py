@@ -38,7 +38,7 @@ __all__ = ["CardReading", "Recognizer"]
 # The distance from rank centre to suit centre on a printed card, and the size in
 # pixels the classifier works at: a calibrated camera's frames are shrunk to it.
 INDEX_D_MM = 8.5
-WORK_D = 14.0
+WORK_D = 20.0
 # Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
 _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
