@@ -128,3 +128,22 @@ def test_a_missing_or_corrupt_model_names_the_file(tmp_path):
     bad.write_bytes(b"\x08\x07not really onnx")
     with pytest.raises(ModelError, match=r"bad\.onnx"):
         IndexClassifier(bad)
+
+
+def test_thousands_of_patches_are_cut_in_one_call():
+    # cv2.remap's maps are limited to 32,767 rows: 1,000 patches need more than one call
+    img = np.random.default_rng(0).integers(0, 255, (200, 300, 3), dtype=np.uint8)
+    n = 1000
+    f = np.float32
+    props = Proposals(
+        np.full(n, 150, f),
+        np.full(n, 100, f),
+        np.zeros(n, f),
+        np.ones(n, f),
+        np.full(n, 20, f),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+    )
+    patches = extract_patches(img, props)
+    assert patches.shape == (n, PATCH_H, PATCH_W, 3)
+    assert (patches == patches[0]).all()

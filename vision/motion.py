@@ -36,7 +36,7 @@ class MotionGate:
         shrink: int = 8,
         level: int = 18,
         share: float = 0.0015,
-        refresh_s: float = 0.5,
+        refresh_s: float = 1.0,
         memory_s: float = 0.7,
     ) -> None:
         self.shrink = shrink

@@ -295,16 +295,20 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
         tx = x - (PATCH_W / 2) * sw * vx - (PATCH_H / 2) * sh * ux
         ty = y - (PATCH_W / 2) * sw * vy - (PATCH_H / 2) * sh * uy
         k = (slice(None), None, None)
-        map_x = (sw * vx)[k] * uu + (sh * ux)[k] * vv + tx[k]
-        map_y = (sw * vy)[k] * uu + (sh * uy)[k] * vv + ty[k]
-        cut = cv2.remap(
-            pyramid[lv],
-            map_x.reshape(-1, PATCH_W).astype(np.float32),
-            map_y.reshape(-1, PATCH_W).astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        out[sel] = cut.reshape(sel.size, PATCH_H, PATCH_W, 3)
+        map_x = ((sw * vx)[k] * uu + (sh * ux)[k] * vv + tx[k]).astype(np.float32)
+        map_y = ((sw * vy)[k] * uu + (sh * uy)[k] * vv + ty[k]).astype(np.float32)
+        # remap's maps must stay under 32,767 rows: at most 900 patches a call
+        for start in range(0, sel.size, 900):
+            part = slice(start, start + 900)
+            rows = map_x[part].shape[0]
+            cut = cv2.remap(
+                pyramid[lv],
+                map_x[part].reshape(-1, PATCH_W),
+                map_y[part].reshape(-1, PATCH_W),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            out[sel[part]] = cut.reshape(rows, PATCH_H, PATCH_W, 3)
     return out
 
 

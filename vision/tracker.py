@@ -98,7 +98,7 @@ class Tracker:
         stable_s: float = 0.3,
         absent_s: float = 1.0,
         gap_s: float = 0.25,
-        min_confidence: float = 0.5,
+        min_confidence: float = 0.7,
         min_frames: int = 3,
         min_looks: int = 2,
         min_misses: int = 3,
