@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterable
 from typing import TextIO
 
+from rules.cards import Card
 from rules.cribbage.autoplay import play_game
 from rules.cribbage.events import Cut, Deal, Discard, Go, Play, Show, Starter
 from rules.cribbage.game import CribbageGame, Outcome
@@ -26,8 +28,8 @@ from rules.cribbage.variants import CribbageRules
 NAMES = ("Anna", "Ben", "Clara", "David")
 
 
-def _cards(cards: object) -> str:
-    return " ".join(str(c) for c in cards)  # type: ignore[attr-defined]
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
 
 
 def event_dealer(game: CribbageGame) -> int:
@@ -58,15 +60,10 @@ def run(
     for event, outcome in play_game(game, random.Random(seed)):
         if isinstance(event, Cut):
             cuts = ", ".join(f"{names[s]} cuts {c}" for s, c in enumerate(event.cut))
-            result = (
-                (
-                    f"{names[game.dealer]} cuts lowest and deals."
-                    if game.phase == "deal"
-                    else "A tie: they cut again."
-                )
-                if game.dealer is not None or game.phase == "cut"
-                else ""
-            )
+            if game.phase == "deal" and game.dealer is not None:
+                result = f"{names[game.dealer]} cuts lowest and deals."
+            else:
+                result = "A tie: they cut again."
             say(f"Cut for deal: {cuts}. {result}")
         elif isinstance(event, Deal):
             deal_no += 1
@@ -124,7 +121,7 @@ def run(
     say()
     say(
         f"{names[st.winner]} wins, {st.scores[st.winner]} to {loser}: "
-        f"{'a ' + st.result if st.result != 'game' else 'the game'}, "
+        f"{'the game' if st.result == 'game' else f'a {st.result}'}, "
         f"{number_words(games)} game{'s' if games > 1 else ''} on the games-won pegs."
     )
     rebuilt = CribbageGame.from_json(json.loads(json.dumps(game.to_json())))
