@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from rules.allfours.game import Beg, Deal, Discard, Give, Run, Stand, contract_for
 from rules.cards import FRENCH_DECK, Card
-from rules.tricks.events import Event, Play
+from rules.tricks.events import Event
+from rules.tricks.game import play_out
 
 __all__ = ["RandomDeal", "random_deal"]
 
@@ -89,26 +90,7 @@ def random_deal(
                     Discard(s, tuple(laid) if reveal else (), None if reveal else len(laid))
                 )
     deal = RandomDeal(events)
-    contract = contract_for(trump)
-    leader, chances = 0, 0
-    for trick in range(1, 7):
-        cards: list[Card] = []
-        for k in range(players):
-            seat = seats[(leader + k) % players]
-            hand = hands[seat]
-            legal = contract.legal(hand, cards[0] if cards else None)
-            if cards and len(legal) < len(hand):
-                if revoke_at == chances:
-                    card = rng.choice([c for c in hand if c not in legal])
-                    deal.revoke = (seat, trick)
-                else:
-                    card = rng.choice(legal)
-                chances += 1
-            else:
-                card = rng.choice(legal)
-            hand.remove(card)
-            cards.append(card)
-            events.append(Play(seat, card))
-        leader = (leader + contract.winner(cards)) % players
-    deal.chances = chances
+    deal.chances, deal.revoke = play_out(
+        rng, contract_for(trump), hands, seats, 6, events, revoke_at
+    )
     return deal

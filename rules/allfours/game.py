@@ -54,11 +54,9 @@ from rules.tricks.events import (
     Penalty,
     Play,
     SetDealer,
-    event_to_json,
-    replace_card,
 )
+from rules.tricks.game import EventLog, Step, check_seats
 from rules.tricks.play import TrickPlay
-from rules.tricks.record import read_record, write_record
 from rules.tricks.verdicts import TrickVerdict
 
 __all__ = [
@@ -286,22 +284,12 @@ class AllFoursState:
     points: list[dict[str, Any]] = field(default_factory=list)
 
 
-class _Step:
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.verdicts: list[TrickVerdict] = []
-        self.notes: list[str] = []
-        self.scored: list[dict[str, Any]] = []
+class _Step(Step):
+    __slots__ = ("scored",)
 
-    def flag(
-        self,
-        kind: type[TrickVerdict],
-        seat: int | None,
-        trick: int | None,
-        cards: Sequence[Card],
-        detail: str,
-    ) -> None:
-        self.verdicts.append(kind(self.index, seat, trick, tuple(cards), detail))
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.scored: list[dict[str, Any]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,26 +309,28 @@ class Outcome:
         }
 
 
-class AllFoursGame:
+class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome]):
     """One game of All Fours, to ``rules.game_to`` points."""
 
+    name = "all-fours"
+    title = "All Fours"
+    a_title = "an All Fours"
+    event_types = EVENT_TYPES
+    rules_type = AllFoursRules
+
     def __init__(self, rules: AllFoursRules | None = None) -> None:
-        self.rules = rules or AllFoursRules()
-        self._events: list[Event] = []
-        self._effective: list[Event] = []
-        self._state = AllFoursState(self.rules.players)
+        super().__init__(rules or AllFoursRules())
 
-    @property
-    def events(self) -> tuple[Event, ...]:
-        return tuple(self._events)
+    def _new_state(self) -> AllFoursState:
+        return AllFoursState(self.rules.players)
 
-    @property
-    def state(self) -> AllFoursState:
-        return self._state
+    def _new_step(self, index: int) -> _Step:
+        return _Step(index)
 
-    @property
-    def verdicts(self) -> tuple[TrickVerdict, ...]:
-        return tuple(self._state.verdicts)
+    def _outcome(
+        self, verdicts: tuple[TrickVerdict, ...], notes: tuple[str, ...], step: _Step | None
+    ) -> Outcome:
+        return Outcome(verdicts, notes, () if step is None else tuple(step.scored))
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -366,109 +356,13 @@ class AllFoursGame:
         eldest = (d.dealer + 1) % self.rules.players
         return eldest if d.phase == "begging" else d.dealer
 
-    def apply(self, event: Event) -> Outcome:
-        """Apply the next event; malformed events raise, changing nothing."""
-        self._validate(event)
-        index = len(self._events)
-        if isinstance(event, Correct):
-            if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
-                raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
-            effective = list(self._effective)
-            effective[event.index] = replace_card(effective[event.index], event.old, event.new)
-            self._validate(effective[event.index])
-            effective.append(event)
-            before = list(self._state.verdicts)
-            self._state = self._replay(effective)
-            self._events.append(event)
-            self._effective = effective
-            raised = tuple(x for x in self._state.verdicts if x not in before)
-            return Outcome(raised, (f"event {event.index}: {event.old} corrected to {event.new}",))
-        step = _Step(index)
-        self._step(self._state, event, step)
-        self._state.verdicts.extend(step.verdicts)
-        self._events.append(event)
-        self._effective.append(event)
-        return Outcome(tuple(step.verdicts), tuple(step.notes), tuple(step.scored))
-
-    def undo(self) -> Event:
-        if not self._events:
-            raise IndexError("undo: no event to undo")
-        event = self._events.pop()
-        effective = list(self._events)
-        for e in self._events:
-            if isinstance(e, Correct):
-                effective[e.index] = replace_card(effective[e.index], e.old, e.new)
-        self._effective = effective
-        self._state = self._replay(effective)
-        return event
-
-    def _replay(self, effective: Sequence[Event]) -> AllFoursState:
-        state = AllFoursState(self.rules.players)
-        for i, e in enumerate(effective):
-            if isinstance(e, Correct):
-                continue
-            step = _Step(i)
-            self._step(state, e, step)
-            state.verdicts.extend(step.verdicts)
-        return state
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA,
-            "game": "all-fours",
-            "rules": self.rules.to_json(),
-            "events": [event_to_json(e) for e in self._events],
-        }
-
-    def to_record(self) -> str:
-        """The game as a plain-text record (:mod:`rules.tricks.record`)."""
-        return write_record("all-fours", self.rules.to_json(), self._events)
-
-    @classmethod
-    def from_record(cls, text: str) -> AllFoursGame:
-        """Replay a plain-text record (:mod:`rules.tricks.record`)."""
-        _, rules, events = read_record(text, {"all-fours": EVENT_TYPES})
-        unknown = set(rules) - set(AllFoursRules.__dataclass_fields__)
-        if unknown:
-            raise InvalidOptionError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
-        game = cls(AllFoursRules(**rules))
-        for i, event in enumerate(events):
-            try:
-                game.apply(event)
-            except InvalidEventError as exc:
-                raise InvalidEventError(f"event {i}: {exc}") from exc
-        return game
-
-    @classmethod
-    def from_json(cls, data: Any) -> AllFoursGame:
-        if not isinstance(data, dict) or data.get("game") != "all-fours":
-            raise InvalidEventError("not an All Fours game record")
-        rules = data.get("rules", {})
-        if not isinstance(rules, dict) or set(rules) - set(AllFoursRules.__dataclass_fields__):
-            raise InvalidOptionError("unknown All Fours rule option")
-        game = cls(AllFoursRules(**rules))
-        events = data.get("events")
-        if not isinstance(events, list):
-            raise InvalidEventError("'events' must be a list")
-        for i, raw in enumerate(events):
-            try:
-                game.apply(event_from_json(raw))
-            except InvalidEventError as exc:
-                raise InvalidEventError(f"event {i}: {exc}") from exc
-        return game
-
     # Malformed input ------------------------------------------------------------------------
 
     def _validate(self, event: Event) -> None:
         if type(event) not in EVENT_TYPES.values():
             raise InvalidEventError(f"not an All Fours event: {event!r}")
         n = self.rules.players
-        for name in ("seat", "dealer"):
-            who = getattr(event, name, None)
-            if who is not None and (
-                isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < n
-            ):
-                raise InvalidEventError(f"{event.type}: {name} {who!r} is not a seat (0..{n - 1})")
+        check_seats(event, n)
         if isinstance(event, Cut) and len(event.cut) != n:
             raise InvalidEventError(f"cut: {len(event.cut)} cards for {n} players")
         for name in ("hands",):

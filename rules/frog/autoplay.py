@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rules.cards import FROG_DECK, Card
+from rules.cards import FROG_DECK
 from rules.frog.game import Deal, Discard, NameTrump, Offer, Pass, WidowShown, contract_for
-from rules.tricks.events import Event, Play
+from rules.tricks.events import Event
+from rules.tricks.game import play_out
 
 __all__ = ["RandomDeal", "random_deal"]
 
@@ -58,26 +59,7 @@ def random_deal(
         hands[declarer] = [c for c in twelve if c not in laid]
         events.append(Discard(declarer, tuple(laid) if reveal else (), None if reveal else 3))
     deal = RandomDeal(events, game)
-    contract = contract_for(trump)
-    leader, chances = 0, 0
-    for trick in range(1, 12):
-        cards: list[Card] = []
-        for k in range(3):
-            seat = (leader + k) % 3
-            hand = hands[seat]
-            legal = contract.legal(hand, cards[0] if cards else None)
-            if cards and len(legal) < len(hand):
-                if revoke_at == chances:
-                    card = rng.choice([c for c in hand if c not in legal])
-                    deal.revoke = (seat, trick)
-                else:
-                    card = rng.choice(legal)
-                chances += 1
-            else:
-                card = rng.choice(legal)
-            hand.remove(card)
-            cards.append(card)
-            events.append(Play(seat, card))
-        leader = (leader + contract.winner(cards)) % 3
-    deal.chances = chances
+    deal.chances, deal.revoke = play_out(
+        rng, contract_for(trump), hands, (0, 1, 2), 11, events, revoke_at
+    )
     return deal

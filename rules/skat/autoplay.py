@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 
 from rules.cards import SKAT_DECK, Card
 from rules.skat.declaration import SUIT_GAMES, Declaration, contract_for
-from rules.skat.events import Bid, Deal, Declare, Discard, Event, Hold, Pass, PickUp, Play
+from rules.skat.events import Bid, Deal, Declare, Discard, Event, Hold, Pass, PickUp
 from rules.skat.rulesets import SkatRules
 from rules.skat.values import bid_values
+from rules.tricks.game import play_out
 
 __all__ = ["RandomDeal", "random_deal"]
 
@@ -106,29 +107,9 @@ def random_deal(
     events += [declare, *skat_events] if declare_first else [*skat_events, declare]
     hands[declarer] = list(own)
     deal = RandomDeal(events, declaration=decl, hands={s: list(h) for s, h in hands.items()})
-    contract = contract_for(decl.game)
-    leader = 0
-    chances = 0
-    for trick in range(1, 11):
-        cards: list[Card] = []
-        for k in range(3):
-            seat = (leader + k) % 3
-            hand = hands[seat]
-            legal = contract.legal(hand, cards[0] if cards else None)
-            if cards and len(legal) < len(hand):
-                if revoke_at == chances:
-                    card = rng.choice([c for c in hand if c not in legal])
-                    deal.revoke = (seat, trick)
-                else:
-                    card = rng.choice(legal)
-                chances += 1
-            else:
-                card = rng.choice(legal)
-            hand.remove(card)
-            cards.append(card)
-            events.append(Play(seat, card))
-        leader = (leader + contract.winner(cards)) % 3
-    deal.chances = chances
+    deal.chances, deal.revoke = play_out(
+        rng, contract_for(decl.game), hands, (0, 1, 2), 10, events, revoke_at
+    )
     return deal
 
 

@@ -85,6 +85,7 @@ from rules.skat.values import (
 )
 from rules.tricks.contract import SUIT_NO, index_of
 from rules.tricks.events import replace_card
+from rules.tricks.game import Step, apply_all, check_seats, corrected, events_of
 from rules.tricks.play import ASIDE, Trick, TrickPlay
 from rules.tricks.verdicts import TrickVerdict
 
@@ -290,26 +291,14 @@ class Outcome:
 _QUIET: Final = Outcome()
 
 
-class _Step:
+class _Step(Step):
     """Collects what one event does."""
 
-    __slots__ = ("index", "notes", "result", "verdicts")
+    __slots__ = ("result",)
 
     def __init__(self, index: int) -> None:
-        self.index = index
-        self.verdicts: list[TrickVerdict] = []
-        self.notes: list[str] = []
+        super().__init__(index)
         self.result: DealResult | None = None
-
-    def flag(
-        self,
-        kind: type[TrickVerdict],
-        seat: int | None,
-        trick: int | None,
-        cards: Sequence[Card],
-        detail: str,
-    ) -> None:
-        self.verdicts.append(kind(self.index, seat, trick, tuple(cards), detail))
 
 
 class SkatGame:
@@ -395,11 +384,7 @@ class SkatGame:
         return event
 
     def _corrected(self, events: Sequence[Event]) -> list[Event]:
-        effective = list(events)
-        for e in events:
-            if isinstance(e, Correct):
-                effective[e.index] = replace_card(effective[e.index], e.old, e.new)
-        return effective
+        return corrected(events)
 
     def _replay(self, effective: Sequence[Event]) -> SkatState:
         state = SkatState.new(self.rules.players)
@@ -496,14 +481,7 @@ class SkatGame:
         if data.get("schema") != SCHEMA:
             raise InvalidEventError(f"unknown schema {data.get('schema')!r}")
         game = cls(SkatRules.from_json(data.get("rules", {})))
-        events = data.get("events")
-        if not isinstance(events, list):
-            raise InvalidEventError("'events' must be a list")
-        for i, raw in enumerate(events):
-            try:
-                game.apply(event_from_json(raw))
-            except InvalidEventError as exc:
-                raise InvalidEventError(f"event {i}: {exc}") from exc
+        apply_all(game.apply, events_of(data), event_from_json)
         return game
 
     def summary(self) -> dict[str, Any]:
@@ -546,13 +524,7 @@ class SkatGame:
             return
         if type(event) not in _HANDLERS and type(event) is not Correct:
             raise InvalidEventError(f"not a Skat event: {event!r}")
-        n = self.rules.players
-        for name in ("seat", "dealer"):
-            who = getattr(event, name, None)
-            if who is not None and (
-                isinstance(who, bool) or not isinstance(who, int) or not 0 <= who < n
-            ):
-                raise InvalidEventError(f"{event.type}: {name} {who!r} is not a seat (0..{n - 1})")
+        check_seats(event, self.rules.players)
         if isinstance(event, Correct):
             if event.new.rank not in _RANKS:
                 raise InvalidEventError(f"correct: {event.new} is not a card of the Skat pack")
