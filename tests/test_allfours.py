@@ -23,7 +23,7 @@ from rules.allfours.game import (
 )
 from rules.cards import Card, parse_cards
 from rules.errors import InvalidEventError, InvalidOptionError
-from rules.tricks.events import Play
+from rules.events import Play
 
 C = Card.parse
 
@@ -134,7 +134,7 @@ def test_trumping_while_holding_the_suit_led_is_allowed():
 
 def test_the_first_to_the_game_wins_at_once():
     game = AllFoursGame(AllFoursRules(game_to=7))
-    from rules.tricks.events import Penalty
+    from rules.events import Penalty
 
     game.apply(Penalty(0, 6, "earlier hands"))
     deal(game)

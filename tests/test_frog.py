@@ -10,6 +10,7 @@ import pytest
 
 from rules.cards import Card, parse_cards
 from rules.errors import InvalidEventError, InvalidOptionError
+from rules.events import Correct, Play
 from rules.frog.autoplay import random_deal
 from rules.frog.game import (
     Deal,
@@ -22,7 +23,6 @@ from rules.frog.game import (
     WidowShown,
     settle,
 )
-from rules.tricks.events import Correct, Play
 
 C = Card.parse
 

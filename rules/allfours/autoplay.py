@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rules.allfours.game import Beg, Deal, Discard, Give, Run, Stand, contract_for
 from rules.cards import FRENCH_DECK, Card
-from rules.tricks.events import Event
+from rules.events import Event
 from rules.tricks.game import play_out
 
 __all__ = ["RandomDeal", "random_deal"]

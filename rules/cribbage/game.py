@@ -61,6 +61,7 @@ from rules.cribbage.pegging import score_last
 from rules.cribbage.scoring import HAND_SIZES, ScoreItem, pip_value, score_show
 from rules.cribbage.variants import CribbageRules
 from rules.errors import InvalidEventError
+from rules.events import corrected, replace_card
 
 __all__ = ["CribbageGame", "DealState", "GameState", "Outcome", "Pegged"]
 
@@ -192,29 +193,6 @@ class GameState:
         )
 
 
-def replace_card(event: Event, old: Card, new: Card) -> Event:
-    """``event`` with card ``old`` replaced by ``new`` (for corrections)."""
-    if old not in event.cards():
-        raise InvalidEventError(f"correct: event {event.type!r} does not name {old}")
-
-    def swap(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(new if c == old else c for c in cards)
-
-    if isinstance(event, (Play, Starter)):
-        return dataclasses.replace(event, card=new)
-    if isinstance(event, Cut):
-        return dataclasses.replace(event, cut=swap(event.cut))
-    if isinstance(event, Discard):
-        return dataclasses.replace(event, crib_cards=swap(event.crib_cards))
-    if isinstance(event, Show):
-        return dataclasses.replace(event, shown=swap(event.shown))
-    if isinstance(event, Deal):
-        hands = None if event.hands is None else tuple(swap(h) for h in event.hands)
-        crib_card = new if event.crib_card == old else event.crib_card
-        return dataclasses.replace(event, hands=hands, crib_card=crib_card)
-    raise InvalidEventError(f"correct: event {event.type!r} has no cards")  # pragma: no cover
-
-
 class _Step:
     """Collects what one event does."""
 
@@ -282,15 +260,8 @@ class CribbageGame:
             raise IndexError("undo: no event to undo")
         event = self._events.pop()
         self._states.pop()
-        self._effective = self._corrected(self._events)
+        self._effective = corrected(self._events)
         return event
-
-    def _corrected(self, events: Sequence[Event]) -> list[Event]:
-        effective = list(events)
-        for e in events:
-            if isinstance(e, Correct):
-                effective[e.index] = replace_card(effective[e.index], e.old, e.new)
-        return effective
 
     def _correct(self, event: Correct, index: int) -> Outcome:
         if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 
 from rules.cards import FROG_DECK
+from rules.events import Event
 from rules.frog.game import Deal, Discard, NameTrump, Offer, Pass, WidowShown, contract_for
-from rules.tricks.events import Event
 from rules.tricks.game import play_out
 
 __all__ = ["RandomDeal", "random_deal"]

@@ -41,12 +41,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Final
 
+from rules import events as base
 from rules.cards import FROG_DECK, Card
 from rules.errors import InvalidEventError, InvalidOptionError
-from rules.tricks import events as base
-from rules.tricks import verdicts as v
-from rules.tricks.contract import Contract, Obligation
-from rules.tricks.events import (
+from rules.events import (
     Claim,
     Concede,
     Correct,
@@ -55,6 +53,8 @@ from rules.tricks.events import (
     Play,
     SetDealer,
 )
+from rules.tricks import verdicts as v
+from rules.tricks.contract import Contract, Obligation
 from rules.tricks.game import EventLog, Step, check_seats
 from rules.tricks.play import TrickPlay
 from rules.tricks.verdicts import TrickVerdict

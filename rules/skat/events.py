@@ -1,4 +1,4 @@
-"""Events of a Skat table, in order; the JSON codec is :mod:`rules.tricks.events`.
+"""Events of a Skat table, in order; the JSON codec is :mod:`rules.events`.
 
 Seats are the table's seats, 0 to n-1 clockwise. Hands in a ``deal`` are listed
 by position: Vorhand, Mittelhand, Hinterhand.
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from rules import events as base
 from rules.cards import Card
-from rules.skat.declaration import Declaration
-from rules.tricks import events as base
-from rules.tricks.events import (
+from rules.events import (
     Claim,
     Concede,
     Correct,
@@ -33,6 +32,7 @@ from rules.tricks.events import (
     SetDealer,
     event_to_json,
 )
+from rules.skat.declaration import Declaration
 
 __all__ = [
     "EVENT_TYPES",

@@ -43,6 +43,7 @@ from typing import Any, Final, NamedTuple
 
 from rules.cards import SKAT_DECK, Card
 from rules.errors import InvalidEventError
+from rules.events import corrected, replace_card
 from rules.skat import verdicts as v
 from rules.skat.bidding import Bidding
 from rules.skat.declaration import (
@@ -84,8 +85,7 @@ from rules.skat.values import (
     score_game,
 )
 from rules.tricks.contract import SUIT_NO, index_of
-from rules.tricks.events import replace_card
-from rules.tricks.game import Step, apply_all, check_seats, corrected, events_of
+from rules.tricks.game import Step, apply_all, check_seats, events_of
 from rules.tricks.play import ASIDE, Trick, TrickPlay
 from rules.tricks.verdicts import TrickVerdict
 

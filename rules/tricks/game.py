@@ -6,7 +6,7 @@ an earlier event and the state is rebuilt by replaying the log; undo pops the la
 event and replays the rest. :class:`EventLog` does this for a game that supplies
 its state, its step, its referee and its outcome.
 
->>> from rules.tricks.events import Play
+>>> from rules.events import Play
 >>> from rules.cards import parse_cards
 >>> events = [Play(0, parse_cards("AS")[0]), Correct(0, *parse_cards("AS KS"))]
 >>> corrected(events)[0]
@@ -21,8 +21,16 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from rules.cards import Card
 from rules.errors import InvalidEventError, InvalidOptionError
+from rules.events import (
+    Correct,
+    Event,
+    Play,
+    corrected,
+    event_from_json,
+    event_to_json,
+    replace_card,
+)
 from rules.tricks.contract import Contract
-from rules.tricks.events import Correct, Event, Play, event_from_json, event_to_json, replace_card
 from rules.tricks.record import read_record, write_record
 from rules.tricks.verdicts import TrickVerdict
 
@@ -31,7 +39,6 @@ __all__ = [
     "Step",
     "apply_all",
     "check_seats",
-    "corrected",
     "events_of",
     "play_out",
 ]
@@ -56,15 +63,6 @@ class Step:
         detail: str,
     ) -> None:
         self.verdicts.append(kind(self.index, seat, trick, tuple(cards), detail))
-
-
-def corrected(events: Sequence[Event]) -> list[Event]:
-    """The log as refereed: each ``correct`` applied to the event it names."""
-    effective = list(events)
-    for e in events:
-        if isinstance(e, Correct):
-            effective[e.index] = replace_card(effective[e.index], e.old, e.new)
-    return effective
 
 
 def check_seats(event: Event, players: int) -> None:

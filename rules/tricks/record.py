@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from rules.errors import InvalidEventError
-from rules.tricks.events import Event, event_from_json, event_to_json
+from rules.events import Event, event_from_json, event_to_json
 
 __all__ = ["HEADER", "read_record", "write_record"]
 

@@ -1,6 +1,6 @@
-"""Events shared by the trick games, and the one strict JSON codec for all of them.
+"""Events shared by every game, and the one strict JSON codec for all of them.
 
-Each game defines its own events (a bid, a beg, a widow) on :class:`Event` and
+Each game defines its own events (a cut, a bid, a beg, a widow) on :class:`Event` and
 lists them in a registry; :func:`event_from_json` reads any of them by the types
 of their fields, so every game's codec is equally strict: unknown types and
 fields, missing fields and mistyped values raise
@@ -20,7 +20,7 @@ rules.errors.InvalidEventError: play: field 'seat' must be an integer, got '1'
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
@@ -35,6 +35,7 @@ __all__ = [
     "Penalty",
     "Play",
     "SetDealer",
+    "corrected",
     "event_from_json",
     "event_to_json",
     "registry",
@@ -44,7 +45,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Base of all events of the trick games."""
+    """Base of all events of all games."""
 
     type: ClassVar[str] = ""
     #: JSON names of fields whose Python name differs (``shown`` is ``cards``).
@@ -174,6 +175,15 @@ def replace_card(event: Event, old: Card, new: Card) -> Event:
         elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
             changes[f.name] = tuple(tuple(new if c == old else c for c in h) for h in value)
     return dataclasses.replace(event, **changes)
+
+
+def corrected(events: Sequence[Event]) -> list[Event]:
+    """The log as refereed: each ``correct`` applied to the event it names."""
+    effective = list(events)
+    for e in events:
+        if isinstance(e, Correct):
+            effective[e.index] = replace_card(effective[e.index], e.old, e.new)
+    return effective
 
 
 # The codec ----------------------------------------------------------------------
