@@ -97,6 +97,11 @@ def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
         head = "passed in"
     elif data["kind"] == "ramsch":
         head = "Ramsch"
+    elif data.get("ended"):  # an ISS game cut short: timeout or a player who left
+        ended = data["ended"]
+        where = f"trick {ended['trick']}" if ended.get("trick") else ended.get("phase", "?")
+        how = "by timeout" if ended["by"] == "timeout" else "as a player left"
+        head = f"ended {how} (seat {ended['seat']}, {where})"
     elif data["kind"] != "game":
         head = "not finished"
     else:

@@ -322,12 +322,25 @@ def test_law_49_a_mistaken_claim_loses_the_game():
 
 def test_law_50_an_adversarys_claim_checked_by_the_count():
     game = SkatGame()
-    grand_hand_by_vorhand(game)
+    grand_hand_by_vorhand(game, known=False)
     play(game, "0:JC 1:JD 2:9D 0:AC 1:JS 2:QD 1:AS 2:KD 0:7S 1:10S 2:10D 0:8S")
-    # The adversaries have 16 + 15 + 20 = 51: not yet 60, the claim is mistaken.
+    # No card of the claimant seen: the count decides. The adversaries have
+    # 16 + 15 + 20 = 51: not yet 60, the claim is mistaken.
     out = game.apply(Claim(1, "defeated"))
     assert [v.kind for v in out.verdicts] == ["claim-mistaken"]
     assert out.result is not None and out.result.won is True
+
+
+def test_law_50_an_adversarys_claim_checked_against_the_cards():
+    game = SkatGame()
+    grand_hand_by_vorhand(game)  # the deal is known
+    play(game, "0:JC 1:JD 2:9D 0:AC 1:JS 2:QD 1:AS 2:KD 0:7S 1:10S 2:10D 0:8S")
+    # 51 taken in, but the player holds only clubs, which nobody else can lead, and
+    # Mittelhand leads AH next: the adversaries reach 60 against every play.
+    out = game.apply(Claim(1, "defeated"))
+    assert out.verdicts == ()
+    assert out.result is not None and out.result.won is False
+    assert out.result.decided_by == "claim (Law 50)"
 
 
 def test_law_51_the_player_gives_up_and_the_adversaries_count_for_schneider():

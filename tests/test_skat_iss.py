@@ -185,3 +185,60 @@ def test_replay_under_the_laws_of_1906(capsys):
     # Record k1 is a grand hand, a solo grand of 20: with 4, schwarz unannounced
     # (Law 2: 3), (4 + 3) x 20 = 140.
     assert out.splitlines()[0].startswith("k1: seat 0 grand hand won 140")
+
+
+# Games cut short ---------------------------------------------------------------------------
+
+
+def _cut_short(after: str, move: str, result: str) -> str:
+    """Record k1 with its moves stopped after ``after`` by ``move``, and ``result``."""
+    text = records()[0]
+    head, _, _ = text.partition(after)
+    return f"{head}{after} {move} ]R[{result}] ;)"
+
+
+def test_a_game_ended_by_a_timeout_is_reported_as_such_not_as_half_a_game():
+    text = _cut_short(
+        "0 SJ 1 S8",
+        "2 TI.2",
+        "d:0 penalty v:0 m:0 bidok p:0 t:0 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:2 r:0",
+    )
+    data = replay(parse_record(text)).to_json()
+    assert data["kind"] == "timeout"
+    # Seat 2 ran out of time in trick 2, five cards played: no result of the game.
+    assert data["ended"] == {
+        "by": "timeout",
+        "seat": 2,
+        "phase": "play",
+        "trick": 2,
+        "cards_played": 5,
+    }
+    assert all(data[k] is None for k in ("won", "value", "points", "tricks", "declarer"))
+    assert data["verdicts"] == [] and data["agrees"] is True
+    # The record naming another seat does not agree.
+    other = text.replace("to:2", "to:1")
+    assert replay(parse_record(other)).to_json()["differs"] == ["ended"]
+
+
+def test_a_player_leaving_in_the_auction_and_a_finished_game_say_how_they_ended():
+    text = _cut_short("1 p 2 p", "w LE.0", "d:-1 penalty v:0 l:0 to:-1")
+    data = replay(parse_record(text)).to_json()
+    assert (data["kind"], data["ended"]) == (
+        "left",
+        {"by": "left", "seat": 0, "phase": "bidding", "trick": None, "cards_played": 0},
+    )
+    assert replay(parse_record(records()[0])).to_json()["ended"] is None
+
+
+def test_the_plain_replay_line_says_how_a_cut_short_game_ended():
+    from controller.cli_skat import format_replay
+
+    text = _cut_short(
+        "0 SJ 1 S8",
+        "2 TI.2",
+        "d:0 penalty v:0 m:0 bidok p:0 t:0 s:0 z:0 p0:0 p1:0 p2:0 l:-1 to:2 r:0",
+    )
+    line = format_replay(replay(parse_record(text)))
+    assert "ended by timeout (seat 2, trick 2)" in line and line.endswith("(agrees)")
+    left = _cut_short("1 p 2 p", "w LE.0", "d:-1 penalty v:0 l:0 to:-1")
+    assert "ended as a player left (seat 0, bidding)" in format_replay(replay(parse_record(left)))

@@ -279,6 +279,40 @@ def test_isko_names():
     )
 
 
-def test_uno_and_duo_values_only():
-    with pytest.raises(NotImplementedError):
-        score_game(Declaration("uno"), FOSTER, matadors=0, points=0, tricks=1)
+UNO_DUO = SkatRules("foster1906", uno_duo=True)
+
+
+# Uno and Duo: Law 1 gives their value ("Uno and duo, if played, shall be worth 20, or
+# if played open 40"); won by taking exactly one trick (Uno) or two (Duo), the
+# standard reading (docs/skat.md). A loss costs the value (Law 60), double after
+# taking up the skat (Law 3, a gucki) and in the Gucki variation; an overbid the
+# smallest multiple of the unit covering the bid (Law 61).
+@pytest.mark.parametrize(
+    ("text", "rules", "tricks", "bid", "won", "value"),
+    [
+        ("uno hand", UNO_DUO, 1, 20, True, 20),
+        ("uno hand", UNO_DUO, 0, 20, False, -20),
+        ("uno hand", UNO_DUO, 2, 20, False, -20),
+        ("uno hand", UNO_DUO, 10, 20, False, -20),
+        ("uno hand ouvert", UNO_DUO, 1, 40, True, 40),
+        ("duo hand", UNO_DUO, 2, 20, True, 20),
+        ("duo hand", UNO_DUO, 1, 20, False, -20),
+        ("duo hand", UNO_DUO, 3, 20, False, -20),
+        ("duo hand ouvert", UNO_DUO, 3, 40, False, -40),
+        ("uno", UNO_DUO, 2, 20, False, -40),  # the skat taken up: a gucki, Law 3
+        ("duo ouvert", UNO_DUO, 0, 40, False, -80),
+        ("uno hand", UNO_DUO, 1, 30, False, -40),  # Law 61: 30 bid, 40 covers it
+        ("uno", SkatRules("foster1906", gucki_variation=True, uno_duo=True), 0, 20, False, -40),
+    ],
+)
+def test_uno_and_duo_are_won_by_exactly_one_and_two_tricks(text, rules, tricks, bid, won, value):
+    g = score_game(Declaration.parse(text), rules, matadors=0, points=0, tricks=tricks, bid=bid)
+    assert (g.won, g.value, g.schneider, g.schwarz) == (won, value, False, False)
+
+
+def test_a_revolution_is_won_by_taking_no_trick_and_worth_60():
+    # Law 1: "revolution, if played, 60".
+    rules = SkatRules("foster1906", revolution=True)
+    won = score_game(Declaration("revolution", hand=True), rules, matadors=0, points=0, tricks=0)
+    lost = score_game(Declaration("revolution", hand=True), rules, matadors=0, points=5, tricks=1)
+    assert (won.won, won.value, lost.won, lost.value) == (True, 60, False, -60)

@@ -10,6 +10,7 @@ from rules.cards import Card, parse_cards
 from rules.skat.declaration import contract_for
 from rules.tricks.contract import TRUMP, Contract, Obligation
 from rules.tricks.play import TrickPlay
+from rules.tricks.solve import Goal
 
 C = Card.parse
 
@@ -256,3 +257,254 @@ def test_legal_agrees_with_shown_void(obligation, hand, led, legal):
         if card in ok:
             # A legal card shows no void that the hand contradicts.
             assert not any(contract.suit_of(c) in shown for c in parse_cards(hand) if c != card)
+
+
+# Claims searched against every defence (rules/tricks/solve.py) ---------------------------
+#
+# The search prunes, merges equal cards and remembers positions; these tests check it
+# against the plainest minimax over Card objects and Contract.legal (seed 000 Law 45:
+# "each player in turn must follow suit if he can"), on random endings.
+
+
+def naive(contract, seats, hands, leader, trick, claimants, goal):
+    """Whether ``claimants`` make ``goal`` however the others play: every legal card
+    tried at every turn, nothing pruned or remembered."""
+    n = len(seats)
+
+    def final(tricks, pts, against):
+        inner = all(
+            rng is None or rng[0] <= x <= rng[1]
+            for x, rng in ((tricks, goal.tricks), (pts, goal.points), (against, goal.against))
+        )
+        return inner != goal.negate
+
+    def go(hands, leader, trick, tricks, pts, against):
+        if not trick and not any(hands.values()):
+            return final(tricks, pts, against)
+        seat = seats[(seats.index(leader) + len(trick)) % n]
+        led = trick[0][1] if trick else None
+        results = []
+        for card in contract.legal(hands[seat], led):
+            rest = dict(hands)
+            rest[seat] = [c for c in hands[seat] if c != card]
+            played = [*trick, (seat, card)]
+            if len(played) < n:
+                results.append(go(rest, leader, played, tricks, pts, against))
+                continue
+            won = played[contract.winner([c for _, c in played])][0]
+            got = contract.trick_points([c for _, c in played])
+            if won in goal.side:
+                results.append(go(rest, won, [], tricks + 1, pts + got, against))
+            else:
+                results.append(go(rest, won, [], tricks, pts, against + got))
+        return any(results) if seat in claimants else all(results)
+
+    return go(hands, leader, list(trick), 0, 0, 0)
+
+
+def random_ending(rng, tricks, game):
+    from rules.cards import SKAT_DECK
+
+    pack = list(SKAT_DECK)
+    rng.shuffle(pack)
+    hands = {s: pack[s * tricks : (s + 1) * tricks] for s in range(3)}
+    contract = contract_for(game)
+    side = frozenset({rng.randrange(3)})
+    kind = rng.randrange(4)
+    left = tricks
+    if kind == 0:
+        goal = Goal(side, tricks=(left, left))
+    elif kind == 1:
+        goal = Goal(side, against=(0, rng.randrange(0, 40)))
+    elif kind == 2:
+        goal = Goal(side, points=(rng.randrange(0, 40), 120))
+    else:
+        t = rng.randrange(0, left + 1)
+        goal = Goal(side, tricks=(t, t), negate=rng.random() < 0.5)
+    claimants = side if rng.random() < 0.6 else frozenset({0, 1, 2}) - side
+    return contract, hands, goal, claimants, pack[3 * tricks :]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_claim_search_agrees_with_plain_minimax_where_every_hand_is_known(seed):
+    import random
+
+    from rules.tricks.contract import index_of
+    from rules.tricks.solve import solve
+
+    rng = random.Random(seed)
+    for case in range(40):
+        game = rng.choice(("grand", "hearts", "clubs", "null"))
+        contract, hands, goal, claimants, _ = random_ending(rng, rng.choice((2, 3, 3)), game)
+        leader = rng.randrange(3)
+        # Sometimes a trick already begun: the leader's legal first card.
+        trick = []
+        if rng.random() < 0.4:
+            card = rng.choice(hands[leader])
+            trick = [(leader, card)]
+            hands[leader] = [c for c in hands[leader] if c != card]
+        expected = naive(contract, (0, 1, 2), hands, leader, trick, claimants, goal)
+        answer = solve(
+            contract,
+            (0, 1, 2),
+            leader,
+            [(s, index_of(c)) for s, c in trick],
+            {s: [index_of(c) for c in h] for s, h in hands.items()},
+            {s: len(h) for s, h in hands.items()},
+            (),
+            claimants=claimants,
+            goal=goal,
+        )
+        assert answer.holds is expected, (seed, case, game, goal, claimants, hands, trick)
+        if not expected:
+            # The defence given is legal play, from where the claim was made (empty
+            # where the claim could not be made from the start).
+            rest = {s: list(h) for s, h in hands.items()}
+            played = list(trick)
+            for s, c in answer.line:
+                assert c in contract.legal(rest[s], played[0][1] if played else None)
+                rest[s].remove(c)
+                played.append((s, c))
+                if len(played) == 3:
+                    played = []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_with_hands_unseen_a_claim_that_holds_holds_for_every_deal_of_the_unseen_cards(seed):
+    import itertools
+    import random
+
+    from rules.tricks.contract import index_of
+    from rules.tricks.solve import solve
+
+    rng = random.Random(100 + seed)
+    for _case in range(10):
+        game = rng.choice(("grand", "spades", "null"))
+        contract, hands, goal, _, spare = random_ending(rng, 3, game)
+        claimant = next(iter(goal.side))
+        claimants = frozenset({claimant})
+        others = [s for s in range(3) if s != claimant]
+        skat = spare[:2]  # two cards out of play, unseen too
+        unseen = [c for s in others for c in hands[s]] + skat
+        answer = solve(
+            contract,
+            (0, 1, 2),
+            0,
+            (),
+            {claimant: [index_of(c) for c in hands[claimant]], others[0]: None, others[1]: None},
+            {s: 3 for s in range(3)},
+            [index_of(c) for c in unseen],
+            claimants=claimants,
+            goal=goal,
+        )
+        assert answer.holds is not None
+        # Every deal of the unseen cards, each searched with the hands known (which
+        # the test above checks against the plain minimax).
+        every = []
+        for first in itertools.combinations(unseen, 3):
+            left_over = [c for c in unseen if c not in first]
+            for second in itertools.combinations(left_over, 3):
+                deal = {claimant: hands[claimant], others[0]: first, others[1]: second}
+                known = solve(
+                    contract,
+                    (0, 1, 2),
+                    0,
+                    (),
+                    {s: [index_of(c) for c in h] for s, h in deal.items()},
+                    {s: 3 for s in range(3)},
+                    (),
+                    claimants=claimants,
+                    goal=goal,
+                )
+                every.append(known.holds)
+        if answer.holds:
+            assert all(every), (seed, game, goal, hands)
+        # A claim that fails for some deal of the unseen cards fails.
+        if not all(every):
+            assert answer.holds is False
+
+
+@pytest.mark.parametrize(
+    ("voids", "pinned", "ace"),
+    [
+        ({}, {}, {1, 2}),  # the ace of spades may be with either adversary
+        ({1: "S"}, {}, {2}),  # then it is seat 2's
+        ({1: "S", 2: "S"}, {}, None),  # neither holds a spade: the ace is in the skat
+        ({2: "S"}, {1: ["AS"]}, {1}),  # placed with seat 1, who may hold it
+        ({1: "S"}, {1: ["AS"]}, None),  # placed with seat 1, void: it was laid away
+    ],
+)
+def test_unseen_cards_lie_only_where_the_play_allows(voids, pinned, ace):
+    from rules.tricks.contract import index_of
+    from rules.tricks.solve import solve
+
+    # Seat 0 leads 10S, his last card, and claims the trick; the adversaries hold one
+    # card each of AS 7H 8H, the third is out of play (the skat).
+    def ix(text):
+        return [index_of(c) for c in parse_cards(text)]
+
+    answer = solve(
+        contract_for("grand"),
+        (0, 1, 2),
+        0,
+        (),
+        {0: ix("10S"), 1: None, 2: None},
+        {0: 1, 1: 1, 2: 1},
+        ix("AS 7H 8H"),
+        claimants={0},
+        goal=Goal(frozenset({0}), tricks=(1, 1)),
+        voids=voids,
+        pinned={s: ix(" ".join(cards)) for s, cards in pinned.items()},
+    )
+    # The claim holds where the ace cannot be with an adversary; otherwise the
+    # defence plays it, from a seat that may hold it.
+    assert answer.holds is (ace is None)
+    if ace is not None:
+        assert {s for s, c in answer.line if str(c) == "AS"} <= ace
+        assert "AS" in [str(c) for _, c in answer.line]
+
+
+def test_a_position_whose_cards_do_not_add_up_is_not_decided():
+    from rules.tricks.contract import index_of
+    from rules.tricks.solve import solve
+
+    hearts = [index_of(c) for c in parse_cards("AH 7H")]
+    answer = solve(
+        contract_for("grand"),
+        (0, 1, 2),
+        0,
+        (),
+        {0: hearts, 1: None, 2: None},
+        {0: 2, 1: 2, 2: 2},
+        [index_of(c) for c in parse_cards("AS 7S 8S")],  # three cards for four places
+        claimants={0},
+        goal=Goal(frozenset({0}), tricks=(2, 2)),
+    )
+    assert answer.holds is None and "cannot make up" in answer.why
+
+
+@pytest.mark.parametrize("game", ["grand", "clubs", "diamonds", "null"])
+def test_the_play_takes_each_trick_as_the_contract_ranks_it(game):
+    # TrickPlay closes a trick of three with its own spelt-out ranking: it must
+    # agree with Contract.winner on every trick of random deals.
+    import random
+
+    from rules.cards import SKAT_DECK
+
+    contract = contract_for(game)
+    rng = random.Random(game)
+    for _ in range(200):
+        pack = list(SKAT_DECK)
+        rng.shuffle(pack)
+        play = TrickPlay(contract, (0, 1, 2), 0, 10)
+        leader = 0
+        for t in range(10):
+            cards = pack[3 * t : 3 * t + 3]
+            seats = [(leader + k) % 3 for k in range(3)]
+            trick = None
+            for seat, card in zip(seats, cards, strict=True):
+                trick = play.play(seat, card, Recorder())
+            assert trick is not None
+            assert trick.winner == seats[contract.winner(cards)]
+            assert trick.points == contract.trick_points(cards)
+            leader = trick.winner

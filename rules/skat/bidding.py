@@ -39,7 +39,7 @@ POSITION_NAMES = ("Vorhand", "Mittelhand", "Hinterhand")
 Wrong = tuple[str, str]
 
 
-@dataclass
+@dataclass(slots=True)
 class Bidding:
     """The state of the auction; :meth:`call` takes each call in order."""
 

@@ -31,6 +31,7 @@ __all__ = [
     "GAMES",
     "JACKS",
     "SUIT_GAMES",
+    "TRICKS_TO_TAKE",
     "Declaration",
     "contract_for",
     "trump_sequence",
@@ -53,6 +54,12 @@ _TRUMP_ORDER: Final = (ACE, 10, KING, QUEEN, 9, 8, 7)
 _NULL_ORDER: Final = (ACE, KING, QUEEN, JACK, 10, 9, 8, 7)
 _ISS_GAME: Final = {"D": "diamonds", "H": "hearts", "S": "spades", "C": "clubs", "G": "grand"}
 _ISS_LETTER: Final = {v: k for k, v in _ISS_GAME.items()}
+#: The tricks the single player must take, exactly, in the games without trumps. A
+#: nullo: none. Uno one, Duo two: seed 000 Law 1 gives only their values ("Uno and
+#: duo, if played, shall be worth 20, or if played open 40"); how they are won is
+#: the standard reading (Foster's Complete Hoyle, not in the seeds), see docs/skat.md.
+#: Revolution is a nullo (the adversaries exchange cards first).
+TRICKS_TO_TAKE: Final = {"null": 0, "revolution": 0, "uno": 1, "duo": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +109,21 @@ class Declaration:
 
     @property
     def is_null(self) -> bool:
-        return self.game in ("null", "revolution", "uno", "duo")
+        """A game without trumps, won by the number of tricks taken: the nullos,
+        Revolution, Uno and Duo."""
+        return self.game in TRICKS_TO_TAKE
+
+    @property
+    def tricks_to_take(self) -> int | None:
+        """The tricks the single player must take, exactly, in a game without trumps
+        (:data:`TRICKS_TO_TAKE`); ``None`` in a game won by card points.
+
+        >>> Declaration("null").tricks_to_take, Declaration("duo").tricks_to_take
+        (0, 2)
+        >>> Declaration("grand").tricks_to_take is None
+        True
+        """
+        return TRICKS_TO_TAKE.get(self.game)
 
     @property
     def contract(self) -> Contract:
@@ -110,11 +131,16 @@ class Declaration:
 
     def __str__(self) -> str:
         words = [self.game]
-        for flag in ("hand", "ouvert", "schwarz", "schneider", "passt"):
-            if getattr(self, flag) and not (
-                (flag == "schneider" and self.schwarz) or (flag == "schwarz" and self.ouvert)
-            ):
-                words.append(flag)
+        if self.hand:
+            words.append("hand")
+        if self.ouvert:
+            words.append("ouvert")
+        elif self.schwarz:  # ouvert says schwarz, and schwarz says schneider
+            words.append("schwarz")
+        if self.schneider and not self.schwarz:
+            words.append("schneider")
+        if self.passt:
+            words.append("passt")
         if self.turned is not None:
             words += ["turned", str(self.turned)]
         return " ".join(words)

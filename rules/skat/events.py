@@ -44,6 +44,7 @@ __all__ = [
     "Declare",
     "Discard",
     "Event",
+    "Exchange",
     "Hold",
     "Kontra",
     "LookBack",
@@ -165,6 +166,19 @@ class Declare(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Exchange(Event):
+    """In a Revolution, cards an adversary passes to the other adversary after the
+    player's hand is laid open and before the first card is led; each gives as many
+    as he receives. Law 1 gives only Revolution's value ("revolution, if played,
+    60"); the exchange is the game's usual rule (see docs/skat.md)."""
+
+    type: ClassVar[str] = "exchange"
+    json_names: ClassVar[Mapping[str, str]] = {"given": "cards"}
+    seat: int
+    given: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SkatShown(Event):
     """The skat's cards seen (turned at the end of the play, or a hand game's
     untouched skat)."""
@@ -241,6 +255,7 @@ EVENT_TYPES = base.registry(
     PickUp,
     Discard,
     Declare,
+    Exchange,
     Play,
     Claim,
     Concede,

@@ -62,6 +62,7 @@ from rules.skat.events import (
     Declare,
     Discard,
     Event,
+    Exchange,
     Hold,
     Kontra,
     LookBack,
@@ -84,9 +85,10 @@ from rules.skat.values import (
     ramsch_charges,
     score_game,
 )
-from rules.tricks.contract import SUIT_NO, index_of
+from rules.tricks.contract import IX_BY_SUIT, index_of
 from rules.tricks.game import Step, apply_all, check_seats, events_of
-from rules.tricks.play import ASIDE, Trick, TrickPlay
+from rules.tricks.play import ASIDE, Flag, Trick, TrickPlay
+from rules.tricks.solve import BUDGET, Answer, Goal, solve
 from rules.tricks.verdicts import TrickVerdict
 
 __all__ = ["DealResult", "DealState", "Outcome", "SkatGame", "SkatState", "positions"]
@@ -96,6 +98,9 @@ _DECK: Final = frozenset(SKAT_DECK)
 #: The Skat pack's ranks: a card is of the pack if its rank is (every suit is).
 _RANKS: Final = frozenset(c.rank for c in SKAT_DECK)
 _CLAIMS: Final = ("won", "schneider", "defeated", "rest", "open")
+_ORDINALS: Final = ("first", "second", "third")
+_CALLS: Final = frozenset((Bid, Hold, Pass))
+_NULL_WORDS: Final = {"null": "nullo", "revolution": "Revolution", "uno": "Uno", "duo": "Duo"}
 _BID_VERDICTS: Final[dict[str, type[TrickVerdict]]] = {
     "bid-out-of-turn": v.BidOutOfTurn,
     "bid-after-pass": v.BidAfterPass,
@@ -117,6 +122,7 @@ def positions(dealer: int, players: int) -> tuple[int, int, int]:
 
 
 _DECK_IX: Final = tuple((c, index_of(c)) for c in SKAT_DECK)
+_SKAT_IX: Final = frozenset(i for _, i in _DECK_IX)
 
 
 @cache
@@ -129,27 +135,17 @@ def _sequence_ix(game: str) -> tuple[int, ...]:
     return tuple(index_of(c) for c in trump_sequence(game))
 
 
-def _count_matadors(held: Sequence[bool | None]) -> int | None:
-    """Matadors from the trump sequence, top down: held or not (``None``: not seen).
+def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
+    """Hands of cards as card indexes (:func:`~rules.tricks.contract.index_of`)."""
+    return tuple(tuple([IX_BY_SUIT[c.suit][c.rank] for c in hand]) for hand in hands)
 
-    >>> _count_matadors([True, True, False, None]), _count_matadors([False, None])
-    (2, None)
-    """
-    if not held:
-        return 0
-    with_ = held[0]
-    count = 0
-    for h in held:
-        if h is None:
-            return None
-        if h != with_:
-            break
-        count += 1
-    return count if with_ else -count
+
+#: Card points by rank (Law 11), a list for speed.
+_RANK_POINTS: Final = [CARD_POINTS.get(rank, 0) for rank in range(14)]
 
 
 def _points(cards: Iterable[Card]) -> int:
-    return sum(CARD_POINTS.get(c.rank, 0) for c in cards)
+    return sum([_RANK_POINTS[c.rank] for c in cards])
 
 
 class DealResult(NamedTuple):
@@ -205,7 +201,7 @@ class DealResult(NamedTuple):
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class DealState:
     """Everything about the current deal."""
 
@@ -235,8 +231,11 @@ class DealState:
     abandoned: bool = False
     claim_points: int | None = None
     bock_added: int = 0
-    #: The single player of a nullo (a trick of his ends it), else -1.
+    #: The single player of a game without trumps (a nullo, Uno, Duo, Revolution),
+    #: whose tricks may decide it before the end, else -1.
     null_player: int = -1
+    #: In a Revolution until the first card: the cards each adversary gave the other.
+    exchange: dict[int, list[Card]] | None = None
     result: DealResult | None = None
 
     def position(self, seat: int) -> int | None:
@@ -304,14 +303,22 @@ class _Step(Step):
 class SkatGame:
     """A sitting at one Skat table (any number of deals)."""
 
-    def __init__(self, rules: SkatRules | None = None) -> None:
+    def __init__(self, rules: SkatRules | None = None, *, claim_budget: int = BUDGET) -> None:
         self.rules = rules or SkatRules()
+        self._isko = self.rules.isko
+        #: Positions a claim's search may visit before the count decides instead.
+        self.claim_budget = claim_budget
         self._events: list[Event] = []
         self._state = SkatState.new(self.rules.players)
         #: The collector of the hot path's events (replaced when it collects anything).
-        self._sink = _Step(0)
-        self._sink_flag = self._sink.flag
+        self._sink: _Step
+        self._sink_flag: Flag
+        self._new_sink()
+        #: While a game is being played: (deal, play, seats), for the hot path.
+        self._hot: tuple[DealState, TrickPlay, frozenset[int]] | None = None
         self._checked: tuple[Declare, Declaration] | None = None
+        #: The last deal validated, with its cards as indexes (hands, skat).
+        self._dealt: tuple[Deal, tuple[tuple[int, ...], ...], tuple[int, ...]] | None = None
         self._bids = _allowed_bids(self.rules)
 
     # The log ----------------------------------------------------------------------
@@ -330,49 +337,88 @@ class SkatGame:
 
         Raises :class:`InvalidEventError` for a malformed event, changing nothing.
         """
-        if isinstance(event, Play):
-            out = self._fast_play(event)
-            if out is not None:
-                return out
+        if type(event) is Play:
+            # The hot path, thirty times a deal: the checks of _validate and _play
+            # for a card of the pack from a seat in the game, while it is played.
+            hot = self._hot
+            if hot is not None:
+                seat = event.seat
+                if type(seat) is int and seat in hot[2] and event.card.rank in _RANKS:
+                    d, play, _ = hot
+                    step = self._sink
+                    try:
+                        trick = play.play(seat, event.card, self._sink_flag)
+                    except BaseException:
+                        self._new_sink()
+                        raise
+                    self._events.append(event)
+                    if step.verdicts or (
+                        trick is not None
+                        and (trick.number == 1 or play.finished or trick.winner == d.null_player)
+                    ):
+                        step.index = len(self._events) - 1
+                        return self._after_hot(d, play, trick, step)
+                    return _QUIET
         kind = type(event)
         self._validate(event)
         index = len(self._events)
         if kind is Correct:
             assert isinstance(event, Correct)
-            return self._correct(event, index)
-        step = _Step(index)
-        _HANDLERS[kind](self, self._state, event, step)
-        if step.verdicts:
-            self._state.verdicts.extend(step.verdicts)
+            out = self._correct(event, index)
+            self._hot = self._playing()
+            return out
+        step = self._sink  # empty: it is replaced whenever it collects anything
+        step.index = index
+        try:
+            _HANDLERS[kind](self, self._state, event, step)
+        except BaseException:
+            self._new_sink()  # nothing it collected belongs to the next event
+            raise
         self._events.append(event)
+        self._hot = self._playing()
         if not step.verdicts and not step.notes and step.result is None:
             return _QUIET
+        self._new_sink()
+        if step.verdicts:
+            self._state.verdicts.extend(step.verdicts)
         return Outcome(tuple(step.verdicts), tuple(step.notes), step.result)
 
-    def _fast_play(self, event: Play) -> Outcome | None:
-        """The hot path, thirty times a deal: the checks of :meth:`_validate` and
-        :meth:`_play` for a card in a game being played; ``None`` for anything else,
-        which takes the long way."""
+    def _new_sink(self) -> None:
+        """A fresh collector for the events that raise nothing, which is most of them.
+        Its ``flag`` for the hot path numbers a verdict by the event not yet logged."""
+        step = _Step(0)
+        verdicts, events = step.verdicts, self._events
+
+        def flag(
+            kind: type[TrickVerdict],
+            seat: int | None,
+            trick: int | None,
+            cards: Sequence[Card],
+            detail: str,
+        ) -> None:
+            verdicts.append(kind(len(events), seat, trick, tuple(cards), detail))
+
+        self._sink = step
+        self._sink_flag = flag
+
+    def _playing(self) -> tuple[DealState, TrickPlay, frozenset[int]] | None:
+        """The deal and its play while cards take the hot path, else ``None``."""
         d = self._state.deal
-        if d is None or d.phase != "play" or d.play is None:
+        if d is None or d.phase != "play" or d.play is None or d.exchange is not None:
             return None
-        play = d.play
-        seat, card = event.seat, event.card
-        if type(seat) is not int or seat not in play.seats or card.rank not in _RANKS:
-            return None
-        step = self._sink
-        step.index = len(self._events)
-        trick = play.play(seat, card, self._sink_flag)
-        self._events.append(event)
-        if step.verdicts or (
-            trick is not None and (trick.number == 1 or play.finished or trick.winner == d.declarer)
-        ):
-            self._after_card(self._state, d, play, trick, step)
-            if step.verdicts or step.notes or step.result is not None:
-                self._sink = _Step(0)
-                self._sink_flag = self._sink.flag
-                self._state.verdicts.extend(step.verdicts)
-                return Outcome(tuple(step.verdicts), tuple(step.notes), step.result)
+        return d, d.play, frozenset(d.play.seats)
+
+    def _after_hot(
+        self, d: DealState, play: TrickPlay, trick: Trick | None, step: _Step
+    ) -> Outcome:
+        """What a card on the hot path decides (:meth:`_after_card`)."""
+        self._after_card(self._state, d, play, trick, step)
+        if d.phase != "play":
+            self._hot = None
+        if step.verdicts or step.notes or step.result is not None:
+            self._new_sink()
+            self._state.verdicts.extend(step.verdicts)
+            return Outcome(tuple(step.verdicts), tuple(step.notes), step.result)
         return _QUIET
 
     def undo(self) -> Event:
@@ -381,6 +427,7 @@ class SkatGame:
             raise IndexError("undo: no event to undo")
         event = self._events.pop()
         self._state = self._replay(self._corrected(self._events))
+        self._hot = self._playing()
         return event
 
     def _corrected(self, events: Sequence[Event]) -> list[Event]:
@@ -522,9 +569,21 @@ class SkatGame:
             if event.card.rank not in _RANKS:
                 raise InvalidEventError(f"play: {event.card} is not a card of the Skat pack")
             return
-        if type(event) not in _HANDLERS and type(event) is not Correct:
+        kind = type(event)
+        if kind in _CALLS:  # the auction, a few a deal: a seat, and a figure above 0
+            assert isinstance(event, (Bid, Hold, Pass))
+            who = event.seat
+            if (
+                type(who) is int
+                and 0 <= who < self.rules.players
+                and (not isinstance(event, Bid) or event.value > 0)
+            ):
+                return
+        if kind not in _HANDLERS and kind is not Correct:
             raise InvalidEventError(f"not a Skat event: {event!r}")
-        check_seats(event, self.rules.players)
+        named = getattr(event, "seat" if kind is not Deal else "dealer", None)
+        if named is not None and (type(named) is not int or not 0 <= named < self.rules.players):
+            check_seats(event, self.rules.players)  # raises, naming the field
         if isinstance(event, Correct):
             if event.new.rank not in _RANKS:
                 raise InvalidEventError(f"correct: {event.new} is not a card of the Skat pack")
@@ -532,10 +591,15 @@ class SkatGame:
         if isinstance(event, Deal):
             if event.hands is not None and len(event.hands) != 3:
                 raise InvalidEventError(f"deal: {len(event.hands)} hands; three are dealt (Law 6)")
-            for hand in (*(event.hands or ()), event.skat):
-                for card in hand:
-                    if card.rank not in _RANKS:
-                        raise InvalidEventError(f"deal: {card} is not a card of the Skat pack")
+            # The cards as indexes, checked at once and kept for _deal.
+            hands_ix = _hands_ix(event.hands or ())
+            skat_ix = _hands_ix((event.skat,))[0]
+            if not _SKAT_IX.issuperset(skat_ix) or not all(map(_SKAT_IX.issuperset, hands_ix)):
+                for hand in (*(event.hands or ()), event.skat):
+                    for card in hand:
+                        if card.rank not in _RANKS:
+                            raise InvalidEventError(f"deal: {card} is not a card of the Skat pack")
+            self._dealt = (event, hands_ix, skat_ix)
             return
         for card in event.cards():
             if card.rank not in _RANKS:
@@ -626,9 +690,17 @@ class SkatGame:
         st.next_dealer = next_dealer
         misdealt = False
         if e.hands is not None:
-            d.hands_ix = tuple(
-                tuple([(c.rank - 1) * 4 + SUIT_NO[id(c.suit)] for c in hand]) for hand in e.hands
-            )
+            dealt_ix = self._dealt
+            if dealt_ix is not None and dealt_ix[0] is e:
+                hands_ix, skat_ix = dealt_ix[1], dealt_ix[2]
+            else:
+                hands_ix, skat_ix = _hands_ix(e.hands), _hands_ix((e.skat,))[0]
+            d.hands_ix = hands_ix
+            dealt = [*hands_ix[0], *hands_ix[1], *hands_ix[2], *skat_ix]
+            if len(set(dealt)) == len(dealt) and all(len(h) == 10 for h in hands_ix):
+                dealt = []  # every card once, ten each: nothing to flag but the skat's size
+        if e.hands is not None and dealt:
+            assert d.hands_ix is not None
             seen: set[int] = set()
             for pos, hand in enumerate(e.hands):
                 if len(hand) != 10:
@@ -753,7 +825,7 @@ class SkatGame:
             step.flag(v.IllegalDeclaration, e.seat, None, e.laid, "a hand game lays nothing out")
         own = self._declarer_cards(d)
         for card in e.laid:
-            if own is not None and card not in own:
+            if own is not None and index_of(card) not in own:
                 step.flag(v.CardNotInHand, e.seat, None, (card,), f"{card} is not the player's")
             d.laid.append(card)
         d.laid_count = (d.laid_count or 0) + e.number
@@ -762,13 +834,14 @@ class SkatGame:
                 d.play.place(card, None)
         return None
 
-    def _declarer_cards(self, d: DealState) -> set[Card] | None:
-        """The twelve cards the single player chooses from, where the deal is known."""
-        if d.hands is None or d.declarer is None:
+    def _declarer_cards(self, d: DealState) -> set[int] | None:
+        """The twelve cards the single player chooses from, where the deal is known,
+        as card indexes."""
+        if d.hands_ix is None or d.declarer is None:
             return None
         pos = d.position(d.declarer)
         assert pos is not None
-        return set(d.hands[pos]) | set(d.skat) | set(d.skat_seen)
+        return {*d.hands_ix[pos], *map(index_of, d.skat), *map(index_of, d.skat_seen)}
 
     def _declare(self, st: SkatState, e: Event, step: _Step) -> None:
         assert isinstance(e, Declare)
@@ -786,9 +859,11 @@ class SkatGame:
         d.phase = "play"
         if decl.is_null and d.declarer is not None:
             d.null_player = d.declarer
+        if decl.game == "revolution":
+            d.exchange = {s: [] for s in d.defenders}
         if e.shown:
             d.play.reveal(e.seat, e.shown, step.flag)
-        elif decl.ouvert:
+        elif decl.ouvert or decl.game == "revolution":
             step.notes.append("an open game: the player's hand was not seen laid down (Law 5)")
         return None
 
@@ -854,6 +929,11 @@ class SkatGame:
                 "a Nullo after turning a card: only a seven, and only where turned "
                 "Nullos are agreed (Law 31)"
             )
+        elif decl.game not in ("grand", "null"):
+            why.append(
+                f"{card} turned: a card is turned for a Tournée, a turned grand or a "
+                f"turned Nullo (Laws 29-31), not for a {decl.game}"
+            )
         return why
 
     def _new_play(self, d: DealState, decl: Declaration | None) -> TrickPlay:
@@ -867,8 +947,8 @@ class SkatGame:
                     known[seat] = d.hands_ix[pos]
             if d.declarer is not None and decl is not None:
                 pos = d.seats.index(d.declarer)
-                twelve = (*d.hands_ix[pos], *(index_of(c) for c in d.skat))
-                laid = {index_of(c) for c in d.laid}
+                twelve = (*d.hands_ix[pos], *map(index_of, d.skat))
+                laid = set(map(index_of, d.laid))
                 if decl.hand:
                     known[d.declarer] = d.hands_ix[pos]
                     aside = list(d.skat)
@@ -932,6 +1012,8 @@ class SkatGame:
     def _play_card(
         self, st: SkatState, d: DealState, play: TrickPlay, e: Play, step: _Step
     ) -> None:
+        if d.exchange is not None:
+            self._close_exchange(d, step)
         trick = play.play(e.seat, e.card, step.flag)
         self._after_card(st, d, play, trick, step)
 
@@ -948,18 +1030,87 @@ class SkatGame:
             self._end(st, d, step)
         elif (
             trick is not None
-            and trick.winner == d.declarer
+            and trick.winner == d.null_player
             and d.result is None
             and d.declaration is not None
-            and d.declaration.is_null
+            and (limit := d.declaration.tricks_to_take) is not None
+            and play.trick_count[d.null_player] > limit
         ):
-            # A nullo is lost with the player's first trick: scored now, as a server
-            # stops there. Cards played on are still checked, and the deal is scored
-            # again at its last trick (an earlier revoke may yet decide it).
-            step.notes.append(f"trick {trick.number}: the player takes a trick; the nullo is lost")
+            # A nullo is lost with the player's first trick (an Uno with his second, a
+            # Duo with his third): scored now, as a server stops there. Cards played
+            # on are still checked, and the deal is scored again at its last trick (an
+            # earlier revoke may yet decide it).
+            step.notes.append(
+                f"trick {trick.number}: the player takes his {_ORDINALS[limit]} trick; "
+                f"the {_NULL_WORDS[d.declaration.game]} is lost"
+            )
             self._end(st, d, step)
             d.phase = "play"
         return None
+
+    # Revolution's exchange --------------------------------------------------------------
+
+    def _exchange(self, st: SkatState, e: Event, step: _Step) -> None:
+        """Cards one adversary passes to the other. In a Revolution, after the player's
+        hand is laid open and before the first card is led, the adversaries may
+        exchange cards, each giving as many as he receives (docs/skat.md: the seeds
+        give only the game's value, Law 1). Anything else is an illegal exchange."""
+        assert isinstance(e, Exchange)
+        d = st.deal
+        if d is None or d.phase != "play" or d.play is None or d.declarer is None:
+            return self._out_of_phase(st, e, step, "an exchange of cards in a Revolution")
+        play = d.play
+        decl = d.declaration
+        tno = play.trick_number
+        assert decl is not None
+
+        def illegal(why: str, cards: Sequence[Card] = e.given) -> None:
+            step.flag(v.IllegalExchange, e.seat, tno, cards, why)
+
+        if decl.game != "revolution":
+            return illegal(f"cards exchanged in a {decl.game}: only a Revolution allows it")
+        if d.exchange is None:
+            return illegal("cards exchanged after the first card was led")
+        if e.seat == d.declarer:
+            return illegal("the player's hand is laid open and stays his (Law 5)")
+        if e.seat not in d.exchange:
+            return illegal(f"seat {e.seat} holds no cards (Law 6)")
+        to = next(s for s in d.exchange if s != e.seat)
+        for card in e.given:
+            at = play.locate(card)
+            if at is None or at == ("hand", e.seat):
+                play.transfer(card, e.seat, to)
+            elif at[0] == "aside":
+                illegal(f"{card} is in the skat", (card,))
+            elif at[1] == d.declarer:
+                illegal(f"{card} is in the player's hand", (card,))
+            else:
+                illegal(f"{card} is in seat {at[1]}'s hand, not seat {e.seat}'s", (card,))
+            d.exchange[e.seat].append(card)
+        return None
+
+    def _close_exchange(self, d: DealState, step: _Step) -> None:
+        """At the first card: each adversary must have received as many cards as he
+        gave, or one of them holds more than ten and the other fewer, which Law 46
+        decides: "If it is one of his adversaries, the player's game is won."
+        """
+        given = d.exchange
+        assert given is not None
+        d.exchange = None
+        a, b = given
+        if len(given[a]) == len(given[b]):
+            return
+        more, fewer = (a, b) if len(given[a]) > len(given[b]) else (b, a)
+        diff = len(given[more]) - len(given[fewer])
+        step.flag(
+            v.IllegalExchange,
+            more,
+            1,
+            (*given[more], *given[fewer]),
+            f"seat {more} gave {len(given[more])} cards and received {len(given[fewer])}: "
+            f"seat {more} holds {10 - diff}, seat {fewer} {10 + diff} (Law 46)",
+        )
+        d.forced.append((1, step.index, True, "illegal-exchange (Law 46)"))
 
     def _check_skat_laid(self, d: DealState, step: _Step) -> None:
         """Law 32: two cards laid out, discovered after the first trick is quitted."""
@@ -977,6 +1128,10 @@ class SkatGame:
             d.forced.append((1, step.index, False, "wrong-skat-count (Law 32)"))
 
     def _claim(self, st: SkatState, e: Event, step: _Step) -> None:
+        """Laws 49-50: a claim laid down. A claim is right if the claimant's side
+        makes it against every defence: where the claimant's cards are known (laid
+        down, or known before) the rest is searched (:func:`rules.tricks.solve.solve`);
+        otherwise, or where the search is too long, the count so far decides."""
         assert isinstance(e, Claim)
         d = st.deal
         if d is None or d.phase != "play" or d.play is None or d.declarer is None:
@@ -987,62 +1142,140 @@ class SkatGame:
             play.reveal(e.seat, e.shown, step.flag)
             for x in step.verdicts:
                 self._decides(d, x.kind, x.seat, x.trick, step.index)
-        by_player = e.seat == d.declarer
-        skat_pts = self._skat_points(d)
-        if e.what in ("won", "schneider"):
-            target = 61 if e.what == "won" else self.rules.schneider_at
-            have = play.points[d.declarer] + (skat_pts or 0)
-            if not by_player:
-                step.flag(
-                    v.ClaimMistaken,
-                    e.seat,
-                    tno,
-                    e.shown,
-                    "only the single player claims his game (Law 49)",
-                )
-                return None
-            if have < target:
-                step.flag(
-                    v.ClaimMistaken,
-                    e.seat,
-                    tno,
-                    e.shown,
-                    f"claimed {target} with {have} taken in: the game is lost (Law 49)",
-                )
-                d.forced.append((tno, step.index, False, "claim-mistaken (Law 49)"))
-            else:
-                d.forced.append((tno, step.index, True, "claim (Law 49)"))
-        elif e.what == "defeated":
-            if by_player:
-                step.flag(
-                    v.ClaimMistaken,
-                    e.seat,
-                    tno,
-                    e.shown,
-                    "the single player cannot claim 'defeated' (Law 50)",
-                )
-                return None
-            against = sum(play.points[s] for s in d.defenders)
-            if against >= 60:
-                d.forced.append((tno, step.index, False, "claim (Law 50)"))
-            else:
-                step.flag(
-                    v.ClaimMistaken,
-                    e.seat,
-                    tno,
-                    e.shown,
-                    f"claimed the player defeated with {against} taken in (Law 50)",
-                )
-                d.forced.append((tno, step.index, True, "claim-mistaken (Law 50)"))
-                d.extra.extend(e.shown)
-        elif e.what == "open":
+        if e.what == "open":
             # The hand laid open, the rest offered (a server's "show cards"): the
             # play goes on until the other side concedes or the last trick.
             return None
-        else:
+        by_player = e.seat == d.declarer
+        if e.what in ("won", "schneider") and not by_player:
+            step.flag(
+                v.ClaimMistaken,
+                e.seat,
+                tno,
+                e.shown,
+                "only the single player claims his game (Law 49)",
+            )
+            return None
+        if e.what == "defeated" and by_player:
+            step.flag(
+                v.ClaimMistaken,
+                e.seat,
+                tno,
+                e.shown,
+                "the single player cannot claim 'defeated' (Law 50)",
+            )
+            return None
+        holds, why, evidence = self._check_claim(d, e, step)
+        law = "Law 49" if by_player else "Law 50"
+        if holds is False:
+            step.flag(v.ClaimMistaken, e.seat, tno, evidence, f"{why} ({law})")
+            d.forced.append((tno, step.index, not by_player, f"claim-mistaken ({law})"))
+            if not by_player:
+                # Law 50: "all that adversary's cards shall be taken by the player".
+                d.extra.extend(e.shown)
+        elif e.what == "rest":
             self._rest(d, "declarer" if by_player else "defenders")
+        else:
+            d.forced.append((tno, step.index, by_player, f"claim ({law})"))
         self._end(st, d, step)
         return None
+
+    def _check_claim(
+        self, d: DealState, e: Claim, step: _Step
+    ) -> tuple[bool | None, str, tuple[Card, ...]]:
+        """Whether a claim holds (``None``: a claim of the rest not checked), why not,
+        and the evidence: the refuting line of play, or the cards laid down."""
+        play, decl, me = d.play, d.declaration, d.declarer
+        assert play is not None and decl is not None and me is not None
+        by_player = e.seat == me
+        defenders = frozenset(d.defenders)
+        left = 10 - len(play.tricks)
+        tricks = play.trick_count[me]
+        against = sum(play.points[s] for s in defenders)
+        k = decl.tricks_to_take
+        what = e.what
+        # The goal, counted from now on (see rules.tricks.solve.Goal); the count so far
+        # (None: a claim of the rest, not decided by a count) and why it fails.
+        goal: Goal
+        counted: bool | None = None
+        why_count = ""
+        if what == "rest":
+            if k is None:
+                claim = "the rest"
+                goal = Goal(frozenset({me}), tricks=(left, left) if by_player else (0, 0))
+            else:
+                claim = "that the player takes no more tricks"
+                goal = Goal(frozenset({me}), tricks=(0, 0))
+        elif k is not None:
+            claim = f"the {_NULL_WORDS[decl.game]} {'won' if by_player else 'defeated'}"
+            goal = Goal(frozenset({me}), tricks=(k - tricks, k - tricks), negate=not by_player)
+            # By the count: won once it can no longer be lost; defeated once the player
+            # has more tricks than he may take, or too few left to take.
+            counted = (
+                (tricks == k and left == 0) if by_player else (tricks > k or tricks + left < k)
+            )
+            why_count = f"claimed {claim} with {tricks} tricks taken and {left} to play"
+        elif what in ("won", "schneider"):
+            target = 61 if what == "won" else self.rules.schneider_at
+            have = play.points[me] + (self._skat_points(d) or 0)
+            claim = f"{target}"
+            # The player's card points are what the adversaries leave: the skat is his.
+            goal = Goal(frozenset({me}), against=(0, 120 - target - against))
+            counted = have >= target
+            why_count = f"claimed {target} with {have} taken in: the game is lost"
+        else:
+            claim = "the player defeated"
+            goal = Goal(frozenset({me}), against=(60 - against, 120))
+            counted = against >= 60
+            why_count = f"claimed the player defeated with {against} taken in"
+        if counted:
+            return True, "", ()
+        if play.known_ix(e.seat) is not None:
+            answer = self._search_claim(d, frozenset({me}) if by_player else defenders, goal)
+            if answer.holds is not None:
+                if answer.holds:
+                    return True, "", ()
+                line = " ".join(f"{s}:{c}" for s, c in answer.line)
+                return (
+                    False,
+                    f"claimed {claim} against every defence; this one beats it: {line}",
+                    tuple(c for _, c in answer.line),
+                )
+            step.notes.append(f"the claim was not searched ({answer.why}): counted instead")
+        return counted, why_count, e.shown
+
+    def _search_claim(self, d: DealState, claimants: frozenset[int], goal: Goal) -> Answer:
+        """Search the rest of the play from the cards the referee knows."""
+        play = d.play
+        assert play is not None
+        seats = play.seats
+        hands = {s: play.known_ix(s) for s in seats}
+        unseen: list[int] = []
+        pinned: dict[int, list[int]] = {}
+        for _, i in _DECK_IX:
+            at = play.location_ix(i)
+            if at is None:
+                unseen.append(i)
+            elif at[0] == "hand" and at[1] is not None and hands.get(at[1]) is None:
+                # Placed with a hand not seen whole (the player's twelve before he
+                # lays away): with him, or laid away.
+                unseen.append(i)
+                pinned.setdefault(at[1], []).append(i)
+        cur = play.current
+        return solve(
+            play.contract,
+            seats,
+            cur.seats[0] if cur.seats else cur.leader,
+            tuple(zip(cur.seats, cur.ix, strict=True)),
+            hands,
+            {s: play.remaining(s) for s in seats},
+            unseen,
+            claimants=claimants,
+            goal=goal,
+            pinned=pinned,
+            voids={s: tuple(play.voids[s]) for s in seats},
+            budget=self.claim_budget,
+        )
 
     def _rest(self, d: DealState, side: str) -> None:
         """Who takes the tricks not played. In a nullo the single player wins by
@@ -1262,21 +1495,34 @@ class SkatGame:
         assert decl is not None and d.play is not None and d.declarer is not None
         if decl.is_null:
             return 0
+        sequence = _sequence_ix(decl.game)
         if d.hands_ix is not None and len(d.skat) == 2:
-            pos = d.seats.index(d.declarer)
-            twelve = set(d.hands_ix[pos]).union(index_of(c) for c in d.skat)
-            return _count_matadors([i in twelve for i in _sequence_ix(decl.game)])
+            twelve = {*d.hands_ix[d.seats.index(d.declarer)], *map(index_of, d.skat)}
+            with_ = sequence[0] in twelve
+            count = 0
+            for i in sequence:
+                if (i in twelve) is not with_:
+                    break
+                count += 1
+            return count if with_ else -count
         # Otherwise from where each trump was seen: played or held by whom, or in
         # the skat, which is the player's.
-        play = d.play
+        holder = d.play.holder
         skat_ix = {index_of(c) for c in (*(skat or ()), *d.skat_seen)}
-        sequence = _sequence_ix(decl.game)
         me = d.declarer
-        held = [
-            True if i in skat_ix or seat == ASIDE else None if seat is None else seat == me
-            for i, seat in zip(sequence, play.holders(sequence), strict=True)
-        ]
-        return _count_matadors(held)
+        run: bool | None = None  # "with" or "without"
+        count = 0
+        for i in sequence:  # from the top, as far as the run goes
+            seat = holder(i)
+            if seat is None and i not in skat_ix:
+                return None  # not yet seen
+            mine = i in skat_ix or seat in (ASIDE, me)
+            if run is None:
+                run = mine
+            elif mine is not run:
+                break
+            count += 1
+        return count if run else -count
 
     def _score(
         self,
@@ -1288,35 +1534,36 @@ class SkatGame:
         decided: str | None,
         step: _Step,
     ) -> None:
-        assert d.declarer is not None and d.declaration is not None
+        me = d.declarer
+        assert me is not None and d.declaration is not None
         n = st.players
-        factor = d.factor * (2 if d.bock else 1)
-        value = gv.value * factor
+        value = gv.value * d.factor * (2 if d.bock else 1)
+        won = gv.won
         changes = [0] * n
-        changes[d.declarer] = value
+        changes[me] = value
         tournament: tuple[int, ...] | None = None
-        if self.rules.isko:
+        if self._isko:
             # Seeger-Fabian: +50 per game won, -50 per game lost; per lost game +40 to
             # each adversary at a table of three, +30 to each other player at four.
-            tp = [0] * n
-            tp[d.declarer] = value + (50 if gv.won else -50)
-            if not gv.won:
-                for s in range(n):
-                    if s != d.declarer:
-                        tp[s] += 40 if n == 3 else 30
+            if won:
+                tp = [0] * n
+                tp[me] = value + 50
+            else:
+                tp = [40 if n == 3 else 30] * n
+                tp[me] = value - 50
             tournament = tuple(tp)
-        if self.rules.bock and (points == 60 or (not gv.won and d.factor > 1)):
+        if self.rules.bock and (points == 60 or (not won and d.factor > 1)):
             st.bock_left += n
             d.bock_added += n
             step.notes.append(f"a Bock round: the next {n} deals count double")
         result = DealResult(
             d.number,
             "game",
-            d.declarer,
+            me,
             str(d.declaration),
             game_name(d.declaration, self.rules),
             d.bidding.value,
-            gv.won,
+            won,
             value,
             gv.matadors,
             points,
@@ -1356,11 +1603,9 @@ class SkatGame:
     def _record(self, st: SkatState, d: DealState, result: DealResult, step: _Step) -> None:
         d.result = result
         st.results.append(result)
-        for seat, change in enumerate(result.changes):
-            st.pad[seat] += change
+        st.pad[:] = map(int.__add__, st.pad, result.changes)
         if result.tournament is not None:
-            for seat, tp in enumerate(result.tournament):
-                st.tournament[seat] += tp
+            st.tournament[:] = map(int.__add__, st.tournament, result.tournament)
         if result.declarer is not None and result.value is not None:
             (st.won if result.won else st.lost)[result.declarer] += 1
         step.result = result
@@ -1395,6 +1640,7 @@ _HANDLERS: dict[type[Event], Any] = {
     PickUp: SkatGame._pick_up,
     Discard: SkatGame._discard,
     Declare: SkatGame._declare,
+    Exchange: SkatGame._exchange,
     Play: SkatGame._play,
     Claim: SkatGame._claim,
     Concede: SkatGame._concede,

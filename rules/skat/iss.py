@@ -62,6 +62,7 @@ __all__ = [
     "parse_iss_card",
     "parse_record",
     "read_records",
+    "record_end",
     "record_events",
     "replay",
     "write_record",
@@ -268,21 +269,63 @@ def record_events(rec: IssRecord) -> list[Event]:
     return events
 
 
+_ENDINGS: Final = {"TI": "timeout", "LE": "left"}
+
+
+def record_end(rec: IssRecord) -> tuple[str, int | None] | None:
+    """How a game that was not played to its end ended: ``("timeout", seat)`` (a
+    ``TI.n`` move: seat n ran out of time) or ``("left", seat)`` (``LE.n``), else
+    ``None``. Without such a move, the result field's ``to:`` or ``l:`` (a seat, -1
+    for none) says it.
+
+    >>> record_end(parse_record("(;GM[Skat]MV[w ?? 1 p 2 TI.2 ]R[d:-1 penalty to:2] ;)"))
+    ('timeout', 2)
+    >>> record_end(parse_record("(;GM[Skat]MV[w ?? 1 p ]R[d:-1 penalty to:-1 l:0] ;)"))
+    ('left', 0)
+    """
+    for _, what in rec.moves:
+        how = _ENDINGS.get(what[:2])
+        if how is not None and what[2:3] == ".":
+            seat = what[3:]
+            return how, int(seat) if seat.isdigit() else None
+    for key, how in (("to", "timeout"), ("l", "left")):
+        value = rec.result.get(key, "-1")
+        if value.lstrip("-").isdigit() and int(value) >= 0:
+            return how, int(value)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Replay:
     """A record replayed: the game, its result, the record's own result, and the
-    fields where they differ."""
+    fields where they differ. ``ended`` is how a game cut short ended (see
+    :func:`record_end`): it has no result, only the play up to that move."""
 
     record: IssRecord
     game: SkatGame
     result: DealResult | None
     expected: dict[str, Any]
     differs: tuple[str, ...]
+    ended: tuple[str, int | None] | None = None
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
         out: dict[str, Any] = {"id": self.record.id}
-        if r is None:
+        if self.ended is not None:
+            # Not a half-game: the game was cut short, and says so.
+            how, seat = self.ended
+            out.update(dict.fromkeys(RESULT_FIELDS))
+            out["kind"] = how
+            d = self.game.deal
+            play = None if d is None else d.play
+            out["ended"] = {
+                "by": how,
+                "seat": seat,
+                "phase": self.game.phase,
+                "trick": None if play is None else play.trick_number,
+                "cards_played": 0 if play is None else sum(map(len, play.played.values())),
+            }
+        elif r is None:
             out.update(dict.fromkeys(RESULT_FIELDS))
             out["kind"] = "unfinished"
         else:
@@ -299,6 +342,7 @@ class Replay:
                 schwarz=r.schwarz,
                 overbid=r.overbid,
             )
+        out.setdefault("ended", None)
         out["verdicts"] = [
             {"kind": x.kind, "seat": x.seat, "trick": x.trick, "cards": [str(c) for c in x.cards]}
             for x in self.game.verdicts
@@ -342,7 +386,18 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
         game.apply(event)
     result = game.results[-1] if game.results else None
     expected = _expected(rec)
+    ended = record_end(rec)
     differs: list[str] = []
+    if ended is not None:
+        # Cut short: the server's penalty scoring is not known here; the record
+        # agrees if it says penalty and names the same seat.
+        if expected.get("kind") not in (None, "penalty"):
+            differs.append("kind")
+        key = "to" if ended[0] == "timeout" else "l"
+        named = rec.result.get(key)
+        if named is not None and ended[1] is not None and named != str(ended[1]):
+            differs.append("ended")
+        return Replay(rec, game, None, expected, tuple(differs), ended)
     if expected.get("kind") == "game" and result is not None:
         got = result.to_json()
         for key in RESULT_FIELDS:

@@ -243,12 +243,24 @@ def _announced(decl: Declaration) -> str:
 
 def doubles_when_lost(decl: Declaration, rules: SkatRules) -> bool:
     """ISkO: every lost game. Law 3: passt-mir-nicht and guckis ("whether grand or
-    nullo"). The Gucki variation: "if he loses he always loses double"."""
+    nullo"). The Gucki variation: "if he loses he always loses double".
+
+    A gucki is a game played after taking both skat cards (Law 28). Uno, Duo and
+    Revolution, games without trumps ranked as the Nullo, count as nullos here:
+    from the hand (a solo, as their single value in Law 1 suggests) a lost one costs
+    its value (Law 60); played after taking up the skat it costs double.
+
+    >>> from rules.skat.rulesets import SkatRules
+    >>> f = SkatRules("foster1906", uno_duo=True)
+    >>> doubles_when_lost(Declaration("uno", hand=True), f), doubles_when_lost(
+    ...     Declaration("uno"), f)
+    (False, True)
+    """
     if rules.isko or rules.gucki_variation:
         return True
     if decl.passt:
         return True
-    return not decl.hand and decl.turned is None and decl.game in ("grand", "null")
+    return not decl.hand and decl.turned is None and (decl.game == "grand" or decl.is_null)
 
 
 def _ceil_multiple(unit: int, bid: int) -> int:
@@ -356,12 +368,22 @@ def _gucki_variation_multiplier(
 def _score_null(
     decl: Declaration, rules: SkatRules, *, tricks: int, bid: int, forced: bool | None
 ) -> GameValue:
-    if decl.game in ("uno", "duo"):
-        raise NotImplementedError(
-            "Uno and Duo: Law 1 gives only their values; the texts do not say how they are won"
-        )
+    """A game without trumps: won by taking exactly :attr:`Declaration.tricks_to_take`
+    tricks (a nullo none, Uno one, Duo two), worth its unit (Law 1), lost for the same
+    (Law 60) or the smallest multiple covering the bid (Law 61), doubled where
+    :func:`doubles_when_lost` says.
+
+    >>> from rules.skat.rulesets import SkatRules
+    >>> f = SkatRules("foster1906", uno_duo=True)
+    >>> [score_game(Declaration("uno", hand=True), f, matadors=0, points=0, tricks=t).value
+    ...  for t in (0, 1, 2)]
+    [-20, 20, -20]
+    >>> score_game(Declaration("duo", hand=True, ouvert=True), f, matadors=0, points=9,
+    ...            tricks=2).value
+    40
+    """
     unit = unit_value(decl, rules)
-    won = tricks == 0 if forced is None else forced
+    won = tricks == decl.tricks_to_take if forced is None else forced
     value = unit
     overbid = value < bid
     if overbid:

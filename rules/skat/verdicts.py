@@ -33,6 +33,7 @@ __all__ = [
     "DealtOutOfTurn",
     "DuplicateCard",
     "IllegalDeclaration",
+    "IllegalExchange",
     "InvalidBid",
     "LedOutOfTurn",
     "LookedBack",
@@ -91,6 +92,16 @@ class IllegalDeclaration(TrickVerdict):
     suit (Laws 28-31), a declaration by a player who did not win the bidding."""
 
     kind: ClassVar[str] = "illegal-declaration"
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalExchange(TrickVerdict):
+    """Cards passed between the adversaries where the game does not allow it: in a
+    game that is not a Revolution, after the first card is led, from or to the
+    single player, a card the giver does not hold, or an exchange that leaves an
+    adversary with more or fewer than ten cards (which Law 46 decides)."""
+
+    kind: ClassVar[str] = "illegal-exchange"
 
 
 @dataclass(frozen=True, slots=True)

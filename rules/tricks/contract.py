@@ -27,18 +27,24 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from rules.cards import FRENCH_DECK, SUITS, Card, parse_card
+from rules.cards import FRENCH_DECK, SUITS, Card, Suit, parse_card
 
-__all__ = ["INDEX", "SUIT_NO", "TRUMP", "Contract", "Obligation", "index_of"]
+__all__ = ["INDEX", "IX_BY_SUIT", "SUIT_NO", "TRUMP", "Contract", "Obligation", "index_of"]
 
 #: The effective suit of every trump card.
 TRUMP: Final = "T"
 #: Every card's :attr:`~rules.cards.Card.index` (0..51): one look-up turns a card
 #: into a small integer, and the referee's tables are lists indexed by it.
 INDEX: Final[dict[Card, int]] = {c: c.index for c in FRENCH_DECK}
-#: The suit's place in :attr:`Card.index`, by the identity of the (singleton) Suit:
-#: cheaper than hashing the card, which the referee does for every card played.
-SUIT_NO: Final[dict[int, int]] = {id(s): i for i, s in enumerate(SUITS)}
+#: The suit's place in :attr:`Card.index`, by suit: a Suit hashes as its letter (a
+#: str, its hash kept), far cheaper than hashing the card, which the referee would
+#: otherwise do for every card played.
+SUIT_NO: Final[dict[Suit, int]] = {s: i for i, s in enumerate(SUITS)}
+#: Card indexes by suit, then rank (``IX_BY_SUIT[card.suit][card.rank]``): two
+#: look-ups, the cheapest way from a card to its index.
+IX_BY_SUIT: Final[dict[Suit, tuple[int, ...]]] = {
+    s: (-1, *((rank - 1) * 4 + i for rank in range(1, 14))) for i, s in enumerate(SUITS)
+}
 
 
 def index_of(card: Card) -> int:
@@ -47,7 +53,7 @@ def index_of(card: Card) -> int:
     >>> all(index_of(c) == c.index for c in FRENCH_DECK)
     True
     """
-    return (card.rank - 1) * 4 + SUIT_NO[id(card.suit)]
+    return IX_BY_SUIT[card.suit][card.rank]
 
 
 class Obligation(StrEnum):

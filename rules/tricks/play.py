@@ -40,7 +40,7 @@ from typing import Any, Final
 
 from rules.cards import Card
 from rules.tricks import verdicts as v
-from rules.tricks.contract import INDEX, SUIT_NO, TRUMP, Contract, Obligation, index_of
+from rules.tricks.contract import INDEX, IX_BY_SUIT, TRUMP, Contract, Obligation, index_of
 
 __all__ = ["ASIDE", "Flag", "Trick", "TrickPlay"]
 
@@ -89,6 +89,29 @@ class TrickPlay:
     second.
     """
 
+    __slots__ = (
+        "_after",
+        "_known",
+        "_loc",
+        "_n",
+        "_next",
+        "_succ",
+        "_suit_ix",
+        "aside_name",
+        "contract",
+        "current",
+        "finished",
+        "hand_size",
+        "played",
+        "points",
+        "revokes",
+        "seats",
+        "taken",
+        "trick_count",
+        "tricks",
+        "voids",
+    )
+
     def __init__(
         self,
         contract: Contract,
@@ -102,38 +125,42 @@ class TrickPlay:
         known: Mapping[int, Iterable[int]] | None = None,
     ) -> None:
         self.contract = contract
-        self.seats = tuple(seats)
+        self.seats = seats = tuple(seats)
         self.hand_size = hand_size
         self.aside_name = aside_name
-        n = len(self.seats)
-        self._after, self._succ = _order(self.seats)
+        self._after, self._succ = _order(seats)
         self.tricks: list[Trick] = []
         self.current = Trick(1, leader, [], [], None, 0, [])
         self.finished = False
-        self.played: dict[int, list[Card]] = {s: [] for s in self.seats}
-        self._n = n
+        self.played: dict[int, list[Card]] = {s: [] for s in seats}
+        self._n = len(seats)
         self._next = leader
         self._suit_ix = contract.suit_ix
         #: The hands known to the referee, as card indexes still held.
-        self._known: dict[int, set[int] | None] = dict.fromkeys(self.seats)
+        self._known: dict[int, set[int] | None] = dict.fromkeys(seats)
         #: Where each card is known to be, by index: a seat's hand (the seat),
         #: played (_PLAYED + seat), out of play (_ASIDE) or not known (_UNKNOWN).
-        self._loc: list[int] = [_UNKNOWN] * 52
+        loc = [_UNKNOWN] * 52
+        self._loc: list[int] = loc
         #: seat -> effective suit -> (trick, card played there): what each seat showed void.
-        self.voids: dict[int, dict[str, tuple[int, Card]]] = {s: {} for s in self.seats}
+        self.voids: dict[int, dict[str, tuple[int, Card]]] = {s: {} for s in seats}
         #: (seat, trick) of every revoke flagged, so that none is flagged twice.
         self.revokes: set[tuple[int, int]] = set()
-        self.taken: dict[int, list[Card]] = {s: [] for s in self.seats}
-        self.points: dict[int, int] = dict.fromkeys(self.seats, 0)
-        self.trick_count: dict[int, int] = dict.fromkeys(self.seats, 0)
-        hands_ix = {seat: [index_of(c) for c in hand] for seat, hand in (hands or {}).items()}
-        for seat, hand_ix in (*hands_ix.items(), *(known or {}).items()):
+        self.taken: dict[int, list[Card]] = {s: [] for s in seats}
+        self.points: dict[int, int] = dict.fromkeys(seats, 0)
+        self.trick_count: dict[int, int] = dict.fromkeys(seats, 0)
+        given: list[tuple[int, Iterable[int]]] = []
+        if hands:
+            given += [(seat, [index_of(c) for c in hand]) for seat, hand in hands.items()]
+        if known:
+            given += known.items()
+        for seat, hand_ix in given:
             held = set(hand_ix)
             self._known[seat] = held
             for i in held:
-                self._loc[i] = seat
+                loc[i] = seat
         for c in aside:
-            self._loc[index_of(c)] = _ASIDE
+            loc[IX_BY_SUIT[c.suit][c.rank]] = _ASIDE
 
     # Views ----------------------------------------------------------------------
 
@@ -186,6 +213,12 @@ class TrickPlay:
         loc = self._loc
         return [c for c, i in cards if loc[i] < _PLAYED]
 
+    def holder(self, index: int) -> int | None:
+        """The seat that holds or played the card of index ``index``, :data:`ASIDE`
+        if it is out of play, ``None`` if not known."""
+        at = self._loc[index]
+        return None if at == _UNKNOWN else at - _PLAYED if at >= _PLAYED else at
+
     def holders(self, indexes: Iterable[int]) -> list[int | None]:
         """For each card index: the seat that holds or played it, :data:`ASIDE` if
         it is out of play, ``None`` if not known."""
@@ -207,6 +240,23 @@ class TrickPlay:
         else:
             self._loc[i] = seat
 
+    def transfer(self, card: Card, giver: int, receiver: int) -> None:
+        """``card`` passes from ``giver``'s hand to ``receiver``'s before the play
+        (Skat's Revolution): the known hands follow."""
+        i = index_of(card)
+        held = self._known[giver]
+        if held is not None:
+            held.discard(i)
+        held = self._known[receiver]
+        if held is not None:
+            held.add(i)
+        self._loc[i] = receiver
+
+    def known_ix(self, seat: int) -> frozenset[int] | None:
+        """The card indexes ``seat`` still holds, where its hand is known."""
+        held = self._known[seat]
+        return None if held is None else frozenset(held)
+
     # The play -----------------------------------------------------------------
 
     def play(self, seat: int, card: Card, flag: Flag) -> Trick | None:
@@ -215,19 +265,20 @@ class TrickPlay:
         if self.finished:
             flag(v.OutOfPhase, seat, None, (card,), f"{card} played after the last trick")
             return None
-        i = (card.rank - 1) * 4 + SUIT_NO[id(card.suit)]  # index_of(card), without hashing
+        i = IX_BY_SUIT[card.suit][card.rank]  # index_of(card), without hashing
         seats = cur.seats
         ix = cur.ix
         held = self._known[seat]
-        if ix:
-            if seat in seats:
+        if seat != self._next:  # the leader, or the next seat that has not played
+            if not ix:
+                flag(v.LedOutOfTurn, seat, cur.number, (card,), f"seat {cur.leader} was to lead")
+            elif seat in seats:
                 self._stray(seat, card, i, held, flag)
                 return None
-            if seat != self._next:
+            else:
                 flag(v.PlayedOutOfTurn, seat, cur.number, (card,), f"seat {self._next} was to play")
-        elif seat != cur.leader:
-            flag(v.LedOutOfTurn, seat, cur.number, (card,), f"seat {cur.leader} was to lead")
-        at = self._loc[i]
+        loc = self._loc
+        at = loc[i]
         if at != seat:
             if at != _UNKNOWN:
                 self._misplaced(seat, card, at, cur.number, flag)
@@ -255,7 +306,7 @@ class TrickPlay:
             if proved is not None:
                 self._revoke(seat, proved[0], proved[1], card, flag, f"later played {card}")
         played.append(card)
-        self._loc[i] = _PLAYED + seat
+        loc[i] = _PLAYED + seat
         if held is not None:
             held.discard(i)
         if mine != want:
@@ -345,9 +396,28 @@ class TrickPlay:
     def _close(self) -> Trick:
         cur = self.current
         contract = self.contract
-        winner = cur.seats[contract.winner_ix(cur.ix)]
+        ix = cur.ix
+        points = contract.points_ix
+        if len(ix) == 3:
+            # Contract.winner_ix for three cards, spelt out: once a trick.
+            suit, power = contract.suit_ix, contract.power_ix
+            a, b, c = ix
+            best, best_suit, best_power = 0, suit[a], power[a]
+            s = suit[b]
+            if s == best_suit:
+                if power[b] > best_power:
+                    best, best_power = 1, power[b]
+            elif s == TRUMP:
+                best, best_suit, best_power = 1, TRUMP, power[b]
+            s = suit[c]
+            if (s == best_suit and power[c] > best_power) or (s == TRUMP != best_suit):
+                best = 2
+            cur.points = points[a] + points[b] + points[c]
+        else:
+            best = contract.winner_ix(ix)
+            cur.points = sum(map(points.__getitem__, ix))
+        winner = cur.seats[best]
         cur.winner = winner
-        cur.points = sum(map(contract.points_ix.__getitem__, cur.ix))
         self.tricks.append(cur)
         self.taken[winner].extend(cur.cards)
         self.points[winner] += cur.points
@@ -355,6 +425,7 @@ class TrickPlay:
         if len(self.tricks) >= self.hand_size:
             self.finished = True
         self.current = Trick(cur.number + 1, winner, [], [], None, 0, [])
+        self._next = winner
         return cur
 
     # What is shown ------------------------------------------------------------
