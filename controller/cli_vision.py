@@ -64,8 +64,8 @@ def register(commands: Commands) -> None:
     p.set_defaults(handler=_watch)
 
     p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
-    p.add_argument("--scenes", type=int, default=3000)
-    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--scenes", type=int, default=4000)
+    p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.faces import photo_faces
-from vision.proposals import Proposals, extract_patches, find_components, pair_proposals
+from vision.proposals import Proposals, all_proposals, extract_patches
 from vision.synth import RANKS, SUITS, IndexTruth, make_scene
 
 __all__ = ["Patches", "build_patches", "label_proposals"]
@@ -98,13 +98,13 @@ def _truth_proposals(
 
 
 def scene_patches(
-    seed: int, photo_dir: Path | None, negatives_per_positive: float = 3.0
+    seed: int, photo_dir: Path | None, negatives_per_positive: float = 4.0
 ) -> Patches:
     """All labelled patches of one scene made from ``seed``."""
     rng = np.random.default_rng(seed)
     faces = _faces(photo_dir)
     scene = make_scene(rng, photo_faces=faces)
-    props = pair_proposals(find_components(scene.image))
+    props = all_proposals(scene.image)
     rank, suit, skip = label_proposals(props, scene.indices)
     keep = ~skip
     pos = np.nonzero(keep & (rank > 0))[0]

@@ -99,7 +99,11 @@ def find_components(
         cv2.threshold(redness, 22, 255, cv2.THRESH_BINARY_INV)[1],
     )
     ink = cv2.bitwise_or(red, dark)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # Grana's block-based labelling: the same labels as the default, three times faster
+    # here on ink masks with a few thousand specks
+    n, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
     if n <= 1:
         return _no_components()
     x, y, bw, bh, area = (stats[1:, i].astype(np.float32) for i in range(5))
@@ -115,65 +119,84 @@ def find_components(
     )
     # paper around the blob: most of a band around its box must be light (cards are
     # white; cork, wood and cloth are not). Counted for all blobs at once with an
-    # integral image of the light pixels.
-    paper = (cv2.blur(gray, (5, 5)) > 150).astype(np.uint8)
-    ii = cv2.integral(paper).astype(np.int64)
+    # integral image of the light pixels, at half resolution (a 2 x 2 average, which
+    # also smooths the paper's grain).
+    half = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    ii = cv2.integral(_paper(half), sdepth=cv2.CV_32S)
+    hh, hw = half.shape
+    m = np.maximum(2, (size * 0.25).astype(np.int64))
     bx0, by0 = x.astype(np.int64), y.astype(np.int64)
     bx1, by1 = bx0 + bw.astype(np.int64), by0 + bh.astype(np.int64)
-    m = np.maximum(2, (size * 0.25).astype(np.int64))
-    ox0, oy0 = np.maximum(bx0 - m, 0), np.maximum(by0 - m, 0)
-    ox1, oy1 = np.minimum(bx1 + m, w), np.minimum(by1 + m, h)
+    ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
+    ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
+    ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
+    ox1, oy1 = np.minimum((bx1 + m + 1) // 2, hw), np.minimum((by1 + m + 1) // 2, hh)
 
     def box_sum(
         x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
     ) -> NDArray[np.int64]:
         return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
 
-    band = box_sum(ox0, oy0, ox1, oy1) - box_sum(bx0, by0, bx1, by1)
-    band_area = (ox1 - ox0) * (oy1 - oy0) - (bx1 - bx0) * (by1 - by0)
+    band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
+    band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
     ok &= band >= 0.25 * np.maximum(band_area, 1)
     idx = np.nonzero(ok)[0]
-    rows: list[tuple[float, ...]] = []
-    for i in idx:
-        x0, y0 = int(x[i]), int(y[i])
-        x1, y1 = x0 + int(bw[i]), y0 + int(bh[i])
-        mask = (labels[y0:y1, x0:x1] == i + 1).astype(np.uint8)
-        mo = cv2.moments(mask, binaryImage=True)
-        if mo["m00"] <= 0:
-            continue
-        cxx, cyy, cxy = mo["mu20"] / mo["m00"], mo["mu02"] / mo["m00"], mo["mu11"] / mo["m00"]
-        half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
-        l1 = (cxx + cyy) / 2 + half
-        l2 = max((cxx + cyy) / 2 - half, 0.0)
-        theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-        red_share = float(red[y0:y1, x0:x1][mask > 0].mean()) / 255.0
-        rows.append(
-            (
-                float(centroids[i + 1, 0]),
-                float(centroids[i + 1, 1]),
-                float(bw[i]),
-                float(bh[i]),
-                red_share,
-                np.cos(theta),
-                np.sin(theta),
-                4 * np.sqrt(l1),
-                4 * np.sqrt(l2),
-            )
-        )
-    if not rows:
+    if idx.size == 0:
         return _no_components()
-    arr = np.array(rows, dtype=np.float32)
+    # second moments and red share of the kept blobs, all at once: every ink pixel of a
+    # kept blob adds its coordinates (relative to the blob's centroid) to its blob's sums
+    slot = np.full(n, -1, np.int64)
+    slot[idx + 1] = np.arange(idx.size)
+    pts = cv2.findNonZero(ink).reshape(-1, 2)
+    which = slot[labels[pts[:, 1], pts[:, 0]]]
+    mine = which >= 0
+    which, pts = which[mine], pts[mine]
+    cx0, cy0 = centroids[idx + 1, 0], centroids[idx + 1, 1]
+    px = pts[:, 0] - cx0[which]
+    py = pts[:, 1] - cy0[which]
+    m = idx.size
+    m00 = np.bincount(which, minlength=m).astype(np.float64)
+    cxx = np.bincount(which, px * px, minlength=m) / m00
+    cyy = np.bincount(which, py * py, minlength=m) / m00
+    cxy = np.bincount(which, px * py, minlength=m) / m00
+    red_share = np.bincount(which, red[pts[:, 1], pts[:, 0]] > 0, minlength=m) / m00
+    half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+    l1 = (cxx + cyy) / 2 + half
+    l2 = np.maximum((cxx + cyy) / 2 - half, 0.0)
+    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    f32 = np.float32
     return Components(
-        cx=arr[:, 0],
-        cy=arr[:, 1],
-        w=arr[:, 2],
-        h=arr[:, 3],
-        red=arr[:, 4] > 0.25,
-        ax=arr[:, 5],
-        ay=arr[:, 6],
-        major=arr[:, 7],
-        minor=arr[:, 8],
+        cx=cx0.astype(f32),
+        cy=cy0.astype(f32),
+        w=bw[idx],
+        h=bh[idx],
+        red=red_share > 0.25,
+        ax=np.cos(theta).astype(f32),
+        ay=np.sin(theta).astype(f32),
+        major=(4 * np.sqrt(l1)).astype(f32),
+        minor=(4 * np.sqrt(l2)).astype(f32),
     )
+
+
+def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """255 where the picture is light enough to be card paper, else 0.
+
+    Card paper is the brightest thing near it, but how bright depends on the
+    light: a dim table or the dark end of a lighting gradient gives paper of 140
+    grey or less. So paper is judged against the local brightest level (a grey
+    dilation at a quarter of ``gray``'s resolution, about a card wide) and against
+    the whole picture's bright end (so that a dark table far from any card is not
+    paper): light is at least 80 % of the local level and 55 % of the 99th
+    percentile, and anything over 150 is light.
+    """
+    h, w = gray.shape
+    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(h, w) // 30) | 1)
+    local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
+    floor = min(150.0, 0.55 * float(np.percentile(small, 99)))
+    bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
+    bar = cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.compare(cv2.blur(gray, (3, 3)), bar, cv2.CMP_GT)
 
 
 def _no_components() -> Components:
@@ -259,6 +282,14 @@ def patch_transform(x: float, y: float, ux: float, uy: float, d: float) -> NDArr
     return np.array([[sw * vx, sh * ux, tx], [sw * vy, sh * uy, ty]], dtype=np.float64)
 
 
+_GRID = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float32)
+
+
+def _f32(a: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Per-patch coefficients as float32, shaped to broadcast over a patch's grid."""
+    return a.astype(np.float32)[:, None, None]
+
+
 def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.uint8]:
     """Upright ``PATCH_H`` x ``PATCH_W`` BGR patches, one per proposal.
 
@@ -277,7 +308,7 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
         if not grow.any():
             break
         level += grow
-    vv, uu = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float64)
+    vv, uu = _GRID
     pyramid = [image]
     for lv in range(int(level.max()) + 1):
         while len(pyramid) <= lv:
@@ -294,9 +325,8 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
         sw, sh = SPAN_W * dd / PATCH_W, SPAN_H * dd / PATCH_H
         tx = x - (PATCH_W / 2) * sw * vx - (PATCH_H / 2) * sh * ux
         ty = y - (PATCH_W / 2) * sw * vy - (PATCH_H / 2) * sh * uy
-        k = (slice(None), None, None)
-        map_x = ((sw * vx)[k] * uu + (sh * ux)[k] * vv + tx[k]).astype(np.float32)
-        map_y = ((sw * vy)[k] * uu + (sh * uy)[k] * vv + ty[k]).astype(np.float32)
+        map_x = _f32(sw * vx) * uu + _f32(sh * ux) * vv + _f32(tx)
+        map_y = _f32(sw * vy) * uu + _f32(sh * uy) * vv + _f32(ty)
         # remap's maps must stay under 32,767 rows: at most 900 patches a call
         for start in range(0, sel.size, 900):
             part = slice(start, start + 900)
@@ -324,31 +354,35 @@ _INDEX_D = 36.0 / 350
 def card_quads(image: NDArray[np.uint8], *, min_area: float = 1500.0) -> list[NDArray[np.float32]]:
     """Outlines of cards lying free: bright, four-cornered, card-shaped regions.
 
-    Each outline is 4x2, ordered so that its first edge is a short edge.
+    Each outline is 4x2, ordered so that its first edge is a short edge. Cards are
+    large, so the outlines are found at half resolution (a quarter of the work) and
+    scaled back.
     """
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    h, w = image.shape[:2]
+    half = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     paper = cv2.bitwise_and(
         cv2.threshold(hsv[:, :, 2], 140, 255, cv2.THRESH_BINARY)[1],
         cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
     )
-    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
-    limit = 0.9 * image.shape[0] * image.shape[1]
+    limit = 0.9 * half.shape[0] * half.shape[1]
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < min_area or area > limit:
+        if area < min_area / 4 or area > limit:
             continue
         approx = cv2.approxPolyDP(contour, 0.02 * cv2.arcLength(contour, True), True)
         if len(approx) != 4 or not cv2.isContourConvex(approx):
             continue
-        quad = approx.reshape(4, 2).astype(np.float32)
+        quad = approx.reshape(4, 2).astype(np.float32) * 2 + 0.5
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
         if short > long_:
             quad = np.roll(quad, -1, axis=0)
             short, long_ = long_, short
-        if not 0.55 < short / long_ < 0.85 or area < 0.8 * short * long_:
+        if not 0.55 < short / long_ < 0.85 or 4 * area < 0.8 * short * long_:
             continue
         quads.append(quad)
     return quads

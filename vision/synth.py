@@ -180,6 +180,18 @@ def _scribbles(img: NDArray[np.uint8], owner: NDArray[np.int16], rng: np.random.
         )
 
 
+D_FACE = 40.0  # the face index length (face pixels) that ``d_range`` is given for
+CARD_MM = 63.0  # a poker card's width: the rendered face's FACE_W pixels
+
+
+def d_for_mounting(px_per_mm: float) -> float:
+    """The ``d_range`` value that lays cards as a camera giving ``px_per_mm`` of table
+    sees them. A printed index runs about 8.5 mm from rank to suit, 34 face pixels,
+    so at 2.35 px/mm (the recommended mounting) a typical index is 20 pixels; the
+    rendered faces' indices run from 24 to 44 face pixels, as decks differ."""
+    return px_per_mm * D_FACE * CARD_MM / FACE_W  # image px per face px, times D_FACE
+
+
 def make_scene(
     rng: np.random.Generator,
     *,
@@ -188,16 +200,18 @@ def make_scene(
     d_range: tuple[float, float] = (10.0, 32.0),
     hands: float = 0.3,
 ) -> Scene:
-    """One random scene; ``d_range`` is the rank-to-suit distance of the indices in pixels."""
+    """One random scene. ``d_range`` sets the cards' size: the rank-to-suit distance, in
+    pixels, an index of ``D_FACE`` face pixels would have (rendered indices are 24 to
+    44 face pixels, so the drawn ones are 0.6 to 1.1 times it; see
+    :func:`d_for_mounting` to size cards by a camera's pixels per millimetre)."""
     w, h = size
     img = _texture(h, w, rng)
     owner = np.full((h, w), -1, np.int16)
     codes: list[str] = []
     faces: list[Face] = []
     poses: list[NDArray[np.float64]] = []
-    d_face = 40.0
     for _ in range(int(rng.integers(2, 6))):
-        scale = rng.uniform(*d_range) / d_face
+        scale = rng.uniform(*d_range) / D_FACE
         for cx, cy, angle, sc in _layout(rng, w, h, scale):
             code = CODES[int(rng.integers(0, len(CODES)))]
             if photo_faces and rng.random() < 0.35:
@@ -282,7 +296,11 @@ def _camera(
         x, y = move(t.x, t.y)
         x2, y2 = move(t.x + t.ux * t.d, t.y + t.uy * t.d)
         d = float(np.hypot(x2 - x, y2 - y))
-        moved.append(IndexTruth(t.code, t.card, x, y, (x2 - x) / d, (y2 - y) / d, d, t.visible))
+        # an index the perspective pushes out of the frame is not visible, however open
+        inside = 0.8 * d <= x <= w - 0.8 * d and 0.8 * d <= y <= h - 0.8 * d
+        moved.append(
+            IndexTruth(t.code, t.card, x, y, (x2 - x) / d, (y2 - y) / d, d, t.visible and inside)
+        )
     new_quads = tuple(np.array([move(float(a), float(b)) for a, b in q]) for q in quads)
     f = img.astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)

@@ -5,8 +5,13 @@ CPU build); running the model does not: the exported ONNX file is run by
 OpenCV's DNN module. Everything is seeded: the same command gives the same
 patches and, on the same machine, the same model.
 
-The network is small on purpose (three blocks of 8, 16 and 32 channels, about
-0.7 million multiply-adds a patch): a Pi classifies a few hundred proposals a frame.
+The network is small on purpose (three blocks of 12, 24 and 48 channels, about
+1.5 million multiply-adds a patch), and sees only what the gate lets through.
+A gate in front of it (two strided convolutions of 12 and 24 channels on the
+patch at half size, about 56,000 multiply-adds, one logit) is trained on the same
+patches to tell "may be an index" from the rest, with its threshold set on the
+validation scenes so that it passes ``gate_recall`` of their indices; it is
+exported beside the model as ``cards.gate.onnx`` (see :mod:`vision.model`).
 """
 
 from __future__ import annotations
@@ -21,25 +26,28 @@ from typing import Any
 import numpy as np
 
 from vision.dataset import Patches, build_patches
-from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES
+from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, gate_input, gate_path
 from vision.proposals import PATCH_H, PATCH_W
 
-__all__ = ["TrainConfig", "train"]
+__all__ = ["TrainConfig", "build_data", "train", "train_gate"]
 
 
 @dataclass
 class TrainConfig:
-    scenes: int = 3000
+    scenes: int = 4000
     val_scenes: int = 150
-    epochs: int = 6
+    epochs: int = 8
     batch: int = 256
     lr: float = 3e-3
     seed: int = 2026
     workers: int = 2
     photo_faces: str | None = None
     out: str = str(DEFAULT_MODEL)
-    channels: tuple[int, int, int] = (8, 16, 32)
-    hidden: int = 96
+    channels: tuple[int, int, int] = (12, 24, 48)
+    hidden: int = 128
+    gate_epochs: int = 4  # 0: no gate
+    gate_channels: tuple[int, int] = (12, 24)
+    gate_recall: float = 0.999
 
 
 def _network(channels: tuple[int, int, int], hidden: int) -> Any:
@@ -74,6 +82,26 @@ def _network(channels: tuple[int, int, int], hidden: int) -> Any:
     return IndexNet()
 
 
+def _gate_network(channels: tuple[int, int] = (8, 16)) -> Any:
+    """Two strided convolutions on the half-size patch (18 x 12 -> 9 x 6 -> 5 x 3), one
+    logit. Strided convolutions, not pooling: OpenCV's max pooling costs more than
+    the convolutions themselves at these sizes."""
+    from torch import nn
+
+    c1, c2 = channels
+    h, w = (PATCH_H // 2 + 3) // 4, (PATCH_W // 2 + 3) // 4
+    return nn.Sequential(
+        nn.Conv2d(3, c1, 3, stride=2, padding=1, bias=False),
+        nn.BatchNorm2d(c1),
+        nn.ReLU(inplace=True),
+        nn.Conv2d(c1, c2, 3, stride=2, padding=1, bias=False),
+        nn.BatchNorm2d(c2),
+        nn.ReLU(inplace=True),
+        nn.Flatten(),
+        nn.Linear(c2 * h * w, 1),
+    )
+
+
 def _tensor(images: np.ndarray) -> Any:
     import torch
 
@@ -92,13 +120,15 @@ def _augment(x: Any, gen: Any) -> Any:
     return (x * gain * tint + shift).clamp(-0.5, 0.5)
 
 
-def _export(model: Any, out_path: Path) -> None:
+def _export(
+    model: Any, out_path: Path, output: str = "logits", size: tuple[int, int] = (PATCH_H, PATCH_W)
+) -> None:
     """The weights (``.pt``) and the ONNX file OpenCV reads."""
     import torch
 
-    torch.save(model.state_dict(), out_path.with_suffix(".pt"))
+    torch.save(model.state_dict(), out_path.with_name(out_path.stem + ".pt"))
     model.eval()
-    dummy = torch.zeros(1, 3, PATCH_H, PATCH_W)
+    dummy = torch.zeros(1, 3, *size)
     with warnings.catch_warnings():  # the legacy exporter is the one OpenCV's DNN reads well
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(
@@ -106,8 +136,8 @@ def _export(model: Any, out_path: Path) -> None:
             dummy,
             str(out_path),
             input_names=["patch"],
-            output_names=["logits"],
-            dynamic_axes={"patch": {0: "n"}, "logits": {0: "n"}},
+            output_names=[output],
+            dynamic_axes={"patch": {0: "n"}, output: {0: "n"}},
             opset_version=13,
             dynamo=False,
         )
@@ -134,21 +164,79 @@ def evaluate(model: Any, data: Patches) -> dict[str, float]:
     }
 
 
-def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
-    """Build the data, train, export; returns the metrics written to the model card."""
-    try:
-        import torch
-        from torch import nn
-    except ImportError as exc:
-        raise SystemExit(
-            "training needs PyTorch: .venv/bin/pip install -e '.[train]' (CPU build)"
-        ) from exc
+def _batches(n: int, batch: int, gen: Any, desc: str) -> Any:
+    """Indices of one shuffled epoch, a batch at a time, with a progress bar."""
+    import torch
     from tqdm import tqdm
 
-    torch.manual_seed(config.seed)
-    torch.set_num_threads(max(1, config.workers))
+    order = torch.randperm(n, generator=gen)
+    for i in tqdm(range(0, n, batch), desc=desc, unit="batch", leave=False):
+        yield order[i : i + batch]
+
+
+def _logits(model: Any, images: np.ndarray) -> Any:
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        return torch.cat(
+            [model(_tensor(images[i : i + 1024])) for i in range(0, len(images), 1024)]
+        )
+
+
+def train_gate(
+    config: TrainConfig, data: Patches, val: Patches, log: Any = print
+) -> dict[str, float]:
+    """Train the gate, fold its threshold into its last bias, export it beside the model."""
+    import torch
+    from torch import nn
+
+    gate = _gate_network(config.gate_channels)
+    opt = torch.optim.AdamW(gate.parameters(), lr=config.lr, weight_decay=1e-4)
+    steps = config.gate_epochs * ((len(data) + config.batch - 1) // config.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=steps)
+    # missing an index costs a card; passing a pip costs a millisecond: weigh indices up
+    bce = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(4.0))
+    gen = torch.Generator().manual_seed(config.seed + 1)
+    x_all = _tensor(gate_input(data.images))
+    y_all = torch.from_numpy((data.rank > 0).astype(np.float32))
+    for epoch in range(config.gate_epochs):
+        gate.train()
+        for idx in _batches(len(data), config.batch, gen, f"gate {epoch + 1}/{config.gate_epochs}"):
+            out = gate(_augment(x_all[idx], gen))[:, 0]
+            loss = bce(out, y_all[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+    logit = _logits(gate, gate_input(val.images))[:, 0].numpy()
+    pos = val.rank > 0
+    # the threshold that passes gate_recall of the validation indices, folded into the bias
+    # (a hair below an actual index's logit, so that this index itself passes)
+    threshold = (
+        float(np.quantile(logit[pos], 1 - config.gate_recall, method="lower")) - 1e-3
+        if pos.any()
+        else 0.0
+    )
+    with torch.no_grad():
+        gate[-1].bias -= threshold
+    metrics = {
+        "gate_index_passed": float((logit[pos] > threshold).mean()) if pos.any() else 0.0,
+        "gate_background_passed": float((logit[~pos] > threshold).mean()) if (~pos).any() else 0.0,
+    }
+    _export(gate, gate_path(Path(config.out)), "gate", (PATCH_H // 2, PATCH_W // 2))
+    log(
+        f"gate: passes {metrics['gate_index_passed']:.4f} of validation indices and "
+        f"{metrics['gate_background_passed']:.4f} of the rest"
+    )
+    return metrics
+
+
+def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
+    """The training and validation patches of ``config`` (the slow part of training)."""
+    from tqdm import tqdm
+
     photo = Path(config.photo_faces) if config.photo_faces else None
-    started = time.time()
     with tqdm(total=config.scenes + config.val_scenes, desc="scenes", unit="scene") as bar:
         data = build_patches(
             config.scenes, config.seed, photo_dir=photo, workers=config.workers, progress=bar.update
@@ -161,6 +249,26 @@ def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
             workers=config.workers,
             progress=bar.update,
         )
+    return data, val
+
+
+def train(
+    config: TrainConfig, log: Any = print, data: tuple[Patches, Patches] | None = None
+) -> dict[str, Any]:
+    """Build the data (unless given), train, export; returns the metrics written to the
+    model card."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError as exc:
+        raise SystemExit(
+            "training needs PyTorch: .venv/bin/pip install -e '.[train]' (CPU build)"
+        ) from exc
+
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(max(1, config.workers))
+    started = time.time()
+    data, val = data if data is not None else build_data(config)
     indices = int((data.rank > 0).sum())
     log(f"patches: {len(data)} training ({indices} indices), {len(val)} validation")
     model = _network(config.channels, config.hidden)
@@ -179,15 +287,8 @@ def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
     out_path.parent.mkdir(parents=True, exist_ok=True)
     for epoch in range(config.epochs):
         model.train()
-        order = torch.randperm(len(data), generator=gen)
         total = 0.0
-        for i in tqdm(
-            range(0, len(data), config.batch),
-            desc=f"epoch {epoch + 1}/{config.epochs}",
-            unit="batch",
-            leave=False,
-        ):
-            idx = order[i : i + config.batch]
+        for idx in _batches(len(data), config.batch, gen, f"epoch {epoch + 1}/{config.epochs}"):
             x = _augment(x_all[idx], gen)
             r, s = r_all[idx], s_all[idx]
             out = model(x)
@@ -207,8 +308,12 @@ def train(config: TrainConfig, log: Any = print) -> dict[str, Any]:
         )
         # after every epoch: a long run that is stopped still leaves a usable model
         _export(model, out_path)
+    gate = train_gate(config, data, val, log) if config.gate_epochs > 0 else {}
+    if not gate:
+        gate_path(out_path).unlink(missing_ok=True)  # a stale gate would judge for another model
     card = {
         "config": asdict(config),
+        "gate": gate,
         "history": history,
         "validation": history[-1] if history else {},
         "patches": {"train": len(data), "validation": len(val)},
