@@ -208,3 +208,10 @@ def test_cards_are_sized_by_the_camera_mounting():
         for quad in scene.card_quads:
             widths.append(np.linalg.norm(quad[1] - quad[0]))
     assert np.median(widths) == pytest.approx(63 * 2.35, rel=0.1)
+
+
+def test_tiny_pictures_give_no_proposals_and_no_error():
+    from vision.proposals import all_proposals
+
+    for shape in [(1, 1, 3), (1, 9, 3), (3, 2, 3)]:
+        assert len(all_proposals(np.full(shape, 200, np.uint8))) == 0

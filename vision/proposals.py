@@ -121,7 +121,7 @@ def find_components(
     # white; cork, wood and cloth are not). Counted for all blobs at once with an
     # integral image of the light pixels, at half resolution (a 2 x 2 average, which
     # also smooths the paper's grain).
-    half = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
     ii = cv2.integral(_paper(half), sdepth=cv2.CV_32S)
     hh, hw = half.shape
     m = np.maximum(2, (size * 0.25).astype(np.int64))
@@ -359,7 +359,7 @@ def card_quads(image: NDArray[np.uint8], *, min_area: float = 1500.0) -> list[ND
     scaled back.
     """
     h, w = image.shape[:2]
-    half = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
     paper = cv2.bitwise_and(
         cv2.threshold(hsv[:, :, 2], 140, 255, cv2.THRESH_BINARY)[1],
