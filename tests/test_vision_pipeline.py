@@ -215,3 +215,21 @@ def test_tiny_pictures_give_no_proposals_and_no_error():
 
     for shape in [(1, 1, 3), (1, 9, 3), (3, 2, 3)]:
         assert len(all_proposals(np.full(shape, 200, np.uint8))) == 0
+
+
+def test_a_free_card_under_a_dim_blue_light_is_outlined():
+    # card paper at about 130 grey with a blue cast on a dark cloth: a fixed "bright
+    # and grey" bar (V > 140, S < 70) misses it; the adaptive paper mask does not
+    import cv2
+
+    from vision.proposals import card_quads
+
+    img = np.zeros((720, 960, 3), np.uint8)
+    img[:] = (40, 60, 30)  # dark green cloth
+    box = cv2.boxPoints(((480, 360), (150, 210), 20)).astype(np.int32)
+    cv2.fillConvexPoly(img, box, (135, 118, 100))  # BGR: dim paper, blue cast
+    quads = card_quads(img)
+    assert len(quads) == 1
+    found = sorted(map(tuple, np.round(quads[0]).astype(int)))
+    drawn = sorted(map(tuple, box))
+    assert all(np.hypot(a[0] - b[0], a[1] - b[1]) < 6 for a, b in zip(found, drawn, strict=True))

@@ -79,8 +79,19 @@ def find_components(
     image: NDArray[np.uint8], *, min_size: float = 6.0, max_size: float = 90.0
 ) -> Components:
     """Blobs of dark or red ink, mostly surrounded by light paper."""
+    return _components(image, min_size, max_size)[0]
+
+
+def _components(
+    image: NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0
+) -> tuple[Components, NDArray[np.uint8]]:
+    """:func:`find_components`, and the half-size paper mask it judged the blobs by."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
+    # paper (see _paper), at half resolution: a 2 x 2 average, which also smooths the
+    # paper's grain; the card outlines of card_quads are found on the same mask
+    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    paper = _paper(half)
     k = max(15, (min(h, w) // 24) | 1)
     background = cv2.blur(gray, (k, k))
     b, g, r = cv2.split(image)
@@ -105,7 +116,7 @@ def find_components(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
     if n <= 1:
-        return _no_components()
+        return _no_components(), paper
     x, y, bw, bh, area = (stats[1:, i].astype(np.float32) for i in range(5))
     size = np.maximum(bw, bh)
     fill = area / np.maximum(bw * bh, 1)
@@ -119,10 +130,8 @@ def find_components(
     )
     # paper around the blob: most of a band around its box must be light (cards are
     # white; cork, wood and cloth are not). Counted for all blobs at once with an
-    # integral image of the light pixels, at half resolution (a 2 x 2 average, which
-    # also smooths the paper's grain).
-    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    ii = cv2.integral(_paper(half), sdepth=cv2.CV_32S)
+    # integral image of the half-size paper mask.
+    ii = cv2.integral(paper, sdepth=cv2.CV_32S)
     hh, hw = half.shape
     m = np.maximum(2, (size * 0.25).astype(np.int64))
     bx0, by0 = x.astype(np.int64), y.astype(np.int64)
@@ -142,7 +151,7 @@ def find_components(
     ok &= band >= 0.25 * np.maximum(band_area, 1)
     idx = np.nonzero(ok)[0]
     if idx.size == 0:
-        return _no_components()
+        return _no_components(), paper
     # second moments and red share of the kept blobs, all at once: every ink pixel of a
     # kept blob adds its coordinates (relative to the blob's centroid) to its blob's sums
     slot = np.full(n, -1, np.int64)
@@ -165,7 +174,7 @@ def find_components(
     l2 = np.maximum((cxx + cyy) / 2 - half, 0.0)
     theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
     f32 = np.float32
-    return Components(
+    comps = Components(
         cx=cx0.astype(f32),
         cy=cy0.astype(f32),
         w=bw[idx],
@@ -176,6 +185,7 @@ def find_components(
         major=(4 * np.sqrt(l1)).astype(f32),
         minor=(4 * np.sqrt(l2)).astype(f32),
     )
+    return comps, paper
 
 
 def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -190,6 +200,8 @@ def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     percentile, and anything over 150 is light.
     """
     h, w = gray.shape
+    if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
+        return np.where(gray > 150, 255, 0).astype(np.uint8)
     small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     k = max(3, (min(h, w) // 30) | 1)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
@@ -351,20 +363,26 @@ _INDEX_AT = (24.0 / 250, 55.0 / 350)
 _INDEX_D = 36.0 / 350
 
 
-def card_quads(image: NDArray[np.uint8], *, min_area: float = 1500.0) -> list[NDArray[np.float32]]:
-    """Outlines of cards lying free: bright, four-cornered, card-shaped regions.
+def card_quads(
+    image: NDArray[np.uint8],
+    *,
+    min_area: float = 1500.0,
+    paper: NDArray[np.uint8] | None = None,
+) -> list[NDArray[np.float32]]:
+    """Outlines of cards lying free: light, four-cornered, card-shaped regions.
 
     Each outline is 4x2, ordered so that its first edge is a short edge. Cards are
     large, so the outlines are found at half resolution (a quarter of the work) and
-    scaled back.
+    scaled back, on the same adaptive paper mask the ink blobs are judged by
+    (``paper``, when the caller has it already): a fixed "bright and grey" bar
+    missed cards under a colour cast or a dim lamp.
     """
     h, w = image.shape[:2]
-    half = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
-    paper = cv2.bitwise_and(
-        cv2.threshold(hsv[:, :, 2], 140, 255, cv2.THRESH_BINARY)[1],
-        cv2.threshold(hsv[:, :, 1], 70, 255, cv2.THRESH_BINARY_INV)[1],
-    )
+    if paper is None:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        paper = _paper(half)
+    half = paper
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
@@ -416,4 +434,5 @@ def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
 
 def all_proposals(image: NDArray[np.uint8]) -> Proposals:
     """Ink pairs, merged indices and the corners of free cards."""
-    return _concat(pair_proposals(find_components(image)), quad_proposals(card_quads(image)))
+    comps, paper = _components(image)
+    return _concat(pair_proposals(comps), quad_proposals(card_quads(image, paper=paper)))
