@@ -382,11 +382,10 @@ def card_quads(
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
         paper = _paper(half)
-    half = paper
-    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
-    limit = 0.9 * half.shape[0] * half.shape[1]
+    limit = 0.9 * paper.shape[0] * paper.shape[1]
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area / 4 or area > limit:
