@@ -88,10 +88,7 @@ def _components(
     """:func:`find_components`, and the half-size paper mask it judged the blobs by."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape
-    # paper (see _paper), at half resolution: a 2 x 2 average, which also smooths the
-    # paper's grain; the card outlines of card_quads are found on the same mask
-    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    paper = _paper(half)
+    paper = _half_paper(gray)  # card_quads finds the card outlines on the same mask
     k = max(15, (min(h, w) // 24) | 1)
     background = cv2.blur(gray, (k, k))
     b, g, r = cv2.split(image)
@@ -132,7 +129,7 @@ def _components(
     # white; cork, wood and cloth are not). Counted for all blobs at once with an
     # integral image of the half-size paper mask.
     ii = cv2.integral(paper, sdepth=cv2.CV_32S)
-    hh, hw = half.shape
+    hh, hw = paper.shape
     m = np.maximum(2, (size * 0.25).astype(np.int64))
     bx0, by0 = x.astype(np.int64), y.astype(np.int64)
     bx1, by1 = bx0 + bw.astype(np.int64), by0 + bh.astype(np.int64)
@@ -186,6 +183,14 @@ def _components(
         minor=(4 * np.sqrt(l2)).astype(f32),
     )
     return comps, paper
+
+
+def _half_paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """:func:`_paper` at half resolution: a 2 x 2 average first, which also smooths
+    the paper's grain."""
+    h, w = gray.shape
+    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    return _paper(half)
 
 
 def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -377,11 +382,8 @@ def card_quads(
     (``paper``, when the caller has it already): a fixed "bright and grey" bar
     missed cards under a colour cast or a dim lamp.
     """
-    h, w = image.shape[:2]
     if paper is None:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-        paper = _paper(half)
+        paper = _half_paper(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []

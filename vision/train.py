@@ -144,13 +144,7 @@ def _export(
 
 
 def evaluate(model: Any, data: Patches) -> dict[str, float]:
-    import torch
-
-    model.eval()
-    with torch.no_grad():
-        logits = torch.cat(
-            [model(_tensor(data.images[i : i + 1024])) for i in range(0, len(data), 1024)]
-        )
+    logits = _logits(model, data.images)
     nr = len(RANK_CLASSES)
     rank_pred = logits[:, :nr].argmax(1).numpy()
     suit_pred = logits[:, nr:].argmax(1).numpy()
