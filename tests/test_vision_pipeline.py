@@ -104,6 +104,7 @@ def test_labels_follow_the_truth():
 def test_scene_patches_hold_cards_and_background():
     p = scene_patches(11, None)
     assert p.images.shape[1:] == (PATCH_H, PATCH_W, 3)
+    assert p.small.shape == (len(p), PATCH_H // 2, PATCH_W // 2, 3)  # the gate's cut of each
     assert (p.rank > 0).any() and (p.rank == 0).any()
     assert p.rank.max() <= 13 and p.suit.max() <= 3
 

@@ -32,8 +32,9 @@ def test_a_tiny_training_run_exports_a_working_onnx_model(tmp_path):
 def test_the_gate_stops_patches_and_the_rest_get_the_full_network(tmp_path):
     import cv2
 
-    from vision.dataset import scene_patches
-    from vision.model import _blob, gate_input, gate_path
+    from vision.model import GATE_H, GATE_W, _blob, gate_path
+    from vision.proposals import all_proposals, extract_patches
+    from vision.synth import make_scene
 
     out = tmp_path / "cards.onnx"
     card = train(
@@ -45,16 +46,22 @@ def test_the_gate_stops_patches_and_the_rest_get_the_full_network(tmp_path):
     assert card["gate"]["gate_index_passed"] >= 0.99
     gated, full = IndexClassifier(out), IndexClassifier(out, gate=False)
     assert gated.gate is not None and full.gate is None
-    patches = scene_patches(4242, None).images
+    image = make_scene(np.random.default_rng(4242)).image
+    props = all_proposals(image)
+    # the gate judges each proposal cut at half size
     net = cv2.dnn.readNetFromONNX(str(gate_path(out)))
-    net.setInput(_blob(gate_input(patches)))
+    net.setInput(_blob(extract_patches(image, props, size=(GATE_H, GATE_W))))
     passed = np.asarray(net.forward()).reshape(-1) > 0
-    rank_g, suit_g = gated.classify(patches)
-    rank_f, suit_f = full.classify(patches)
-    assert gated.passed == passed.sum() and full.passed == len(patches)
+    assert 0 < passed.sum() < len(props)
+    rank_g, suit_g = gated.read(image, props)
+    rank_f, suit_f = full.read(image, props)
+    assert gated.passed == passed.sum() and full.passed == len(props)
     assert np.allclose(rank_g[passed], rank_f[passed], atol=1e-5)
     assert np.allclose(suit_g[passed], suit_f[passed], atol=1e-5)
     assert (rank_g[~passed, 0] == 1).all() and np.allclose(suit_g[~passed], 0.25)
+    # and what passes is read from the full-size patch, as classify reads it
+    rank_c, _ = full.classify(extract_patches(image, props))
+    assert np.allclose(rank_f, rank_c, atol=1e-5)
 
     # a model trained without a gate leaves no stale gate beside it
     train(
@@ -66,12 +73,43 @@ def test_the_gate_stops_patches_and_the_rest_get_the_full_network(tmp_path):
     assert not gate_path(out).exists() and IndexClassifier(out).gate is None
 
 
-def test_the_gate_sees_each_patch_at_half_size_by_2x2_means():
-    from vision.model import gate_input
+def test_the_gate_patch_is_the_full_patch_at_half_size():
+    # on a smooth picture each half-size pixel is the mean of its 2 x 2 block of the
+    # full-size patch: the same stretch of card, centred alike, whatever the pyramid
+    # level each is cut from
+    from vision.model import GATE_H, GATE_W
+    from vision.proposals import Proposals, extract_patches
 
-    rng = np.random.default_rng(7)
-    patches = rng.integers(0, 256, (5, PATCH_H, PATCH_W, 3), dtype=np.uint8)
-    small = gate_input(patches)
-    assert small.shape == (5, PATCH_H // 2, PATCH_W // 2, 3)
-    means = patches.reshape(5, PATCH_H // 2, 2, PATCH_W // 2, 2, 3).astype(float).mean(axis=(2, 4))
-    assert np.abs(small.astype(float) - means).max() <= 0.5 + 1e-9  # rounded, never mixed
+    yy, xx = np.mgrid[0:400, 0:600].astype(np.float64)
+    ramp = np.stack([xx * 0.3, yy * 0.4, 40 + xx * 0.1 + yy * 0.2], axis=-1)
+    image = np.clip(ramp, 0, 255).astype(np.uint8)
+    f = [np.array(v, np.float32) for v in ([300, 200], [200, 150], [0.6, 0], [0.8, 1], [20, 30])]
+    z = np.zeros(2, np.int32)
+    props = Proposals(*f, z, z)
+    full = extract_patches(image, props).astype(float)
+    small = extract_patches(image, props, size=(GATE_H, GATE_W)).astype(float)
+    assert small.shape == (2, PATCH_H // 2, PATCH_W // 2, 3)
+    means = full.reshape(2, PATCH_H // 2, 2, PATCH_W // 2, 2, 3).mean(axis=(2, 4))
+    assert np.abs(small - means).max() <= 1.5  # rounding only
+
+
+def test_the_strided_variant_exports_a_network_opencv_runs(tmp_path):
+    # TrainConfig(strided=True): strided convolutions in place of max pooling (cheaper
+    # for OpenCV at these sizes; docs/notes.md has how it compared)
+    import torch
+
+    from vision.model import _blob, _read_onnx
+    from vision.train import _export, _network
+
+    for strided, weights in ((True, 15), (False, 12)):
+        model = _network((4, 6, 8), 16, strided)
+        assert model.head[1].in_features == 8 * weights  # 5 x 3 or 4 x 3 after three halvings
+        out = tmp_path / f"net{strided}.onnx"
+        _export(model, out)
+        net = _read_onnx(out)
+        patches = np.random.default_rng(1).integers(0, 256, (3, PATCH_H, PATCH_W, 3), np.uint8)
+        net.setInput(_blob(patches))
+        got = np.asarray(net.forward())
+        with torch.no_grad():
+            want = model(torch.from_numpy(_blob(patches))).numpy()
+        assert got.shape == (3, len(RANK_CLASSES) + 4) and np.allclose(got, want, atol=1e-4)

@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.faces import photo_faces
-from vision.proposals import Proposals, all_proposals, extract_patches
+from vision.model import GATE_H, GATE_W
+from vision.proposals import Proposals, Pyramid, all_proposals, extract_patches
 from vision.synth import RANKS, SUITS, IndexTruth, make_scene
 
 __all__ = ["Patches", "build_patches", "label_proposals"]
@@ -28,7 +29,8 @@ BACKGROUND = 0  # rank label 0: no index here; ranks are 1..13 in RANKS order
 
 @dataclass
 class Patches:
-    images: NDArray[np.uint8]  # N x PATCH_H x PATCH_W x 3
+    images: NDArray[np.uint8]  # N x PATCH_H x PATCH_W x 3, for the network
+    small: NDArray[np.uint8]  # N x GATE_H x GATE_W x 3: the same proposals cut for the gate
     rank: NDArray[np.int64]  # 0 background, 1..13
     suit: NDArray[np.int64]  # 0..3 (meaningless for background)
 
@@ -112,19 +114,18 @@ def scene_patches(
     n_neg = min(len(neg), max(12, int(negatives_per_positive * max(len(pos), 4))))
     neg = rng.choice(neg, size=n_neg, replace=False) if len(neg) else neg
     chosen = np.concatenate([pos, neg]).astype(np.int64)
-    sub = Proposals(
-        *(getattr(props, f)[chosen] for f in ("x", "y", "ux", "uy", "d")),
-        props.rank_index[chosen],
-        props.suit_index[chosen],
-    )
-    images = [extract_patches(scene.image, sub)]
-    ranks, suits = [rank[chosen]], [suit[chosen]]
+    sub = props.take(chosen)
+    pyramid = Pyramid(scene.image)
+    parts = [(sub, rank[chosen], suit[chosen])]
     tprops, tr, ts = _truth_proposals(scene.indices, rng, copies=2)
     if len(tprops):
-        images.append(extract_patches(scene.image, tprops))
-        ranks.append(tr)
-        suits.append(ts)
-    return Patches(np.concatenate(images), np.concatenate(ranks), np.concatenate(suits))
+        parts.append((tprops, tr, ts))
+    return Patches(
+        np.concatenate([extract_patches(pyramid, p) for p, _, _ in parts]),
+        np.concatenate([extract_patches(pyramid, p, size=(GATE_H, GATE_W)) for p, _, _ in parts]),
+        np.concatenate([r for _, r, _ in parts]),
+        np.concatenate([s for _, _, s in parts]),
+    )
 
 
 _FACE_CACHE: dict[str, list] = {}
@@ -170,6 +171,7 @@ def build_patches(
                 progress(1)
     return Patches(
         np.concatenate([p.images for p in parts]),
+        np.concatenate([p.small for p in parts]),
         np.concatenate([p.rank for p in parts]),
         np.concatenate([p.suit for p in parts]),
     )

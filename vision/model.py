@@ -5,17 +5,20 @@ Output per patch: 14 rank logits (no index, A, 2 … 10, J, Q, K) then 4 suit lo
 (S, H, D, C).
 
 An optional *gate* beside the model (``cards.gate.onnx`` next to ``cards.onnx``)
-is a network about a thirtieth of the model's cost that sees every patch first,
-at half size (:func:`gate_input`), and gives one logit: above zero, "may be an
-index" (its threshold is folded into its last bias when it is trained, chosen to
-pass 99.9 % of the indices of the validation scenes). Only those patches go
-through the full network; the others are reported as "no index" with certainty.
-Most proposals are pips, court art and table texture, so the gate spares the
-full network most of its work.
+is a network about a thirtieth of the model's cost that sees every proposal
+first, cut at half size (``GATE_H`` x ``GATE_W``, from the next level of the
+image pyramid: a quarter of the pixels to cut), and gives one logit: above zero,
+"may be an index" (its threshold is folded into its last bias when it is
+trained, chosen to pass 99.9 % of the indices of the validation scenes). Only
+those proposals are cut at full size and go through the full network; the others
+are reported as "no index" with certainty. Most proposals are pips, court art
+and table texture, so the gate spares the full network, and the cutting of full
+patches, most of the work.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import cv2
@@ -23,18 +26,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import ModelError
-from vision.proposals import PATCH_H, PATCH_W
+from vision.proposals import PATCH_H, PATCH_W, Proposals, Pyramid, extract_patches
 
 __all__ = [
     "DEFAULT_MODEL",
+    "GATE_H",
+    "GATE_W",
     "RANK_CLASSES",
     "SUIT_CLASSES",
     "IndexClassifier",
-    "gate_input",
     "gate_path",
 ]
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "cards.onnx"
+GATE_H, GATE_W = PATCH_H // 2, PATCH_W // 2  # the gate's patches: the same stretch, half size
 RANK_CLASSES = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_CLASSES = ("S", "H", "D", "C")
 
@@ -47,16 +52,6 @@ def _softmax(x: NDArray[np.float32]) -> NDArray[np.float32]:
 def gate_path(model: Path) -> Path:
     """Where the gate of ``model`` lives: ``cards.onnx`` -> ``cards.gate.onnx``."""
     return model.with_name(model.stem + ".gate.onnx")
-
-
-def gate_input(patches: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """What the gate sees: each patch at half size (2 x 2 means), 18 x 12. The whole
-    stack is shrunk as one tall picture, which is a mean of exactly each patch's own
-    2 x 2 blocks since the patch sides are even."""
-    n, h, w, c = patches.shape
-    tall = patches.reshape(n * h, w, c)
-    small = cv2.resize(tall, (w // 2, n * h // 2), interpolation=cv2.INTER_AREA)
-    return small.reshape(n, h // 2, w // 2, c)
 
 
 def _blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -74,11 +69,14 @@ def _read_onnx(path: Path) -> cv2.dnn.Net:
 
 
 class IndexClassifier:
-    """Loads the model once; :meth:`classify` takes a stack of patches.
+    """Loads the model (and its gate, if there is one) once.
 
-    Patches go through the network in batches of ``batch``: small batches keep each
-    layer's activations in the cache (48 patches are about 1 MB at the first layer),
-    which on one core is faster than one large batch.
+    :meth:`read` takes a picture and its proposals: it cuts each proposal at half
+    size for the gate and at full size only those the gate passes.
+    :meth:`classify` runs the full network on patches already cut. Patches go
+    through a network in batches of ``batch``: small batches keep each layer's
+    activations in the cache (48 patches are about 1 MB at the first layer), which
+    on one core is faster than one large batch.
     """
 
     def __init__(
@@ -89,14 +87,14 @@ class IndexClassifier:
         gpath = gate_path(self.path)
         self.gate = self._load(gpath) if gate and gpath.is_file() else None
         self.batch = batch
-        self.passed = 0  # patches the gate let through in the last call
+        self.passed = 0  # proposals the gate let through in the last reading
+        self.timings: dict[str, float] = {}  # seconds of the last reading: gate, classify
         probe = self.classify(np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8))
         if probe[0].shape != (1, len(RANK_CLASSES)):
             raise ModelError(f"model file {self.path} does not give {len(RANK_CLASSES)} ranks")
-        if self.gate is not None:
-            self.gate.setInput(_blob(gate_input(np.zeros((2, PATCH_H, PATCH_W, 3), np.uint8))))
-            if np.asarray(self.gate.forward()).size != 2:
-                raise ModelError(f"gate file {gpath} does not give one logit a patch")
+        small = np.zeros((2, GATE_H, GATE_W, 3), np.uint8)
+        if self.gate is not None and self.gate_logits(small).shape != (2,):
+            raise ModelError(f"gate file {gpath} does not give one logit a patch")
 
     @staticmethod
     def _load(path: Path) -> cv2.dnn.Net:
@@ -115,27 +113,45 @@ class IndexClassifier:
             chunk = patches[i : i + self.batch]
             net.setInput(_blob(chunk))
             outs.append(np.asarray(net.forward(), dtype=np.float32).reshape(len(chunk), -1))
+        if not outs:
+            return np.zeros((0, 1), np.float32)
         return np.concatenate(outs)
+
+    def gate_logits(self, small: NDArray[np.uint8]) -> NDArray[np.float32]:
+        """The gate's logit per half-size patch (above zero: may be an index)."""
+        if self.gate is None:
+            raise ModelError(f"model {self.path} has no gate beside it")
+        return self._run(self.gate, small).reshape(-1)
 
     def classify(
         self, patches: NDArray[np.uint8]
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        """Rank and suit probabilities per patch (a patch the gate stops: certainly
-        no index, suits even)."""
+        """Rank and suit probabilities per full-size patch, from the full network."""
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
-        n = len(patches)
+        if len(patches) == 0:
+            return np.zeros((0, nr), np.float32), np.zeros((0, ns), np.float32)
+        logits = self._run(self.net, patches)
+        return _softmax(logits[:, :nr]), _softmax(logits[:, nr : nr + ns])
+
+    def read(
+        self, image: NDArray[np.uint8] | Pyramid, props: Proposals
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Rank and suit probabilities per proposal of ``image`` (a proposal the gate
+        stops: certainly no index, suits even)."""
+        t0 = time.perf_counter()
+        pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
+        nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
+        n = len(props)
         rank_p = np.zeros((n, nr), np.float32)
         suit_p = np.full((n, ns), 1.0 / ns, np.float32)
         rank_p[:, 0] = 1.0
-        if n == 0:
-            self.passed = 0
-            return rank_p, suit_p
         keep = np.arange(n)
-        if self.gate is not None:
-            keep = np.nonzero(self._run(self.gate, gate_input(patches))[:, 0] > 0)[0]
+        if self.gate is not None and n:
+            small = extract_patches(pyramid, props, size=(GATE_H, GATE_W))
+            keep = np.nonzero(self.gate_logits(small) > 0)[0]
+        t1 = time.perf_counter()
         self.passed = len(keep)
         if len(keep):
-            logits = self._run(self.net, patches[keep])
-            rank_p[keep] = _softmax(logits[:, :nr])
-            suit_p[keep] = _softmax(logits[:, nr : nr + ns])
+            rank_p[keep], suit_p[keep] = self.classify(extract_patches(pyramid, props.take(keep)))
+        self.timings = {"gate": t1 - t0, "classify": time.perf_counter() - t1}
         return rank_p, suit_p

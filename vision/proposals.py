@@ -24,6 +24,7 @@ __all__ = [
     "PATCH_W",
     "Components",
     "Proposals",
+    "Pyramid",
     "extract_patches",
     "find_components",
     "pair_proposals",
@@ -73,6 +74,15 @@ class Proposals:
 
     def __len__(self) -> int:
         return len(self.x)
+
+    def take(self, which: NDArray[np.integer]) -> Proposals:
+        """The proposals at ``which`` (indices), in that order."""
+        return Proposals(
+            *(
+                getattr(self, f)[which]
+                for f in ("x", "y", "ux", "uy", "d", "rank_index", "suit_index")
+            )
+        )
 
 
 def find_components(
@@ -149,23 +159,21 @@ def _components(
     idx = np.nonzero(ok)[0]
     if idx.size == 0:
         return _no_components(), paper
-    # second moments and red share of the kept blobs, all at once: every ink pixel of a
-    # kept blob adds its coordinates (relative to the blob's centroid) to its blob's sums
-    slot = np.full(n, -1, np.int64)
-    slot[idx + 1] = np.arange(idx.size)
-    pts = cv2.findNonZero(ink).reshape(-1, 2)
-    which = slot[labels[pts[:, 1], pts[:, 0]]]
-    mine = which >= 0
-    which, pts = which[mine], pts[mine]
-    cx0, cy0 = centroids[idx + 1, 0], centroids[idx + 1, 1]
-    px = pts[:, 0] - cx0[which]
-    py = pts[:, 1] - cy0[which]
+    # second moments and red share of the kept blobs (a hundred or so of several hundred
+    # specks), each from its own box of the label image: cheaper than gathering every
+    # ink pixel of the frame to its blob
     m = idx.size
-    m00 = np.bincount(which, minlength=m).astype(np.float64)
-    cxx = np.bincount(which, px * px, minlength=m) / m00
-    cyy = np.bincount(which, py * py, minlength=m) / m00
-    cxy = np.bincount(which, px * py, minlength=m) / m00
-    red_share = np.bincount(which, red[pts[:, 1], pts[:, 0]] > 0, minlength=m) / m00
+    mom = np.empty((m, 5), np.float64)
+    for j, i in enumerate((idx + 1).tolist()):
+        bx, by, w_, h_ = stats[i, :4].tolist()
+        mask = cv2.compare(labels[by : by + h_, bx : bx + w_], i, cv2.CMP_EQ)
+        mo = cv2.moments(mask, True)
+        reds = cv2.countNonZero(cv2.bitwise_and(red[by : by + h_, bx : bx + w_], mask))
+        mom[j] = (mo["m00"], mo["mu20"], mo["mu02"], mo["mu11"], reds)
+    m00 = mom[:, 0]
+    cxx, cyy, cxy = mom[:, 1] / m00, mom[:, 2] / m00, mom[:, 3] / m00
+    red_share = mom[:, 4] / m00
+    cx0, cy0 = centroids[idx + 1, 0], centroids[idx + 1, 1]
     half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
     l1 = (cxx + cyy) / 2 + half
     l2 = np.maximum((cxx + cyy) / 2 - half, 0.0)
@@ -249,14 +257,9 @@ def pair_proposals(
     score = np.where(ok, dist, np.inf)
     k = min(neighbours, n - 1)
     nearest = np.argsort(score, axis=1)[:, :k]
-    ri, si = [], []
-    for i in range(n):
-        for j in nearest[i]:
-            if np.isfinite(score[i, j]):
-                ri.append(i)
-                si.append(int(j))
-    rank_i = np.array(ri, np.int32)
-    suit_i = np.array(si, np.int32)
+    found = np.isfinite(np.take_along_axis(score, nearest, axis=1)).ravel()
+    rank_i = np.repeat(np.arange(n, dtype=np.int32), k)[found]
+    suit_i = nearest.ravel()[found].astype(np.int32)
     d = dist[rank_i, suit_i].astype(np.float32)
     ux = (dx[rank_i, suit_i] / np.maximum(d, 1e-6)).astype(np.float32)
     uy = (dy[rank_i, suit_i] / np.maximum(d, 1e-6)).astype(np.float32)
@@ -299,7 +302,14 @@ def patch_transform(x: float, y: float, ux: float, uy: float, d: float) -> NDArr
     return np.array([[sw * vx, sh * ux, tx], [sw * vy, sh * uy, ty]], dtype=np.float64)
 
 
-_GRID = np.mgrid[0:PATCH_H, 0:PATCH_W].astype(np.float32)
+_GRIDS: dict[tuple[int, int], NDArray[np.float32]] = {}
+
+
+def _grid(h: int, w: int) -> NDArray[np.float32]:
+    """Row and column numbers of an ``h`` x ``w`` patch, made once per size."""
+    if (h, w) not in _GRIDS:
+        _GRIDS[h, w] = np.mgrid[0:h, 0:w].astype(np.float32)
+    return _GRIDS[h, w]
 
 
 def _f32(a: NDArray[np.float64]) -> NDArray[np.float32]:
@@ -307,29 +317,51 @@ def _f32(a: NDArray[np.float64]) -> NDArray[np.float32]:
     return a.astype(np.float32)[:, None, None]
 
 
-def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.uint8]:
-    """Upright ``PATCH_H`` x ``PATCH_W`` BGR patches, one per proposal.
+class Pyramid:
+    """A picture and its halvings (``cv2.pyrDown``), each made when first asked for,
+    so that the gate's patches and the classifier's patches of one frame share them."""
 
-    Large indices are cut from a smaller level of an image pyramid so that every
-    patch is sampled at about its own resolution. All patches of one level are
+    def __init__(self, image: NDArray[np.uint8]) -> None:
+        self.levels = [image]
+
+    def __getitem__(self, level: int) -> NDArray[np.uint8]:
+        while len(self.levels) <= level:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        return self.levels[level]
+
+
+def extract_patches(
+    image: NDArray[np.uint8] | Pyramid,
+    props: Proposals,
+    *,
+    size: tuple[int, int] = (PATCH_H, PATCH_W),
+) -> NDArray[np.uint8]:
+    """Upright BGR patches, one per proposal, ``size`` = (height, width).
+
+    Every size covers the same stretch of card around the index (``SPAN_W`` x
+    ``SPAN_H`` rank-to-suit distances): a smaller size samples it more coarsely,
+    each pixel centred where the mean of the corresponding block of a
+    ``PATCH_H`` x ``PATCH_W`` patch would be (the gate's half-size patches, see
+    :mod:`vision.model`). Large indices are cut from a smaller level of an image
+    pyramid so that every patch is sampled at about its own resolution (no more
+    than two picture pixels between two samples). All patches of one level are
     cut by a single ``cv2.remap`` over a map built with NumPy.
     """
+    h, w = size
+    pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
     n = len(props)
-    out = np.empty((n, PATCH_H, PATCH_W, 3), np.uint8)
+    out = np.empty((n, h, w, 3), np.uint8)
     if n == 0:
         return out
     d = props.d.astype(np.float64)
     level = np.zeros(n, np.int64)
     while True:
-        grow = (d / 2.0**level > 2.0 * PATCH_H / SPAN_H) & (level < 4)
+        grow = (d / 2.0**level > 2.0 * h / SPAN_H) & (level < 5)
         if not grow.any():
             break
         level += grow
-    vv, uu = _GRID
-    pyramid = [image]
+    vv, uu = _grid(h, w)
     for lv in range(int(level.max()) + 1):
-        while len(pyramid) <= lv:
-            pyramid.append(cv2.pyrDown(pyramid[-1]))
         sel = np.nonzero(level == lv)[0]
         if sel.size == 0:
             continue
@@ -339,23 +371,28 @@ def extract_patches(image: NDArray[np.uint8], props: Proposals) -> NDArray[np.ui
         ux, uy = props.ux[sel].astype(np.float64), props.uy[sel].astype(np.float64)
         dd = d[sel] / s
         vx, vy = uy, -ux  # "right" on the card when "down" is (ux, uy)
-        sw, sh = SPAN_W * dd / PATCH_W, SPAN_H * dd / PATCH_H
-        tx = x - (PATCH_W / 2) * sw * vx - (PATCH_H / 2) * sh * ux
-        ty = y - (PATCH_W / 2) * sw * vy - (PATCH_H / 2) * sh * uy
+        sw, sh = SPAN_W * dd / w, SPAN_H * dd / h
+        # the patch's first pixel: at full size, half the patch before the index's
+        # midpoint; at a smaller size, the centre of the full-size block it stands for
+        cw = (w - 1) / 2 + 0.5 * w / PATCH_W
+        ch = (h - 1) / 2 + 0.5 * h / PATCH_H
+        tx = x - cw * sw * vx - ch * sh * ux
+        ty = y - cw * sw * vy - ch * sh * uy
         map_x = _f32(sw * vx) * uu + _f32(sh * ux) * vv + _f32(tx)
         map_y = _f32(sw * vy) * uu + _f32(sh * uy) * vv + _f32(ty)
-        # remap's maps must stay under 32,767 rows: at most 900 patches a call
-        for start in range(0, sel.size, 900):
-            part = slice(start, start + 900)
+        # remap's maps must stay under 32,767 rows
+        step = max(1, 32_000 // h)
+        for start in range(0, sel.size, step):
+            part = slice(start, start + step)
             rows = map_x[part].shape[0]
             cut = cv2.remap(
                 pyramid[lv],
-                map_x[part].reshape(-1, PATCH_W),
-                map_y[part].reshape(-1, PATCH_W),
+                map_x[part].reshape(-1, w),
+                map_y[part].reshape(-1, w),
                 cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            out[sel[part]] = cut.reshape(rows, PATCH_H, PATCH_W, 3)
+            out[sel[part]] = cut.reshape(rows, h, w, 3)
     return out
 
 

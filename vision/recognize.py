@@ -31,7 +31,7 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
-from vision.proposals import Proposals, all_proposals, extract_patches
+from vision.proposals import Proposals, all_proposals
 
 __all__ = ["CardReading", "Recognizer"]
 
@@ -169,14 +169,10 @@ class Recognizer:
             image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         props = all_proposals(image)
         t1 = time.perf_counter()
-        patches = extract_patches(image, props)
-        t2 = time.perf_counter()
-        rank_p, suit_p = self.classifier.classify(patches)
-        t3 = time.perf_counter()
+        rank_p, suit_p = self.classifier.read(image, props)
         self.timings = {
             "proposals": t1 - t0,
-            "patches": t2 - t1,
-            "classify": t3 - t2,
+            **self.classifier.timings,  # gate (with its patches), classify (with its patches)
             "proposals_n": float(len(props)),
         }
         dets = self._decode(props, rank_p, suit_p)
@@ -206,11 +202,11 @@ class Recognizer:
         rank_c = rank_p[np.arange(len(rank_i)), rank_i]
         suit_c = suit_p[np.arange(len(suit_i)), suit_i]
         conf = rank_c * suit_c
-        order = np.argsort(-conf)
+        # only readings of an index are candidates (most proposals read "no index")
+        cand = np.nonzero((rank_i > 0) & (rank_c >= self.threshold * 0.6))[0]
+        order = cand[np.argsort(-conf[cand], kind="stable")]
         kept: list[IndexDetection] = []
-        for i in order:
-            if rank_i[i] == 0 or rank_c[i] < self.threshold * 0.6:
-                continue
+        for i in order.tolist():
             det = IndexDetection(
                 RANK_CLASSES[int(rank_i[i])],
                 SUIT_CLASSES[int(suit_i[i])],

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from vision.dataset import Patches, build_patches
-from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, gate_input, gate_path
+from vision.model import DEFAULT_MODEL, GATE_H, GATE_W, RANK_CLASSES, SUIT_CLASSES, gate_path
 from vision.proposals import PATCH_H, PATCH_W
 
 __all__ = ["TrainConfig", "build_data", "train", "train_gate"]
@@ -45,12 +45,13 @@ class TrainConfig:
     out: str = str(DEFAULT_MODEL)
     channels: tuple[int, int, int] = (12, 24, 48)
     hidden: int = 128
-    gate_epochs: int = 4  # 0: no gate
+    strided: bool = False  # strided convolutions instead of convolution + max pooling
+    gate_epochs: int = 8  # 0: no gate
     gate_channels: tuple[int, int] = (12, 24)
     gate_recall: float = 0.999
 
 
-def _network(channels: tuple[int, int, int], hidden: int) -> Any:
+def _network(channels: tuple[int, int, int], hidden: int, strided: bool = False) -> Any:
     import torch
     from torch import nn
 
@@ -59,6 +60,12 @@ def _network(channels: tuple[int, int, int], hidden: int) -> Any:
             super().__init__()
 
             def block(cin: int, cout: int) -> nn.Sequential:
+                if strided:
+                    return nn.Sequential(
+                        nn.Conv2d(cin, cout, 3, stride=2, padding=1, bias=False),
+                        nn.BatchNorm2d(cout),
+                        nn.ReLU(inplace=True),
+                    )
                 return nn.Sequential(
                     nn.Conv2d(cin, cout, 3, padding=1, bias=False),
                     nn.BatchNorm2d(cout),
@@ -68,9 +75,14 @@ def _network(channels: tuple[int, int, int], hidden: int) -> Any:
 
             c1, c2, c3 = channels
             self.features = nn.Sequential(block(3, c1), block(c1, c2), block(c2, c3))
+            # 36 x 24 halves three times: 4 x 3 after pooling, 5 x 3 after strided
+            # convolutions (which round up)
+            h, w = PATCH_H, PATCH_W
+            for _ in range(3):
+                h, w = ((h + 1) // 2, (w + 1) // 2) if strided else (h // 2, w // 2)
             self.head = nn.Sequential(
                 nn.Flatten(),
-                nn.Linear(c3 * (PATCH_H // 8) * (PATCH_W // 8), hidden),
+                nn.Linear(c3 * h * w, hidden),
                 nn.ReLU(inplace=True),
                 nn.Dropout(0.2),
                 nn.Linear(hidden, len(RANK_CLASSES) + len(SUIT_CLASSES)),
@@ -89,7 +101,7 @@ def _gate_network(channels: tuple[int, int] = (8, 16)) -> Any:
     from torch import nn
 
     c1, c2 = channels
-    h, w = (PATCH_H // 2 + 3) // 4, (PATCH_W // 2 + 3) // 4
+    h, w = (GATE_H + 3) // 4, (GATE_W + 3) // 4
     return nn.Sequential(
         nn.Conv2d(3, c1, 3, stride=2, padding=1, bias=False),
         nn.BatchNorm2d(c1),
@@ -192,7 +204,7 @@ def train_gate(
     # missing an index costs a card; passing a pip costs a millisecond: weigh indices up
     bce = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(4.0))
     gen = torch.Generator().manual_seed(config.seed + 1)
-    x_all = _tensor(gate_input(data.images))
+    x_all = _tensor(data.small)
     y_all = torch.from_numpy((data.rank > 0).astype(np.float32))
     for epoch in range(config.gate_epochs):
         gate.train()
@@ -203,7 +215,7 @@ def train_gate(
             loss.backward()
             opt.step()
             sched.step()
-    logit = _logits(gate, gate_input(val.images))[:, 0].numpy()
+    logit = _logits(gate, val.small)[:, 0].numpy()
     pos = val.rank > 0
     # the threshold that passes gate_recall of the validation indices, folded into the bias
     # (a hair below an actual index's logit, so that this index itself passes)
@@ -218,7 +230,7 @@ def train_gate(
         "gate_index_passed": float((logit[pos] > threshold).mean()) if pos.any() else 0.0,
         "gate_background_passed": float((logit[~pos] > threshold).mean()) if (~pos).any() else 0.0,
     }
-    _export(gate, gate_path(Path(config.out)), "gate", (PATCH_H // 2, PATCH_W // 2))
+    _export(gate, gate_path(Path(config.out)), "gate", (GATE_H, GATE_W))
     log(
         f"gate: passes {metrics['gate_index_passed']:.4f} of validation indices and "
         f"{metrics['gate_background_passed']:.4f} of the rest"
@@ -265,7 +277,7 @@ def train(
     data, val = data if data is not None else build_data(config)
     indices = int((data.rank > 0).sum())
     log(f"patches: {len(data)} training ({indices} indices), {len(val)} validation")
-    model = _network(config.channels, config.hidden)
+    model = _network(config.channels, config.hidden, config.strided)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
     steps = config.epochs * ((len(data) + config.batch - 1) // config.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=steps)
