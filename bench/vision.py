@@ -187,8 +187,9 @@ def speed(rec: Recognizer, frames: int = 40, passes: int = 3) -> None:
     d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
     times, props, passed = [], [], []
     # gate: cutting every proposal at half size and the gate network; classify: cutting
-    # at full size what the gate passed and the full network
-    parts = {"proposals": 0.0, "gate": 0.0, "classify": 0.0}
+    # at full size what the gate passed and the full network; recheck: reading the
+    # doubtful readings again at two other scales
+    parts = {"proposals": 0.0, "gate": 0.0, "classify": 0.0, "recheck": 0.0}
     images = [
         make_scene(
             np.random.default_rng(EVAL_SEED + 500 + i), size=(1280, 720), d_range=d_range

@@ -65,7 +65,7 @@ def register(commands: Commands) -> None:
 
     p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
     p.add_argument("--scenes", type=int, default=4000)
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")

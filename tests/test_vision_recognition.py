@@ -105,3 +105,43 @@ def test_watch_places_cards_once_and_a_passing_hand_changes_nothing(tmp_path, ca
     assert placed and all(e["t"] < 1.5 for e in placed)  # all at the start
     assert len({e["card"] for e in placed}) == len(placed)  # each card once
     assert not [e for e in events if e.get("kind") in ("removed", "moved")]
+
+
+def test_doubtful_readings_are_read_again_at_two_other_scales(rec):
+    # the bench's occlusion table: the ace of spades' lower index lies under score-pad
+    # writing ("880"), and the ace with the writing under it reads as a doubtful 4S
+    from dataclasses import replace
+
+    from vision.proposals import Pyramid, all_proposals, extract_patches
+    from vision.recognize import RECHECK, RECHECK_SCALES
+    from vision.synth import d_for_mounting
+
+    scene = make_scene(  # as bench/vision.py's occlusion_video makes it
+        np.random.default_rng(9_000_000 - 1),
+        size=(1280, 720),
+        d_range=(d_for_mounting(2.35), d_for_mounting(3.0)),
+        hands=0.0,
+    )
+    image, cards = scene.image, scene.cards
+    props = all_proposals(image)
+    first_r, first_s = rec.classifier.read(Pyramid(image), props)
+    rank_c = first_r.max(axis=1)
+    doubt = (
+        (first_r.argmax(axis=1) > 0) & (rank_c >= 0.3) & (rank_c * first_s.max(axis=1) < RECHECK)
+    )
+    assert doubt.any()
+    readings = rec.read(image)
+    assert rec.timings["rechecked_n"] == doubt.sum()
+    # each doubtful proposal ends as the mean of its three readings
+    rank_p, suit_p = first_r.copy(), first_s.copy()
+    assert rec._recheck(Pyramid(image), props, rank_p, suit_p) == doubt.sum()
+    sub = props.take(np.nonzero(doubt)[0])
+    again = [
+        rec.classifier.classify(extract_patches(image, replace(sub, d=sub.d * s)))
+        for s in RECHECK_SCALES
+    ]
+    want = (first_r[doubt] + sum(r for r, _ in again)) / 3
+    assert np.allclose(rank_p[doubt], want, atol=1e-5)
+    assert np.array_equal(rank_p[~doubt], first_r[~doubt])  # the sure ones are untouched
+    # and what is read is on the table
+    assert {r.card for r in readings} <= set(cards)

@@ -5,7 +5,7 @@ Output per patch: 14 rank logits (no index, A, 2 … 10, J, Q, K) then 4 suit lo
 (S, H, D, C).
 
 An optional *gate* beside the model (``cards.gate.onnx`` next to ``cards.onnx``)
-is a network about a thirtieth of the model's cost that sees every proposal
+is a network about a thirteenth of the model's cost that sees every proposal
 first, cut at half size (``GATE_H`` x ``GATE_W``, from the next level of the
 image pyramid: a quarter of the pixels to cut), and gives one logit: above zero,
 "may be an index" (its threshold is folded into its last bias when it is

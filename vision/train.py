@@ -5,8 +5,12 @@ CPU build); running the model does not: the exported ONNX file is run by
 OpenCV's DNN module. Everything is seeded: the same command gives the same
 patches and, on the same machine, the same model.
 
-The network is small on purpose (three blocks of 12, 24 and 48 channels, about
-1.5 million multiply-adds a patch), and sees only what the gate lets through.
+The network is small on purpose (three strided convolutions of 16, 32 and 64
+channels, about 0.74 million multiply-adds a patch), and sees only what the gate
+lets through. Strided convolutions rather than convolution and max pooling:
+OpenCV's pooling costs more than a convolution at these sizes, and the strided
+network runs in under half the time for the same accuracy on the bench
+(``strided=False`` gives the pooled design of earlier models).
 A gate in front of it (two strided convolutions of 12 and 24 channels on the
 patch at half size, about 56,000 multiply-adds, one logit) is trained on the same
 patches to tell "may be an index" from the rest, with its threshold set on the
@@ -36,16 +40,16 @@ __all__ = ["TrainConfig", "build_data", "train", "train_gate"]
 class TrainConfig:
     scenes: int = 4000
     val_scenes: int = 150
-    epochs: int = 8
+    epochs: int = 12
     batch: int = 256
     lr: float = 3e-3
     seed: int = 2026
     workers: int = 2
     photo_faces: str | None = None
     out: str = str(DEFAULT_MODEL)
-    channels: tuple[int, int, int] = (12, 24, 48)
+    channels: tuple[int, int, int] = (16, 32, 64)
     hidden: int = 128
-    strided: bool = False  # strided convolutions instead of convolution + max pooling
+    strided: bool = True  # strided convolutions (False: convolution + 2 x 2 max pooling)
     gate_epochs: int = 8  # 0: no gate
     gate_channels: tuple[int, int] = (12, 24)
     gate_recall: float = 0.999
