@@ -9,7 +9,7 @@ The network is small on purpose (three strided convolutions of 16, 32 and 64
 channels, about 0.74 million multiply-adds a patch), and sees only what the gate
 lets through. Strided convolutions rather than convolution and max pooling:
 OpenCV's pooling costs more than a convolution at these sizes, and the strided
-network runs in under half the time for the same accuracy on the bench
+network runs in about 55 % of the time for the same accuracy on the bench
 (``strided=False`` gives the pooled design of earlier models).
 A gate in front of it (two strided convolutions of 12 and 24 channels on the
 patch at half size, about 56,000 multiply-adds, one logit) is trained on the same
