@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from skat_helpers import play
 
 from rules.cards import Card, parse_cards
 from rules.errors import InvalidEventError, InvalidOptionError
@@ -57,14 +58,6 @@ def kinds(game: SkatGame) -> list[str]:
 def deal(game: SkatGame, *, known: bool = True, dealer: int | None = 2) -> None:
     hands = (tuple(VH), tuple(MH), tuple(HH)) if known else None
     game.apply(Deal(dealer=dealer, hands=hands, skat=tuple(SKAT) if known else ()))
-
-
-def play(game: SkatGame, moves: str) -> list:
-    out = []
-    for move in moves.split():
-        seat, card = move.split(":")
-        out.append(game.apply(Play(int(seat), C(card))))
-    return out
 
 
 def grand_hand_by_vorhand(game: SkatGame, *, known: bool = True) -> None:

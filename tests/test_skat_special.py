@@ -13,6 +13,7 @@ import json
 import random
 
 import pytest
+from skat_helpers import play
 
 from rules.cards import SKAT_DECK, Card, parse_cards
 from rules.skat.declaration import contract_for
@@ -54,17 +55,16 @@ def kinds(outcomes) -> list[str]:
     return [v.kind for out in outcomes for v in out.verdicts]
 
 
-def play(game: SkatGame, moves: str) -> list:
-    out = []
-    for move in moves.split():
-        seat, card = move.split(":")
-        out.append(game.apply(Play(int(seat), C(card))))
-    return out
-
-
 def k3_deal(game: SkatGame, *, known: bool = True) -> None:
     hands = (tuple(K3_VH), tuple(K3_MH), tuple(K3_HH)) if known else None
     game.apply(Deal(dealer=2, hands=hands, skat=tuple(K3_SKAT) if known else ()))
+
+
+def k3_mittelhand_hand(game: SkatGame, kind: str) -> None:
+    """Record k3's cards; Mittelhand bids 20 and declares ``kind`` from the hand."""
+    k3_deal(game)
+    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, kind, hand=True)):
+        game.apply(e)
 
 
 def k2_deal(game: SkatGame, *, known: bool = True) -> None:
@@ -132,9 +132,7 @@ def test_uno_and_duo_played_out_are_won_by_exactly_their_tricks(game_name, k):
 
 def test_an_uno_lost_by_taking_no_trick_costs_20_and_a_turned_card_is_no_uno():
     game = SkatGame(OPTIONAL)
-    k3_deal(game)
-    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, "uno", hand=True)):
-        game.apply(e)
+    k3_mittelhand_hand(game, "uno")
     # Record k3's play: Mittelhand holds the lowest card of every suit, takes none.
     play(
         game,
@@ -305,17 +303,13 @@ def test_a_claim_of_the_rest_beaten_by_some_lie_of_the_unseen_cards_is_mistaken(
 
 def test_a_nullo_claimed_with_the_lowest_cards_holds_and_a_claim_not_searched_is_counted():
     game = SkatGame(OPTIONAL)
-    k3_deal(game)
-    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, "null", hand=True)):
-        game.apply(e)
+    k3_mittelhand_hand(game, "null")
     out = game.apply(Claim(1, "won", tuple(K3_MH)))
     assert out.verdicts == () and out.result.won is True
     # The same claim where the search may visit one position: the count decides, and
     # a nullo with ten tricks to play is not yet won.
     game = SkatGame(OPTIONAL, claim_budget=1)
-    k3_deal(game)
-    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, "null", hand=True)):
-        game.apply(e)
+    k3_mittelhand_hand(game, "null")
     out = game.apply(Claim(1, "won", tuple(K3_MH)))
     assert "not searched (more than 1 positions)" in out.notes[0]
     assert [v.kind for v in out.verdicts] == ["claim-mistaken"] and out.result.won is False
@@ -323,9 +317,7 @@ def test_a_nullo_claimed_with_the_lowest_cards_holds_and_a_claim_not_searched_is
 
 def test_an_uno_defeated_claim_holds_when_the_player_cannot_take_a_trick():
     game = SkatGame(OPTIONAL)
-    k3_deal(game)
-    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, "uno", hand=True)):
-        game.apply(e)
+    k3_mittelhand_hand(game, "uno")
     # Vorhand claims the Uno defeated: Mittelhand's cards are the lowest of every
     # suit, he can take no trick, let alone exactly one.
     out = game.apply(Claim(0, "defeated", tuple(K3_VH)))
@@ -333,9 +325,7 @@ def test_an_uno_defeated_claim_holds_when_the_player_cannot_take_a_trick():
     assert out.result.decided_by == "claim (Law 50)"
     # And the player's own claim of his Uno is mistaken.
     game = SkatGame(OPTIONAL)
-    k3_deal(game)
-    for e in (Bid(1, 20), Pass(0), Pass(2), Declare(1, "uno", hand=True)):
-        game.apply(e)
+    k3_mittelhand_hand(game, "uno")
     out = game.apply(Claim(1, "won", tuple(K3_MH)))
     assert [v.kind for v in out.verdicts] == ["claim-mistaken"]
     assert "claimed the Uno won against every defence" in out.verdicts[0].detail

@@ -13,7 +13,7 @@ which also says "no index here" for the many wrong pairs (pips, court art).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import cv2
 import numpy as np
@@ -77,12 +77,10 @@ class Proposals:
 
     def take(self, which: NDArray[np.integer]) -> Proposals:
         """The proposals at ``which`` (indices), in that order."""
-        return Proposals(
-            *(
-                getattr(self, f)[which]
-                for f in ("x", "y", "ux", "uy", "d", "rank_index", "suit_index")
-            )
-        )
+        return Proposals(*(getattr(self, f)[which] for f in _PROPOSAL_FIELDS))
+
+
+_PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 
 
 def find_components(
@@ -284,12 +282,7 @@ def _merged_indices(comps: Components) -> Proposals:
 
 
 def _concat(a: Proposals, b: Proposals) -> Proposals:
-    return Proposals(
-        *(
-            np.concatenate([getattr(a, f), getattr(b, f)])
-            for f in ("x", "y", "ux", "uy", "d", "rank_index", "suit_index")
-        )
-    )
+    return Proposals(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in _PROPOSAL_FIELDS))
 
 
 def patch_transform(x: float, y: float, ux: float, uy: float, d: float) -> NDArray[np.float64]:

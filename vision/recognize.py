@@ -208,6 +208,11 @@ class Recognizer:
             ]
         return dets
 
+    def _index_read(self, rank_p: NDArray[np.float32]) -> NDArray[np.bool_]:
+        """Which proposals read as an index: a rank, not "no index", at a rank
+        confidence that may still make a reading."""
+        return (rank_p.argmax(axis=1) > 0) & (rank_p.max(axis=1) >= self.threshold * 0.6)
+
     def _recheck(
         self,
         pyramid: Pyramid,
@@ -217,11 +222,8 @@ class Recognizer:
     ) -> int:
         """Average the doubtful readings (see ``RECHECK``) with readings of the same
         proposal cut at ``RECHECK_SCALES``, in place; returns how many there were."""
-        rank_c = rank_p.max(axis=1)
-        conf = rank_c * suit_p.max(axis=1)
-        doubt = np.nonzero(
-            (rank_p.argmax(axis=1) > 0) & (rank_c >= self.threshold * 0.6) & (conf < RECHECK)
-        )[0]
+        conf = rank_p.max(axis=1) * suit_p.max(axis=1)
+        doubt = np.nonzero(self._index_read(rank_p) & (conf < RECHECK))[0]
         if doubt.size == 0:
             return 0
         sub = props.take(doubt)
@@ -241,7 +243,7 @@ class Recognizer:
         suit_c = suit_p[np.arange(len(suit_i)), suit_i]
         conf = rank_c * suit_c
         # only readings of an index are candidates (most proposals read "no index")
-        cand = np.nonzero((rank_i > 0) & (rank_c >= self.threshold * 0.6))[0]
+        cand = np.nonzero(self._index_read(rank_p))[0]
         order = cand[np.argsort(-conf[cand], kind="stable")]
         kept: list[IndexDetection] = []
         for i in order.tolist():
@@ -263,7 +265,7 @@ class Recognizer:
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
-        dets = [d for d in self.detect_indices(image) if d.rank_confidence >= self.threshold * 0.6]
+        dets = self.detect_indices(image)  # already at least threshold * 0.6 sure of the rank
         by_card: dict[str, list[IndexDetection]] = {}
         for det in dets:
             by_card.setdefault(det.card, []).append(det)
