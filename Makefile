@@ -5,9 +5,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Debian packages the test suite needs: the DejaVu fonts the synthetic card faces
-# are drawn with. Installed only when missing, `apt-get update` first.
-APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra
+# Debian packages the test suite and the demo need: the DejaVu fonts the synthetic
+# card faces are drawn with, and Mosquitto (tests and `kiebitz run` start a private
+# broker on a free port; the system one on 1883 is never used). Installed only when
+# missing, `apt-get update` first.
+APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra mosquitto
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 
@@ -30,7 +32,7 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-demo: $(VENV)/.installed
+demo: $(VENV)/.installed system-deps
 	$(BIN)/kiebitz demo
 
 lint: $(VENV)/.installed-dev

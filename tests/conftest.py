@@ -4,7 +4,54 @@ Hypothesis's per-example deadline is off: tests assert behaviour, never wall
 time, and a loaded CI machine must not turn a slow example into a failure.
 """
 
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
 from hypothesis import settings
+
+from controller.bus.broker import Mosquitto, find_mosquitto
 
 settings.register_profile("kiebitz", deadline=None)
 settings.load_profile("kiebitz")
+
+
+# --------------------------------------------------------------------------- the bus
+
+def start_private_mosquitto(workdir: Path, extra_config: str = "") -> Mosquitto:
+    """A private Mosquitto on a free port; a missing binary FAILS the test, never skips it."""
+    if find_mosquitto() is None:
+        pytest.fail(
+            "mosquitto is not installed: the bus tests need a real broker. "
+            "Install it with `apt-get install mosquitto` (or `make system-deps` as root).",
+            pytrace=False,
+        )
+    return Mosquitto(workdir=workdir, extra_config=extra_config).start()
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A private Mosquitto (never the system one on 1883) for one test."""
+    broker = start_private_mosquitto(tmp_path / "mosquitto")
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., None]:
+    """``wait_until(condition, what)``: poll until true; fail naming ``what`` after 15 s.
+
+    The limit only stops a hung test: nothing asserts how fast anything was.
+    """
+
+    def wait(condition: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                pytest.fail(f"timed out waiting for {what}")
+            time.sleep(0.01)
+
+    return wait

@@ -1,0 +1,635 @@
+"""The seam between the services and the broker: :class:`Bus`, a fake and a real side.
+
+* :class:`MemoryBus` — in-process, on a shared :class:`MemoryBroker`: retained
+  messages, ``+``/``#`` wildcards, an online message on start and the last will
+  on :meth:`MemoryBus.kill`. Delivery is **synchronous**: :meth:`publish` calls
+  every matching handler, of every client on the broker, in the publisher's
+  thread before it returns.
+* :class:`MqttBus` — paho-mqtt 2.x over MQTT 5 with QoS 1, a retained last will,
+  the retained online message and re-subscription on every (re)connect,
+  exponential back-off, its own network thread (``loop_start``). Handlers run in
+  that thread.
+
+Open either by URL with :func:`open_bus` (``memory://<name>``, ``mqtt://host:port``).
+Network trouble never raises into the caller: it shows in :meth:`Bus.health`;
+a handler that raises is logged and the bus carries on.
+
+>>> broker = MemoryBroker()
+>>> a, b = MemoryBus(broker, "a"), MemoryBus(broker, "b")
+>>> a.start(); b.start()
+>>> a.publish("kiebitz/v1/t1/game/state", b'{"n": 1}', retain=True)
+>>> seen = []
+>>> b.subscribe("kiebitz/v1/+/game/#", lambda topic, payload: seen.append((topic, payload)))
+>>> seen
+[('kiebitz/v1/t1/game/state', b'{"n": 1}')]
+>>> b.health().delivered
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+__all__ = [
+    "Bus",
+    "BusHealth",
+    "Handler",
+    "MemoryBroker",
+    "MemoryBus",
+    "MqttBus",
+    "OnRefused",
+    "matches",
+    "open_bus",
+]
+
+log = logging.getLogger("kiebitz.bus")
+
+Handler = Callable[[str, bytes], None]
+OnRefused = Callable[[str, str], None]
+
+CLOSED = "closed"  # not started, or closed
+CONNECTING = "connecting"
+CONNECTED = "connected"
+DISCONNECTED = "disconnected"  # lost; reconnecting with back-off
+REFUSED = "refused"  # the broker refused the connection (credentials, client id ...)
+KILLED = "killed"  # MemoryBus.kill(): gone without a goodbye, last will sent
+
+
+@dataclass(frozen=True, slots=True)
+class BusHealth:
+    """A snapshot of a bus client.
+
+    ``published`` counts publishes the broker accepted (QoS 1: acknowledged),
+    ``refused`` those it refused with a reason code, ``delivered`` the messages
+    handed to handlers, ``handler_errors`` the handler calls that raised.
+    """
+
+    url: str
+    status: str = CLOSED
+    connects: int = 0
+    disconnects: int = 0
+    published: int = 0
+    delivered: int = 0
+    refused: int = 0
+    last_error: str | None = None
+    handler_errors: int = 0
+    subscriptions: int = 0  # patterns the broker has acknowledged on this connection
+
+    @property
+    def connected(self) -> bool:
+        return self.status == CONNECTED
+
+
+@runtime_checkable
+class Bus(Protocol):
+    """What a service needs of the broker; see :class:`MemoryBus` and :class:`MqttBus`."""
+
+    def publish(
+        self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1
+    ) -> None: ...
+
+    def subscribe(self, pattern: str, handler: Handler) -> None: ...
+
+    def start(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def connected(self) -> bool: ...
+
+    def health(self) -> BusHealth: ...
+
+
+def matches(pattern: str, topic: str) -> bool:
+    """MQTT topic filter matching, ``+`` one level, ``#`` the rest (and the parent).
+
+    >>> matches("kiebitz/v1/+/status/#", "kiebitz/v1/t1/status/referee")
+    True
+    >>> matches("a/#", "a"), matches("a/+", "a/b/c"), matches("#", "$SYS/uptime")
+    (True, False, False)
+    """
+    p_parts = pattern.split("/")
+    t_parts = topic.split("/")
+    if topic.startswith("$") and p_parts[0] in ("+", "#"):
+        return False
+    for i, part in enumerate(p_parts):
+        if part == "#":
+            return True
+        if i >= len(t_parts):
+            return False
+        if part != "+" and part != t_parts[i]:
+            return False
+    return len(p_parts) == len(t_parts)
+
+
+def _check_pattern(pattern: str) -> None:
+    if not isinstance(pattern, str) or not pattern:
+        raise ValueError(f"subscription pattern {pattern!r} is empty")
+    parts = pattern.split("/")
+    for i, part in enumerate(parts):
+        if ("#" in part and (part != "#" or i != len(parts) - 1)) or ("+" in part and part != "+"):
+            raise ValueError(f"subscription pattern {pattern!r}: bad wildcard in {part!r}")
+
+
+def _check_publish(topic: str, payload: bytes, qos: int) -> None:
+    if not isinstance(topic, str) or not topic or "+" in topic or "#" in topic:
+        raise ValueError(f"cannot publish to topic {topic!r}")
+    if not isinstance(payload, bytes | bytearray):
+        raise ValueError(f"payload for {topic!r} must be bytes, not {type(payload).__name__}")
+    if qos not in (0, 1, 2):
+        raise ValueError(f"qos must be 0, 1 or 2, not {qos!r}")
+
+
+def _call(handler: Handler, topic: str, payload: bytes) -> bool:
+    """Run one handler; an exception is logged, never raised. True when it returned."""
+    try:
+        handler(topic, payload)
+    except Exception:
+        log.exception("handler %r failed on a message on %s", handler, topic)
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- memory
+
+
+class MemoryBroker:
+    """An in-process broker shared by :class:`MemoryBus` clients.
+
+    ``deny`` lists topic filters no client may publish to (like an ACL): such a
+    publish is refused with reason ``"Not authorized"``, as Mosquitto does.
+    """
+
+    _named: ClassVar[dict[str, MemoryBroker]] = {}
+    _named_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, *, deny: tuple[str, ...] = ()) -> None:
+        self.deny = deny
+        self._lock = threading.RLock()
+        self._retained: dict[str, bytes] = {}
+        self._clients: list[MemoryBus] = []
+
+    @classmethod
+    def named(cls, name: str) -> MemoryBroker:
+        """The process-wide broker called ``name`` (made on first use)."""
+        with cls._named_lock:
+            return cls._named.setdefault(name, cls())
+
+    def retained(self) -> dict[str, bytes]:
+        with self._lock:
+            return dict(self._retained)
+
+    def _attach(self, client: MemoryBus) -> None:
+        with self._lock:
+            if client not in self._clients:
+                self._clients.append(client)
+
+    def _detach(self, client: MemoryBus) -> None:
+        with self._lock:
+            if client in self._clients:
+                self._clients.remove(client)
+
+    def _refuses(self, topic: str) -> bool:
+        return any(matches(pattern, topic) for pattern in self.deny)
+
+    def _publish(self, topic: str, payload: bytes, retain: bool) -> None:
+        with self._lock:
+            if retain:
+                if payload:
+                    self._retained[topic] = payload
+                else:  # an empty retained message clears the topic, as in MQTT
+                    self._retained.pop(topic, None)
+            clients = list(self._clients)
+        for client in clients:
+            client._deliver(topic, payload)
+
+    def _retained_for(self, pattern: str) -> list[tuple[str, bytes]]:
+        with self._lock:
+            return [(t, p) for t, p in self._retained.items() if matches(pattern, t)]
+
+
+class MemoryBus:
+    """The fake side of :class:`Bus`: same semantics as :class:`MqttBus`, in one process.
+
+    Publishing before :meth:`start` queues the message until start (paho queues too).
+    The MQTT-only keywords of :class:`MqttBus` are accepted and ignored, so
+    :func:`open_bus` takes the same keywords for both.
+    """
+
+    def __init__(
+        self,
+        broker: MemoryBroker | None = None,
+        client_id: str = "memory",
+        *,
+        will: tuple[str, bytes] | None = None,
+        online: tuple[str, bytes] | None = None,
+        on_refused: OnRefused | None = None,
+        url: str = "memory://",
+        **_mqtt_only: Any,
+    ) -> None:
+        self.broker = broker if broker is not None else MemoryBroker()
+        self.client_id = client_id
+        self.will = will
+        self.online = online
+        self.on_refused = on_refused
+        self._lock = threading.RLock()
+        self._subs: list[tuple[str, Handler]] = []
+        self._outbox: list[tuple[str, bytes, bool]] = []
+        self._health = BusHealth(url=url)
+
+    @property
+    def connected(self) -> bool:
+        return self._health.status == CONNECTED
+
+    def health(self) -> BusHealth:
+        return self._health
+
+    def _bump(self, **changes: Any) -> None:
+        with self._lock:
+            self._health = replace(self._health, **changes)
+
+    def start(self) -> None:
+        if self.connected:
+            return
+        self.broker._attach(self)
+        h = self._health
+        with self._lock:
+            subs = list(self._subs)
+            patterns = len({p for p, _ in subs})
+            outbox, self._outbox = self._outbox, []
+        self._bump(status=CONNECTED, connects=h.connects + 1, subscriptions=patterns)
+        for pattern, handler in subs:
+            for topic, payload in self.broker._retained_for(pattern):
+                self._hand(handler, topic, payload)
+        if self.online is not None:
+            self.publish(self.online[0], self.online[1], retain=True)
+        for topic, payload, retain in outbox:
+            self.publish(topic, payload, retain=retain)
+
+    def subscribe(self, pattern: str, handler: Handler) -> None:
+        _check_pattern(pattern)
+        with self._lock:
+            self._subs.append((pattern, handler))
+            patterns = len({p for p, _ in self._subs})
+        if self.connected:
+            self._bump(subscriptions=patterns)
+            for topic, payload in self.broker._retained_for(pattern):
+                self._hand(handler, topic, payload)
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        _check_publish(topic, payload, qos)
+        payload = bytes(payload)
+        if not self.connected:
+            with self._lock:
+                self._outbox.append((topic, payload, retain))
+            return
+        if self.broker._refuses(topic):
+            self._bump(refused=self._health.refused + 1, last_error=f"{topic}: Not authorized")
+            if self.on_refused is not None:
+                try:
+                    self.on_refused(topic, "Not authorized")
+                except Exception:
+                    log.exception("on_refused failed for %s", topic)
+            return
+        self._bump(published=self._health.published + 1)
+        self.broker._publish(topic, payload, retain)
+
+    def close(self) -> None:
+        """A clean goodbye: the will's payload is published (retained), then detached."""
+        if self.connected and self.will is not None:
+            self.publish(self.will[0], self.will[1], retain=True)
+        self._leave(CLOSED)
+
+    def kill(self) -> None:
+        """Vanish as a crashed client does: the broker sends the last will."""
+        was = self.connected
+        self._leave(KILLED)
+        if was and self.will is not None:
+            self.broker._publish(self.will[0], self.will[1], True)
+
+    def _leave(self, status: str) -> None:
+        was = self.connected
+        self.broker._detach(self)
+        self._bump(status=status, disconnects=self._health.disconnects + int(was), subscriptions=0)
+
+    def _deliver(self, topic: str, payload: bytes) -> None:
+        with self._lock:
+            handlers = [h for pattern, h in self._subs if matches(pattern, topic)]
+        for handler in handlers:
+            self._hand(handler, topic, payload)
+
+    def _hand(self, handler: Handler, topic: str, payload: bytes) -> None:
+        ok = _call(handler, topic, payload)
+        with self._lock:
+            h = self._health
+            self._health = replace(
+                h, delivered=h.delivered + 1, handler_errors=h.handler_errors + (not ok)
+            )
+
+
+# --------------------------------------------------------------------------- MQTT
+
+
+def _parse_url(url: str) -> tuple[str, int]:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "mqtts":
+        raise NotImplementedError(
+            f"{url}: TLS (mqtts://) is not supported yet; use mqtt://host:port on a trusted network"
+        )
+    if parts.scheme != "mqtt" or not parts.hostname:
+        raise ValueError(f"broker URL {url!r} must look like mqtt://host:port")
+    try:
+        port = parts.port or 1883
+    except ValueError:
+        raise ValueError(f"broker URL {url!r} has a bad port") from None
+    return parts.hostname, port
+
+
+class MqttBus:
+    """The real side of :class:`Bus`: paho-mqtt 2.x, MQTT 5, QoS 1.
+
+    ``will`` (topic, payload) is the retained last will; ``online`` is published,
+    retained, on every (re)connect, after the subscriptions are renewed.
+    ``reconnect`` is paho's (min, max) back-off in seconds; a connection the broker
+    refuses (bad credentials …) shows as status ``refused`` with its reason and is
+    retried with the same growing back-off, never in a tight loop. A publish the
+    broker refuses (PUBACK reason code >= 0x80) is counted in ``health().refused``
+    and passed to ``on_refused(topic, reason)``. ``close()`` publishes the will's
+    payload itself (a clean stop also says offline), then disconnects.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        client_id: str,
+        *,
+        will: tuple[str, bytes] | None = None,
+        online: tuple[str, bytes] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        reconnect: tuple[float, float] = (0.5, 8.0),
+        keepalive: int = 10,
+        username: str | None = None,
+        password: str | None = None,
+        on_refused: OnRefused | None = None,
+    ) -> None:
+        self.url = url
+        self._host, self._port = _parse_url(url)
+        self.client_id = client_id
+        self.will = will
+        self.online = online
+        self.on_refused = on_refused
+        self._clock = clock
+        self._keepalive = keepalive
+        self._lock = threading.RLock()
+        self._subs: list[tuple[str, Handler]] = []
+        self._health = BusHealth(url=url)
+        self._started = False
+        self._closing = False
+        self._connected_at: float | None = None
+        # mid -> topic of publishes waiting for their PUBACK; PUBACKs that beat
+        # publish() back (the network thread is fast) wait in _early.
+        self._pending: dict[int, str] = {}
+        self._early: dict[int, tuple[ReasonCode, Any]] = {}
+        self._sub_mids: dict[int, str] = {}
+        self._sub_ids: dict[str, int] = {}
+
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            protocol=mqtt.MQTTv5,
+            reconnect_on_failure=True,
+        )
+        client.enable_logger(logging.getLogger("kiebitz.bus.paho"))
+        client.reconnect_delay_set(min_delay=reconnect[0], max_delay=reconnect[1])  # type: ignore[arg-type]
+        if username is not None:
+            client.username_pw_set(username, password)
+        if will is not None:
+            client.will_set(will[0], will[1], qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_publish = self._on_publish
+        client.on_subscribe = self._on_subscribe
+        self._client = client
+
+    # -- the Bus API
+
+    @property
+    def connected(self) -> bool:
+        return self._health.status == CONNECTED
+
+    def health(self) -> BusHealth:
+        return self._health
+
+    def connected_for(self) -> float | None:
+        """Seconds since the current connection came up (``clock``), None when down."""
+        at = self._connected_at
+        return None if at is None else self._clock() - at
+
+    def start(self) -> None:
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+            self._closing = False
+        self._bump(status=CONNECTING)
+        self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
+        self._client.loop_start()
+
+    def subscribe(self, pattern: str, handler: Handler) -> None:
+        _check_pattern(pattern)
+        with self._lock:
+            new = all(p != pattern for p, _ in self._subs)
+            self._subs.append((pattern, handler))
+        if new and self.connected:
+            self._subscribe(pattern)
+
+    def _subscribe(self, pattern: str) -> None:
+        # Mosquitto sends one copy per matching subscription; the MQTT 5 subscription
+        # identifier on each copy says which pattern it is for, so each handler runs once.
+        with self._lock:
+            sub_id = self._sub_ids.setdefault(pattern, len(self._sub_ids) + 1)
+        props = Properties(PacketTypes.SUBSCRIBE)
+        props.SubscriptionIdentifier = sub_id
+        rc, mid = self._client.subscribe(pattern, qos=1, properties=props)
+        if rc == mqtt.MQTT_ERR_SUCCESS:
+            with self._lock:
+                self._sub_mids[mid] = pattern
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+        _check_publish(topic, payload, qos)
+        self._send(topic, bytes(payload), qos, retain)
+
+    def _send(self, topic: str, payload: bytes, qos: int, retain: bool) -> mqtt.MQTTMessageInfo:
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+            self._bump(last_error=f"publish to {topic}: {mqtt.error_string(info.rc)}")
+            return info
+        if qos == 0:
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                self._bump(published=self._health.published + 1)
+            return info
+        with self._lock:
+            early = self._early.pop(info.mid, None)
+            if early is None:
+                self._pending[info.mid] = topic
+        if early is not None:
+            self._acknowledged(topic, *early)
+        return info
+
+    def close(self, timeout: float = 2.0) -> None:
+        with self._lock:
+            if not self._started:
+                return
+            self._started = False
+            self._closing = True
+        if self.connected and self.will is not None:
+            info = self._send(self.will[0], self.will[1], 1, True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._connected_at = None
+        self._bump(status=CLOSED)
+
+    # -- paho callbacks (network thread)
+
+    def _bump(self, **changes: Any) -> None:
+        with self._lock:
+            self._health = replace(self._health, **changes)
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        if reason.is_failure:
+            log.warning("%s refused the connection: %s", self.url, reason)
+            self._bump(status=REFUSED, last_error=f"connection refused: {reason}")
+            return
+        with self._lock:
+            patterns = list(dict.fromkeys(p for p, _ in self._subs))
+        self._bump(subscriptions=0)
+        for pattern in patterns:
+            self._subscribe(pattern)
+        if self.online is not None:
+            self._send(self.online[0], self.online[1], 1, True)
+        self._connected_at = self._clock()
+        self._bump(status=CONNECTED, connects=self._health.connects + 1)
+        log.info("connected to %s as %s", self.url, self.client_id)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self._bump(status=DISCONNECTED, last_error=f"cannot reach {self.url}")
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        was = self.connected
+        self._connected_at = None
+        with self._lock:
+            h = self._health
+            status = CLOSED if self._closing else REFUSED if h.status == REFUSED else DISCONNECTED
+            error = h.last_error if not was or self._closing else f"connection lost: {reason}"
+            self._health = replace(
+                h,
+                status=status,
+                disconnects=h.disconnects + int(was),
+                last_error=error,
+                subscriptions=0,
+            )
+        if was and not self._closing:
+            log.warning("lost %s (%s); reconnecting", self.url, reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            topic = message.topic
+        except UnicodeDecodeError:
+            log.warning("dropped a message with a topic that is not UTF-8")
+            return
+        ids = getattr(message.properties, "SubscriptionIdentifier", None)
+        with self._lock:
+            if ids:
+                wanted = {p for p, i in self._sub_ids.items() if i in ids}
+                handlers = [h for pattern, h in self._subs if pattern in wanted]
+            else:
+                handlers = [h for pattern, h in self._subs if matches(pattern, topic)]
+        if not handlers:
+            return
+        failed = sum(not _call(h, topic, message.payload) for h in handlers)
+        with self._lock:
+            h = self._health
+            self._health = replace(
+                h, delivered=h.delivered + 1, handler_errors=h.handler_errors + failed
+            )
+
+    def _on_subscribe(
+        self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode], props: Any
+    ) -> None:
+        with self._lock:
+            pattern = self._sub_mids.pop(mid, "?")
+            h = self._health
+            if all(not r.is_failure for r in reasons):
+                self._health = replace(h, subscriptions=h.subscriptions + 1)
+                return
+            text = ", ".join(str(r) for r in reasons)
+            self._health = replace(h, last_error=f"subscription {pattern} refused: {text}")
+        log.warning("%s refused the subscription %s: %s", self.url, pattern, text)
+
+    def _on_publish(
+        self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode, props: Any
+    ) -> None:
+        with self._lock:
+            topic = self._pending.pop(mid, None)
+            if topic is None:
+                self._early[mid] = (reason, props)
+                return
+        self._acknowledged(topic, reason, props)
+
+    def _acknowledged(self, topic: str, reason: ReasonCode, props: Any) -> None:
+        if not reason.is_failure:
+            self._bump(published=self._health.published + 1)
+            return
+        text = getattr(props, "ReasonString", None) or str(reason)
+        log.warning("%s refused a publish to %s: %s", self.url, topic, text)
+        with self._lock:
+            h = self._health
+            self._health = replace(h, refused=h.refused + 1, last_error=f"{topic}: {text}")
+        if self.on_refused is not None:
+            try:
+                self.on_refused(topic, text)
+            except Exception:
+                log.exception("on_refused failed for %s", topic)
+
+
+def open_bus(url: str, client_id: str, **kw: Any) -> Bus:
+    """A bus by URL: ``memory://<name>`` (a named in-process broker) or ``mqtt://host:port``.
+
+    >>> bus = open_bus("memory://doctest", "t1/referee")
+    >>> type(bus).__name__, bus.health().url
+    ('MemoryBus', 'memory://doctest')
+    >>> open_bus("ftp://x", "c")
+    Traceback (most recent call last):
+    ...
+    ValueError: broker URL 'ftp://x' must be memory://<name>, mqtt://host:port or mqtts://host:port
+    """
+    scheme = url.partition("://")[0]
+    if scheme == "memory":
+        name = url[len("memory://") :]
+        return MemoryBus(MemoryBroker.named(name), client_id, url=url, **kw)
+    if scheme in ("mqtt", "mqtts"):
+        return MqttBus(url, client_id, **kw)
+    raise ValueError(
+        f"broker URL {url!r} must be memory://<name>, mqtt://host:port or mqtts://host:port"
+    )

@@ -1,0 +1,206 @@
+"""From topic to handler: decode, validate, drop duplicates, never let an exception out.
+
+:class:`Dispatcher` subscribes a handler to a topic pattern for one kind of
+envelope. Every payload is decoded and checked against that kind's schema; a bad
+one is logged (logger ``kiebitz.bus``) with its reason and passed to
+``on_error(topic, reason, sender)`` — the services publish it as an ``error``
+event. Redelivered messages (MQTT QoS 1 is *at least once*) are dropped by
+(sender, seq): per route and sender the highest seq seen is kept with a window of
+the most recent seqs, so a reordered message is still accepted, once.
+
+A seq more than ``window`` below the highest seen is taken as the sender having
+started again from 1 (a restarted service), not as a duplicate: its history is
+forgotten and the message accepted.
+
+>>> from controller.bus.bus import MemoryBus
+>>> from controller.bus.envelope import Stamper
+>>> bus = MemoryBus(); bus.start()
+>>> seen, errors = [], []
+>>> d = Dispatcher(bus, on_error=lambda topic, reason, sender: errors.append(reason))
+>>> d.route("kiebitz/v1/+/game/event", "event", lambda topic, env: seen.append(env.seq))
+>>> pub = Publisher(bus, Stamper("t1/referee", clock=lambda: 1.0))
+>>> env = pub.send("kiebitz/v1/t1/game/event", "event", {"type": "trick_won", "seat": 1})
+>>> bus.publish("kiebitz/v1/t1/game/event", encode(env))  # redelivered: dropped
+>>> bus.publish("kiebitz/v1/t1/game/event", b"not json")
+>>> seen, errors
+([1], ['envelope: not JSON: Expecting value at char 0'])
+>>> d.stats()
+DispatchStats(accepted=1, duplicates=1, rejected=1, handler_errors=0)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from controller.bus.bus import Bus
+from controller.bus.envelope import (
+    KINDS,
+    MAX_PAYLOAD,
+    Envelope,
+    PayloadError,
+    Stamper,
+    decode,
+    encode,
+)
+
+__all__ = ["DispatchStats", "Dispatcher", "OnError", "Publisher", "SeqWindow", "encode"]
+
+log = logging.getLogger("kiebitz.bus")
+
+OnError = Callable[[str, str, "str | None"], None]
+EnvelopeHandler = Callable[[str, Envelope], None]
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchStats:
+    accepted: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    handler_errors: int = 0
+
+
+class SeqWindow:
+    """Which (sender, seq) were seen: the highest per sender and a window of recent seqs.
+
+    >>> w = SeqWindow(window=4)
+    >>> [w.accept("t1/a", s) for s in (1, 3, 2, 3, 1)]
+    [True, True, True, False, False]
+    >>> w.accept("t1/a", 9), w.accept("t1/a", 4), w.accept("t1/a", 6), w.accept("t1/a", 6)
+    (True, False, True, False)
+    >>> w.accept("t1/a", 1)  # far below the window: the sender started again
+    True
+    """
+
+    def __init__(self, window: int = 1024) -> None:
+        if window < 1:
+            raise ValueError(f"window must be >= 1, not {window}")
+        self.window = window
+        self._lock = threading.Lock()
+        self._highest: dict[str, int] = {}
+        self._recent: dict[str, set[int]] = {}
+        self._order: dict[str, deque[int]] = {}
+
+    def accept(self, sender: str, seq: int) -> bool:
+        """True (and remembered) the first time (sender, seq) comes; False for a duplicate."""
+        with self._lock:
+            highest = self._highest.get(sender)
+            if highest is not None and seq <= highest - self.window:
+                if seq > highest - 2 * self.window:
+                    return False  # just below the window: an old redelivery
+                log.info(
+                    "%s started again at seq %d (had %d): history forgotten", sender, seq, highest
+                )
+                highest = None
+            if highest is None:
+                self._highest[sender] = seq
+                self._recent[sender] = {seq}
+                self._order[sender] = deque([seq])
+                return True
+            recent = self._recent[sender]
+            if seq in recent:
+                return False
+            recent.add(seq)
+            self._order[sender].append(seq)
+            if seq > highest:
+                self._highest[sender] = highest = seq
+            order = self._order[sender]
+            while len(order) > self.window or (order and order[0] <= highest - self.window):
+                recent.discard(order.popleft())
+            return True
+
+
+def _sender_of(payload: bytes) -> str | None:
+    """Best effort: the sender named in a payload that failed validation."""
+    try:
+        if len(payload) > MAX_PAYLOAD:
+            return None
+        data = json.loads(payload)
+        sender = data.get("sender") if isinstance(data, dict) else None
+        return sender[:128] if isinstance(sender, str) else None
+    except Exception:
+        return None
+
+
+class Dispatcher:
+    """Routes validated, de-duplicated envelopes from a :class:`Bus` to handlers."""
+
+    def __init__(self, bus: Bus, *, on_error: OnError | None = None, window: int = 1024) -> None:
+        self.bus = bus
+        self.on_error = on_error
+        self.window = window
+        self._lock = threading.Lock()
+        self._stats = DispatchStats()
+
+    def stats(self) -> DispatchStats:
+        return self._stats
+
+    def _count(self, **changes: int) -> None:
+        with self._lock:
+            s = self._stats
+            self._stats = replace(s, **{k: getattr(s, k) + v for k, v in changes.items()})
+
+    def route(self, pattern: str, kind: str, handler: EnvelopeHandler) -> None:
+        """Call ``handler(topic, envelope)`` for each new valid ``kind`` envelope on ``pattern``."""
+        if kind not in KINDS:
+            raise ValueError(f"kind {kind!r} is not one of {list(KINDS)}")
+        seen = SeqWindow(self.window)
+
+        def receive(topic: str, payload: bytes) -> None:
+            try:
+                self._receive(topic, payload, kind, handler, seen)
+            except Exception:  # the last line of defence: a service never dies of a message
+                log.exception("dispatching a message on %s failed", topic)
+
+        self.bus.subscribe(pattern, receive)
+
+    def _receive(
+        self, topic: str, payload: bytes, kind: str, handler: EnvelopeHandler, seen: SeqWindow
+    ) -> None:
+        try:
+            env = decode(payload, kind=kind)
+        except PayloadError as exc:
+            self._count(rejected=1)
+            self._reject(topic, str(exc), _sender_of(payload))
+            return
+        if not seen.accept(env.sender, env.seq):
+            self._count(duplicates=1)
+            log.debug("dropped a duplicate %s seq %d on %s", env.sender, env.seq, topic)
+            return
+        self._count(accepted=1)
+        try:
+            handler(topic, env)
+        except Exception as exc:
+            self._count(handler_errors=1)
+            log.exception("handler for %s failed on %s seq %d", topic, env.sender, env.seq)
+            self._reject(topic, f"handler failed: {type(exc).__name__}: {exc}"[:300], env.sender)
+
+    def _reject(self, topic: str, reason: str, sender: str | None) -> None:
+        log.warning("rejected a message on %s from %s: %s", topic, sender or "?", reason)
+        if self.on_error is None:
+            return
+        try:
+            self.on_error(topic, reason, sender)
+        except Exception:
+            log.exception("on_error failed for %s", topic)
+
+
+class Publisher:
+    """Stamps, encodes (validating the body) and publishes with QoS 1."""
+
+    def __init__(self, bus: Bus, stamper: Stamper) -> None:
+        self.bus = bus
+        self.stamper = stamper
+
+    def send(
+        self, topic: str, kind: str, body: Mapping[str, Any], retain: bool = False
+    ) -> Envelope:
+        """Publish ``body`` as a ``kind`` envelope; a bad body raises :class:`PayloadError`."""
+        env = self.stamper.stamp(kind, body)
+        self.bus.publish(topic, encode(env), retain=retain, qos=1)
+        return env
