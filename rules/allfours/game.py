@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Never
 
 from rules import events as base
 from rules.cards import JACK, Card
@@ -53,11 +53,12 @@ from rules.events import (
     Play,
     SetDealer,
 )
+from rules.outcome import Outcome
 from rules.tricks import verdicts as v
 from rules.tricks.contract import Contract, Obligation
 from rules.tricks.game import EventLog, Step, check_seats
 from rules.tricks.play import TrickPlay
-from rules.tricks.verdicts import TrickVerdict
+from rules.verdicts import Verdict
 
 __all__ = [
     "EVENT_TYPES",
@@ -210,7 +211,7 @@ def event_from_json(data: Any) -> Event:
 
 
 @dataclass(frozen=True, slots=True)
-class BegOutOfTurn(TrickVerdict):
+class BegOutOfTurn(Verdict):
     """Standing or begging by other than the eldest; giving or running by other than
     the dealer."""
 
@@ -280,7 +281,7 @@ class AllFoursState:
     deal: AllFoursDeal | None = None
     scores: list[int] = field(default_factory=lambda: [0, 0])
     winner: int | None = None
-    verdicts: list[TrickVerdict] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
     points: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -292,24 +293,7 @@ class _Step(Step):
         self.scored: list[dict[str, Any]] = []
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one event did: verdicts, notes, the points it scored (each with the
-    seat, side, points, what for, evidence cards and the side's score after)."""
-
-    verdicts: tuple[TrickVerdict, ...] = ()
-    notes: tuple[str, ...] = ()
-    scored: tuple[dict[str, Any], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verdicts": [x.to_json() for x in self.verdicts],
-            "notes": list(self.notes),
-            "scored": list(self.scored),
-        }
-
-
-class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome]):
+class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome[Never]]):
     """One game of All Fours, to ``rules.game_to`` points."""
 
     name = "all-fours"
@@ -328,9 +312,9 @@ class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome]):
         return _Step(index)
 
     def _outcome(
-        self, verdicts: tuple[TrickVerdict, ...], notes: tuple[str, ...], step: _Step | None
-    ) -> Outcome:
-        return Outcome(verdicts, notes, () if step is None else tuple(step.scored))
+        self, verdicts: tuple[Verdict, ...], notes: tuple[str, ...], step: _Step | None
+    ) -> Outcome[Never]:
+        return Outcome(verdicts, notes, scored=() if step is None else tuple(step.scored))
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -345,6 +329,34 @@ class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome]):
         if st.deal is None or st.deal.phase == "over":
             return "deal" if st.dealer is not None else "cut"
         return st.deal.phase
+
+    @property
+    def dealer(self) -> int | None:
+        return self._state.dealer
+
+    def summary(self) -> dict[str, Any]:
+        """The table as observers need it: ``scores`` by side (a player, or a
+        partnership of four).
+
+        >>> s = AllFoursGame(AllFoursRules(players=4)).summary()
+        >>> s["game"], s["phase"], s["scores"], s["score_by"]
+        ('all-fours', 'cut', [0, 0], 'team')
+        """
+        st = self._state
+        d = st.deal
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "turn": self.turn,
+            "dealer": st.dealer,
+            "scores": list(st.scores),
+            "score_by": "team" if self.rules.players == 4 else "seat",
+            "verdicts": [x.to_json() for x in st.verdicts],
+            "deal_number": st.deal_number,
+            "winner": st.winner,
+            "trump": None if d is None else d.trump,
+            "tricks": [] if d is None or d.play is None else [t.to_json() for t in d.play.tricks],
+        }
 
     @property
     def turn(self) -> int | None:

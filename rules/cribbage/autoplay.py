@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Never
 
 from rules.cards import FRENCH_DECK, Card
 from rules.cribbage.events import Cut, Deal, Discard, Event, Go, Play, Show, Starter
@@ -79,7 +80,7 @@ def play_game(
     players: Sequence[SimplePlayer] | None = None,
     *,
     reveal_hands: bool = True,
-) -> Iterator[tuple[Event, Outcome]]:
+) -> Iterator[tuple[Event, Outcome[Never]]]:
     """Deal and play ``game`` to its end, yielding every event with its outcome.
 
     With ``reveal_hands`` the deal event carries the hands (as a shuffling
@@ -90,7 +91,7 @@ def play_game(
     n = rules.players
     seats = list(players) if players is not None else [SimplePlayer() for _ in range(n)]
 
-    def apply(event: Event) -> Iterator[tuple[Event, Outcome]]:
+    def apply(event: Event) -> Iterator[tuple[Event, Outcome[Never]]]:
         yield event, game.apply(event)
 
     while game.phase == "cut":

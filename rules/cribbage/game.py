@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Never
 
 from rules.cards import JACK, Card
 from rules.cribbage import verdicts as v
@@ -62,6 +62,7 @@ from rules.cribbage.scoring import HAND_SIZES, ScoreItem, pip_value, score_show
 from rules.cribbage.variants import CribbageRules
 from rules.errors import InvalidEventError
 from rules.events import corrected, replace_card
+from rules.outcome import Outcome, Pegged
 
 __all__ = ["CribbageGame", "DealState", "GameState", "Outcome", "Pegged"]
 
@@ -69,42 +70,6 @@ SCHEMA = 1
 
 # Where a card is known to be during a deal.
 Location = tuple[str, int | None]  # ("hand"|"crib"|"played"|"starter", seat)
-
-
-@dataclass(frozen=True, slots=True)
-class Pegged:
-    """One move of a team's pegs: the points, what made them, the score after."""
-
-    seat: int
-    team: int
-    points: int
-    items: tuple[ScoreItem, ...]
-    score: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "team": self.team,
-            "points": self.points,
-            "score": self.score,
-            "items": [i.to_json() for i in self.items],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one event did: the pegs it moved, the verdicts it raised, notes for people."""
-
-    pegged: tuple[Pegged, ...] = ()
-    verdicts: tuple[v.Verdict, ...] = ()
-    notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "pegged": [p.to_json() for p in self.pegged],
-            "verdicts": [x.to_json() for x in self.verdicts],
-            "notes": list(self.notes),
-        }
 
 
 @dataclass
@@ -205,14 +170,19 @@ class _Step:
     def flag(
         self, kind: type[v.Verdict], seat: int | None, cards: Iterable[Card], detail: str
     ) -> None:
-        self.verdicts.append(kind(self.index, seat, tuple(cards), detail))
+        self.verdicts.append(
+            kind(event=self.index, seat=seat, trick=None, cards=tuple(cards), detail=detail)
+        )
 
-    def outcome(self) -> Outcome:
-        return Outcome(tuple(self.pegged), tuple(self.verdicts), tuple(self.notes))
+    def outcome(self) -> Outcome[Never]:
+        return Outcome(tuple(self.verdicts), tuple(self.notes), pegged=tuple(self.pegged))
 
 
 class CribbageGame:
     """One match of cribbage (one or more games) between 2, 3 or 4 players."""
+
+    #: The game as its records name it.
+    name: ClassVar[str] = "cribbage"
 
     def __init__(self, rules: CribbageRules | None = None) -> None:
         self.rules = rules or CribbageRules()
@@ -236,7 +206,7 @@ class CribbageGame:
         """The current state. Treat it as read-only; it is replaced, not changed."""
         return self._states[-1]
 
-    def apply(self, event: Event) -> Outcome:
+    def apply(self, event: Event) -> Outcome[Never]:
         """Apply the next event; return what it scored and flagged.
 
         Raises :class:`InvalidEventError` for a malformed event, changing nothing.
@@ -263,7 +233,7 @@ class CribbageGame:
         self._effective = corrected(self._events)
         return event
 
-    def _correct(self, event: Correct, index: int) -> Outcome:
+    def _correct(self, event: Correct, index: int) -> Outcome[Never]:
         if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
             raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
         effective = list(self._effective)
@@ -282,7 +252,7 @@ class CribbageGame:
         self._states.append(state)
         raised = tuple(x for x in state.verdicts if x not in before.verdicts)
         note = f"event {event.index}: {event.old} corrected to {event.new}; the game is recounted"
-        return Outcome((), raised, (note,))
+        return Outcome(raised, (note,))
 
     # Views --------------------------------------------------------------------
 
@@ -349,6 +319,7 @@ class CribbageGame:
         st = self.state
         d = st.deal
         return {
+            "game": self.name,
             "phase": st.phase,
             "game_number": st.game_number,
             "deal_number": st.deal_number,
@@ -356,6 +327,7 @@ class CribbageGame:
             "turn": self.turn,
             "count": self.count,
             "scores": list(st.scores),
+            "score_by": "team" if self.rules.partnerships else "seat",
             "pegs": [{"front": f, "back": b} for f, b in zip(st.scores, st.back_pegs, strict=True)],
             "games_won": list(st.games_won),
             "winner": st.winner,
@@ -363,7 +335,8 @@ class CribbageGame:
             "starter": None if d is None or d.starter is None else str(d.starter),
             "run": [] if d is None else [str(c) for c in d.run],
             "played": [] if d is None else [[str(c) for c in p] for p in d.played],
-            "verdicts": [x.to_json() for x in st.verdicts],
+            # Cribbage has no tricks: its records have never carried a verdict's trick.
+            "verdicts": [x.to_json(trick=False) for x in st.verdicts],
         }
 
     # Validation of malformed events ------------------------------------------------

@@ -3,20 +3,34 @@
 A card seen played stays played: the game records it and reports what is wrong
 with it as a verdict (STYLE practice 1). Every verdict names the event that
 revealed it, the seat concerned, the cards that prove it and a sentence for
-people. ``kind`` is the stable name used in JSON and MQTT payloads.
+people. ``kind`` is the stable name used in JSON and MQTT payloads. The base and
+the kinds every game shares (a card seen twice, a card not in the hand, a play
+out of turn, a deal out of turn, a wrong number of cards, an event out of
+phase) are
+:mod:`rules.verdicts`; these are cribbage's own. Cribbage has no tricks: its
+verdicts carry ``trick=None``, and its records leave the field out.
 
 >>> from rules.cards import Card
->>> v = OverThirtyOne(event=7, seat=1, cards=(Card.parse("KS"),), detail="count 25 + KS = 35")
->>> v.to_json()
+>>> v = OverThirtyOne(event=7, seat=1, trick=None, cards=(Card.parse("KS"),),
+...                   detail="count 25 + KS = 35")
+>>> v.to_json(trick=False)
 {'kind': 'over-thirty-one', 'event': 7, 'seat': 1, 'cards': ['KS'], 'detail': 'count 25 + KS = 35'}
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rules.cards import Card
+from rules.verdicts import (
+    CardNotInHand,
+    DealtOutOfTurn,
+    DuplicateCard,
+    OutOfPhase,
+    PlayedOutOfTurn,
+    Verdict,
+    WrongNumberOfCards,
+)
 
 __all__ = [
     "CardNotInHand",
@@ -36,51 +50,10 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
-    """Base of all verdicts."""
-
-    kind: ClassVar[str] = "verdict"
-    event: int
-    seat: int | None
-    cards: tuple[Card, ...]
-    detail: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "event": self.event,
-            "seat": self.seat,
-            "cards": [str(c) for c in self.cards],
-            "detail": self.detail,
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class OverThirtyOne(Verdict):
     """A card played that takes the count past thirty-one (seed 003: "up to that limit")."""
 
     kind: ClassVar[str] = "over-thirty-one"
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicateCard(Verdict):
-    """The same card seen twice in one deal: a misread or a second pack."""
-
-    kind: ClassVar[str] = "duplicate-card"
-
-
-@dataclass(frozen=True, slots=True)
-class CardNotInHand(Verdict):
-    """A card from a player whose hand is known not to hold it."""
-
-    kind: ClassVar[str] = "card-not-in-hand"
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedOutOfTurn(Verdict):
-    """A card (or a go) from a player whose turn it was not."""
-
-    kind: ClassVar[str] = "played-out-of-turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +62,6 @@ class GoWhileAbleToPlay(Verdict):
     that card, seen later in the play or when the hand was laid down."""
 
     kind: ClassVar[str] = "go-while-able-to-play"
-
-
-@dataclass(frozen=True, slots=True)
-class WrongNumberOfCards(Verdict):
-    """A hand dealt, played or shown with too many or too few cards."""
-
-    kind: ClassVar[str] = "wrong-number-of-cards"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +80,6 @@ class WrongCribCount(Verdict):
 
 
 @dataclass(frozen=True, slots=True)
-class DealtOutOfTurn(Verdict):
-    """The deal by the wrong player (seed 000 Irregularities)."""
-
-    kind: ClassVar[str] = "dealt-out-of-turn"
-
-
-@dataclass(frozen=True, slots=True)
 class CribCardTakenUp(Verdict):
     """A card laid out for the crib played or shown from the hand (seed 000 THE CRIB)."""
 
@@ -132,11 +91,3 @@ class ShownOutOfOrder(Verdict):
     """A hand shown before its turn: non-dealer first, then dealer, then crib (seed 003)."""
 
     kind: ClassVar[str] = "shown-out-of-order"
-
-
-@dataclass(frozen=True, slots=True)
-class OutOfPhase(Verdict):
-    """An event that does not belong to this part of the deal (a play before the
-    starter, a card after the game was won). Recorded; it changes nothing."""
-
-    kind: ClassVar[str] = "out-of-phase"

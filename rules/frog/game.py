@@ -53,11 +53,12 @@ from rules.events import (
     Play,
     SetDealer,
 )
+from rules.outcome import Outcome
 from rules.tricks import verdicts as v
 from rules.tricks.contract import Contract, Obligation
 from rules.tricks.game import EventLog, Step, check_seats
 from rules.tricks.play import TrickPlay
-from rules.tricks.verdicts import TrickVerdict
+from rules.verdicts import Verdict
 
 __all__ = [
     "EVENT_TYPES",
@@ -199,14 +200,14 @@ def event_from_json(data: Any) -> Event:
 
 
 @dataclass(frozen=True, slots=True)
-class OfferOutOfTurn(TrickVerdict):
+class OfferOutOfTurn(Verdict):
     """An offer or pass from a player whose turn it was not, or who has passed."""
 
     kind: ClassVar[str] = "offer-out-of-turn"
 
 
 @dataclass(frozen=True, slots=True)
-class OfferTooLow(TrickVerdict):
+class OfferTooLow(Verdict):
     """An offer not above the highest ("the highest offer must be accepted"), or a
     player raising his own offer ("cannot increase his own bid unless he is
     overbid")."""
@@ -215,7 +216,7 @@ class OfferTooLow(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class WidowTouched(TrickVerdict):
+class WidowTouched(Verdict):
     """In Chico or Grand the player "must not touch the widow"; in Frog three cards
     are laid away."""
 
@@ -223,7 +224,7 @@ class WidowTouched(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class IllegalTrump(TrickVerdict):
+class IllegalTrump(Verdict):
     """Chico names "any suit for the trump except hearts"."""
 
     kind: ClassVar[str] = "illegal-trump"
@@ -310,7 +311,7 @@ class FrogState:
     deal: FrogDeal | None = None
     totals: list[int] = field(default_factory=list)
     results: list[FrogResult] = field(default_factory=list)
-    verdicts: list[TrickVerdict] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
 
 
 class _Step(Step):
@@ -319,22 +320,6 @@ class _Step(Step):
     def __init__(self, index: int) -> None:
         super().__init__(index)
         self.result: FrogResult | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one event did: verdicts, notes for people, a deal's result."""
-
-    verdicts: tuple[TrickVerdict, ...] = ()
-    notes: tuple[str, ...] = ()
-    result: FrogResult | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verdicts": [x.to_json() for x in self.verdicts],
-            "notes": list(self.notes),
-            "result": None if self.result is None else self.result.to_json(),
-        }
 
 
 def _positions(dealer: int, players: int) -> tuple[int, int, int]:
@@ -351,7 +336,7 @@ def _points(cards: Sequence[Card]) -> int:
     return sum(POINTS.get(c.rank, 0) for c in cards)
 
 
-class FrogGame(EventLog[FrogRules, FrogState, _Step, Outcome]):
+class FrogGame(EventLog[FrogRules, FrogState, _Step, Outcome[FrogResult]]):
     """A sitting at one Frog table."""
 
     name = "frog"
@@ -370,8 +355,8 @@ class FrogGame(EventLog[FrogRules, FrogState, _Step, Outcome]):
         return _Step(index)
 
     def _outcome(
-        self, verdicts: tuple[TrickVerdict, ...], notes: tuple[str, ...], step: _Step | None
-    ) -> Outcome:
+        self, verdicts: tuple[Verdict, ...], notes: tuple[str, ...], step: _Step | None
+    ) -> Outcome[FrogResult]:
         return Outcome(verdicts, notes, None if step is None else step.result)
 
     # The log --------------------------------------------------------------------------
@@ -388,6 +373,42 @@ class FrogGame(EventLog[FrogRules, FrogState, _Step, Outcome]):
     @property
     def deal(self) -> FrogDeal | None:
         return self._state.deal
+
+    @property
+    def phase(self) -> str:
+        """The deal's phase (bidding, naming, widow, play), or ``deal`` between deals."""
+        d = self._state.deal
+        return "deal" if d is None or d.phase == "over" else d.phase
+
+    @property
+    def dealer(self) -> int | None:
+        d = self._state.deal
+        return None if d is None else d.dealer
+
+    def summary(self) -> dict[str, Any]:
+        """The table as observers need it.
+
+        >>> s = FrogGame().summary()
+        >>> s["game"], s["phase"], s["scores"], s["score_by"]
+        ('frog', 'deal', [0, 0, 0], 'seat')
+        """
+        st = self._state
+        d = st.deal
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "scores": list(st.totals),
+            "score_by": "seat",
+            "verdicts": [x.to_json() for x in st.verdicts],
+            "deal_number": st.deal_number,
+            "declarer": None if d is None else d.declarer,
+            "game_offered": None if d is None else d.high,
+            "trump": None if d is None else d.trump,
+            "tricks": [] if d is None or d.play is None else [t.to_json() for t in d.play.tricks],
+            "results": [r.to_json() for r in st.results],
+        }
 
     @property
     def turn(self) -> int | None:

@@ -39,11 +39,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from rules.cards import SKAT_DECK, Card
 from rules.errors import InvalidEventError
 from rules.events import corrected, replace_card
+from rules.outcome import Outcome
 from rules.skat import verdicts as v
 from rules.skat.bidding import Bidding
 from rules.skat.declaration import (
@@ -89,7 +90,7 @@ from rules.tricks.contract import IX_BY_SUIT, index_of
 from rules.tricks.game import Step, apply_all, check_seats, events_of
 from rules.tricks.play import ASIDE, Flag, Trick, TrickPlay
 from rules.tricks.solve import BUDGET, Answer, Goal, solve
-from rules.tricks.verdicts import TrickVerdict
+from rules.verdicts import Verdict
 
 __all__ = ["DealResult", "DealState", "Outcome", "SkatGame", "SkatState", "positions"]
 
@@ -101,7 +102,7 @@ _CLAIMS: Final = ("won", "schneider", "defeated", "rest", "open")
 _ORDINALS: Final = ("first", "second", "third")
 _CALLS: Final = frozenset((Bid, Hold, Pass))
 _NULL_WORDS: Final = {"null": "nullo", "revolution": "Revolution", "uno": "Uno", "duo": "Duo"}
-_BID_VERDICTS: Final[dict[str, type[TrickVerdict]]] = {
+_BID_VERDICTS: Final[dict[str, type[Verdict]]] = {
     "bid-out-of-turn": v.BidOutOfTurn,
     "bid-after-pass": v.BidAfterPass,
     "bid-too-low": v.BidTooLow,
@@ -260,7 +261,7 @@ class SkatState:
     lost: list[int] = field(default_factory=list)
     bock_left: int = 0
     results: list[DealResult] = field(default_factory=list)
-    verdicts: list[TrickVerdict] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
 
     @classmethod
     def new(cls, players: int) -> SkatState:
@@ -270,24 +271,8 @@ class SkatState:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one event did: the verdicts it raised, notes for people, a deal's result."""
-
-    verdicts: tuple[TrickVerdict, ...] = ()
-    notes: tuple[str, ...] = ()
-    result: DealResult | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verdicts": [x.to_json() for x in self.verdicts],
-            "notes": list(self.notes),
-            "result": None if self.result is None else self.result.to_json(),
-        }
-
-
 #: The outcome of the many events that do nothing worth telling.
-_QUIET: Final = Outcome()
+_QUIET: Final[Outcome[DealResult]] = Outcome()
 
 
 class _Step(Step):
@@ -302,6 +287,9 @@ class _Step(Step):
 
 class SkatGame:
     """A sitting at one Skat table (any number of deals)."""
+
+    #: The game as its records name it.
+    name: ClassVar[str] = "skat"
 
     def __init__(self, rules: SkatRules | None = None, *, claim_budget: int = BUDGET) -> None:
         self.rules = rules or SkatRules()
@@ -332,7 +320,7 @@ class SkatGame:
         """The current state. Treat it as read-only."""
         return self._state
 
-    def apply(self, event: Event) -> Outcome:
+    def apply(self, event: Event) -> Outcome[DealResult]:
         """Apply the next event; return what it flagged and any deal's result.
 
         Raises :class:`InvalidEventError` for a malformed event, changing nothing.
@@ -390,7 +378,7 @@ class SkatGame:
         verdicts, events = step.verdicts, self._events
 
         def flag(
-            kind: type[TrickVerdict],
+            kind: type[Verdict],
             seat: int | None,
             trick: int | None,
             cards: Sequence[Card],
@@ -410,7 +398,7 @@ class SkatGame:
 
     def _after_hot(
         self, d: DealState, play: TrickPlay, trick: Trick | None, step: _Step
-    ) -> Outcome:
+    ) -> Outcome[DealResult]:
         """What a card on the hot path decides (:meth:`_after_card`)."""
         self._after_card(self._state, d, play, trick, step)
         if d.phase != "play":
@@ -443,7 +431,7 @@ class SkatGame:
             state.verdicts.extend(step.verdicts)
         return state
 
-    def _correct(self, event: Correct, index: int) -> Outcome:
+    def _correct(self, event: Correct, index: int) -> Outcome[DealResult]:
         if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
             raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
         effective = self._corrected(self._events)
@@ -485,7 +473,7 @@ class SkatGame:
         return d.declarer if d.phase == "declaring" else None
 
     @property
-    def verdicts(self) -> tuple[TrickVerdict, ...]:
+    def verdicts(self) -> tuple[Verdict, ...]:
         return tuple(self._state.verdicts)
 
     @property
@@ -514,7 +502,7 @@ class SkatGame:
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA,
-            "game": "skat",
+            "game": self.name,
             "rules": self.rules.to_json(),
             "events": [event_to_json(e) for e in self._events],
             "state": self.summary(),
@@ -536,9 +524,13 @@ class SkatGame:
         st = self._state
         d = st.deal
         out: dict[str, Any] = {
+            "game": self.name,
             "phase": self.phase,
             "deal_number": st.deal_number,
             "turn": self.turn,
+            "dealer": None,
+            "scores": list(st.pad),
+            "score_by": "seat",
             "pad": list(st.pad),
             "tournament": list(st.tournament) if self.rules.isko else None,
             "bock_left": st.bock_left,

@@ -21,8 +21,10 @@ from rules.tricks.verdicts import (
     PlayedOutOfTurn,
     Revoke,
     TrickVerdict,
+    Verdict,
     WrongNumberOfCards,
 )
+from rules.verdicts import DealtOutOfTurn
 
 __all__ = [
     "BidAfterPass",
@@ -42,27 +44,28 @@ __all__ = [
     "Revoke",
     "SkatSeen",
     "TrickVerdict",
+    "Verdict",
     "WrongNumberOfCards",
     "WrongSkatCount",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class BidOutOfTurn(TrickVerdict):
+class BidOutOfTurn(Verdict):
     """A call from a player whose turn it was not (Law 34)."""
 
     kind: ClassVar[str] = "bid-out-of-turn"
 
 
 @dataclass(frozen=True, slots=True)
-class BidAfterPass(TrickVerdict):
+class BidAfterPass(Verdict):
     """A call from a player who has passed or was debarred (Laws 24, 27, 35)."""
 
     kind: ClassVar[str] = "bid-after-pass"
 
 
 @dataclass(frozen=True, slots=True)
-class BidTooLow(TrickVerdict):
+class BidTooLow(Verdict):
     """A figure not above the one already named (Law 35: "Any figure once named
     cannot be recalled")."""
 
@@ -70,7 +73,7 @@ class BidTooLow(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class InvalidBid(TrickVerdict):
+class InvalidBid(Verdict):
     """A figure that is not the value of any game, or below the lowest bid (Law 33).
     The figure stands: it was said."""
 
@@ -78,15 +81,7 @@ class InvalidBid(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class DealtOutOfTurn(TrickVerdict):
-    """The deal by the wrong player (Law 20: "the deal must stand if it is
-    complete ... may be penalized 10 points")."""
-
-    kind: ClassVar[str] = "dealt-out-of-turn"
-
-
-@dataclass(frozen=True, slots=True)
-class IllegalDeclaration(TrickVerdict):
+class IllegalDeclaration(Verdict):
     """A game the player may not announce: announcements after using the skat
     (Law 41), a hand game after taking it up, a trump other than the turned card's
     suit (Laws 28-31), a declaration by a player who did not win the bidding."""
@@ -95,7 +90,7 @@ class IllegalDeclaration(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class IllegalExchange(TrickVerdict):
+class IllegalExchange(Verdict):
     """Cards passed between the adversaries where the game does not allow it: in a
     game that is not a Revolution, after the first card is led, from or to the
     single player, a card the giver does not hold, or an exchange that leaves an
@@ -105,7 +100,7 @@ class IllegalExchange(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class WrongSkatCount(TrickVerdict):
+class WrongSkatCount(Verdict):
     """More or fewer than two cards laid out for the skat, found after the first
     trick was turned and quitted: the player "shall lose his game" (Law 32)."""
 
@@ -113,14 +108,14 @@ class WrongSkatCount(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class SkatSeen(TrickVerdict):
+class SkatSeen(Verdict):
     """The skat seen or taken up by a player not entitled to it (Laws 24, 26, 27)."""
 
     kind: ClassVar[str] = "skat-seen"
 
 
 @dataclass(frozen=True, slots=True)
-class LookedBack(TrickVerdict):
+class LookedBack(Verdict):
     """A look at a trick other than the last one turned and quitted, or at the last
     after a card was led to the next, or a player counting his cards (Law 54)."""
 
@@ -128,7 +123,7 @@ class LookedBack(TrickVerdict):
 
 
 @dataclass(frozen=True, slots=True)
-class ClaimMistaken(TrickVerdict):
+class ClaimMistaken(Verdict):
     """A claim laid down that the count of the tricks disproves (Laws 49, 50)."""
 
     kind: ClassVar[str] = "claim-mistaken"

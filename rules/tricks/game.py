@@ -32,7 +32,7 @@ from rules.events import (
 )
 from rules.tricks.contract import Contract
 from rules.tricks.record import read_record, write_record
-from rules.tricks.verdicts import TrickVerdict
+from rules.verdicts import Verdict
 
 __all__ = [
     "EventLog",
@@ -51,12 +51,12 @@ class Step:
 
     def __init__(self, index: int) -> None:
         self.index = index
-        self.verdicts: list[TrickVerdict] = []
+        self.verdicts: list[Verdict] = []
         self.notes: list[str] = []
 
     def flag(
         self,
-        kind: type[TrickVerdict],
+        kind: type[Verdict],
         seat: int | None,
         trick: int | None,
         cards: Sequence[Card],
@@ -137,7 +137,7 @@ def play_out(
 
 
 class _HasVerdicts(Protocol):
-    verdicts: list[TrickVerdict]
+    verdicts: list[Verdict]
 
 
 class _HasJson(Protocol):
@@ -186,7 +186,7 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
         raise NotImplementedError
 
     def _outcome(
-        self, verdicts: tuple[TrickVerdict, ...], notes: tuple[str, ...], step: StepT | None
+        self, verdicts: tuple[Verdict, ...], notes: tuple[str, ...], step: StepT | None
     ) -> OutcomeT:
         raise NotImplementedError
 
@@ -201,7 +201,7 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
         return self._state
 
     @property
-    def verdicts(self) -> tuple[TrickVerdict, ...]:
+    def verdicts(self) -> tuple[Verdict, ...]:
         return tuple(self._state.verdicts)
 
     def apply(self, event: Event) -> OutcomeT:

@@ -45,7 +45,7 @@ from rules.tricks.contract import INDEX, IX_BY_SUIT, TRUMP, Contract, Obligation
 __all__ = ["ASIDE", "Flag", "Trick", "TrickPlay"]
 
 #: How the play reports what is wrong: ``flag(kind, seat, trick, cards, detail)``.
-Flag = Callable[[type[v.TrickVerdict], "int | None", "int | None", Sequence[Card], str], None]
+Flag = Callable[[type[v.Verdict], "int | None", "int | None", Sequence[Card], str], None]
 
 _UNKNOWN: Final = -1
 _ASIDE: Final = -2
