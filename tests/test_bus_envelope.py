@@ -1,6 +1,8 @@
 """The envelope codec: round trips, one clear error per bad payload, and fuzzing."""
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -229,3 +231,10 @@ def test_fuzz_huge_strings(size: int, char: str) -> None:
     text = char * size
     only_payload_errors(raw("event", {"type": "x", "text": text}) if char.isprintable() else b"")
     only_payload_errors(json.dumps({"sender": text}).encode())
+
+
+def test_every_example_in_the_doc_decodes() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "mqtt.md").read_text()
+    examples = re.findall(r"```json\n(.*?)\n```", doc, re.DOTALL)
+    kinds = [decode(example.encode()).kind for example in examples]
+    assert sorted(kinds) == sorted(KINDS)

@@ -463,10 +463,10 @@ class MqttBus:
         # identifier on each copy says which pattern it is for, so each handler runs once.
         with self._lock:
             sub_id = self._sub_ids.setdefault(pattern, len(self._sub_ids) + 1)
-        props = Properties(PacketTypes.SUBSCRIBE)
+        props = Properties(PacketTypes.SUBSCRIBE)  # type: ignore[no-untyped-call]
         props.SubscriptionIdentifier = sub_id
         rc, mid = self._client.subscribe(pattern, qos=1, properties=props)
-        if rc == mqtt.MQTT_ERR_SUCCESS:
+        if rc == mqtt.MQTT_ERR_SUCCESS and mid is not None:
             with self._lock:
                 self._sub_mids[mid] = pattern
 
@@ -567,7 +567,8 @@ class MqttBus:
                 handlers = [h for pattern, h in self._subs if matches(pattern, topic)]
         if not handlers:
             return
-        failed = sum(not _call(h, topic, message.payload) for h in handlers)
+        payload = bytes(message.payload)
+        failed = sum(not _call(h, topic, payload) for h in handlers)
         with self._lock:
             h = self._health
             self._health = replace(

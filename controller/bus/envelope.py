@@ -39,7 +39,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 
 from controller.bus.errors import PayloadError
 
