@@ -19,6 +19,7 @@ settings.load_profile("kiebitz")
 
 # --------------------------------------------------------------------------- the bus
 
+
 def start_private_mosquitto(workdir: Path, extra_config: str = "") -> Mosquitto:
     """A private Mosquitto on a free port; a missing binary FAILS the test, never skips it."""
     if find_mosquitto() is None:
