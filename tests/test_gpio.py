@@ -313,6 +313,7 @@ def test_close_releases_every_pin_and_is_idempotent(factory, clock, commands):
         ),
         ({"events": 5, "alerts": [{"id": "a1", "kind": "missing-card"}]}, "misread"),
         ({"events": 5, "alerts": [{"id": "a1", "kind": "unknown-card"}]}, "misread"),
+        ({"events": 5, "alerts": [{"id": "a1", "kind": "not-in-pack"}]}, "misread"),
         (
             {
                 "events": 5,

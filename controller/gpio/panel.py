@@ -74,8 +74,11 @@ DEFAULT_BINDINGS: Mapping[str, Binding] = {
     "new_game": (None, {"command": "new_game"}),
 }
 STATUSES = ("ready", "misread", "revoke", "alert", "offline", "off")
-#: Alert kinds that mean the camera read the table wrongly (shown as "misread").
-MISREAD_KINDS = frozenset({"misread", "missing-card", "duplicate-card", "unknown-card"})
+#: Alert kinds that mean the camera read the table wrongly (shown as "misread");
+#: ``not-in-pack`` is :mod:`rules.reading`'s name for a card this game's pack lacks.
+MISREAD_KINDS = frozenset(
+    {"misread", "missing-card", "duplicate-card", "unknown-card", "not-in-pack"}
+)
 
 _OFF = (0.0, 0.0, 0.0)
 _RED = (1.0, 0.0, 0.0)
