@@ -37,12 +37,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Never
+from typing import Any, Never, Self
 
 from rules.cards import JACK, Card
 from rules.cribbage import verdicts as v
 from rules.cribbage.events import (
-    Correct,
+    EVENT_TYPES,
     Cut,
     Deal,
     Discard,
@@ -55,13 +55,12 @@ from rules.cribbage.events import (
     Show,
     Starter,
     event_from_json,
-    event_to_json,
 )
 from rules.cribbage.pegging import score_last
 from rules.cribbage.scoring import HAND_SIZES, ScoreItem, pip_value, score_show
 from rules.cribbage.variants import CribbageRules
 from rules.errors import InvalidEventError
-from rules.events import corrected, replace_card
+from rules.eventlog import EventLog, Step, apply_all, events_of
 from rules.outcome import Outcome, Pegged
 
 __all__ = ["CribbageGame", "DealState", "GameState", "Outcome", "Pegged"]
@@ -158,101 +157,52 @@ class GameState:
         )
 
 
-class _Step:
-    """Collects what one event does."""
+class _Step(Step):
+    """Collects what one event does: verdicts, notes and the pegs it moved."""
+
+    __slots__ = ("pegged",)
 
     def __init__(self, index: int) -> None:
-        self.index = index
+        super().__init__(index)
         self.pegged: list[Pegged] = []
-        self.verdicts: list[v.Verdict] = []
-        self.notes: list[str] = []
-
-    def flag(
-        self, kind: type[v.Verdict], seat: int | None, cards: Iterable[Card], detail: str
-    ) -> None:
-        self.verdicts.append(
-            kind(event=self.index, seat=seat, trick=None, cards=tuple(cards), detail=detail)
-        )
-
-    def outcome(self) -> Outcome[Never]:
-        return Outcome(tuple(self.verdicts), tuple(self.notes), pegged=tuple(self.pegged))
 
 
-class CribbageGame:
-    """One match of cribbage (one or more games) between 2, 3 or 4 players."""
+class CribbageGame(EventLog[CribbageRules, GameState, _Step, Outcome[Never]]):
+    """One match of cribbage (one or more games) between 2, 3 or 4 players.
 
-    #: The game as its records name it.
-    name: ClassVar[str] = "cribbage"
+    The log is :class:`~rules.eventlog.EventLog`'s, with a snapshot of the state
+    after every event: the referee undoes and corrects often, and undo is a pop.
+    :attr:`state` is replaced, never changed: treat it as read-only.
+    """
+
+    name = "cribbage"
+    title = "cribbage"
+    a_title = "a cribbage"
+    event_types = EVENT_TYPES
+    rules_type = CribbageRules
+    schema = SCHEMA
+    snapshots = True
+    recount = "; the game is recounted"
 
     def __init__(self, rules: CribbageRules | None = None) -> None:
-        self.rules = rules or CribbageRules()
+        super().__init__(rules or CribbageRules())
+
+    def _new_state(self) -> GameState:
         teams = self.rules.teams
-        initial = GameState(
+        return GameState(
             phase="cut", scores=[0] * teams, back_pegs=[0] * teams, games_won=[0] * teams
         )
-        self._events: list[Event] = []
-        self._effective: list[Event] = []
-        self._states: list[GameState] = [initial]
 
-    # The log ----------------------------------------------------------------
+    def _new_step(self, index: int) -> _Step:
+        return _Step(index)
 
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """Every event applied, corrections included, in order."""
-        return tuple(self._events)
+    def _copy_state(self, st: GameState) -> GameState:
+        return st.clone()
 
-    @property
-    def state(self) -> GameState:
-        """The current state. Treat it as read-only; it is replaced, not changed."""
-        return self._states[-1]
-
-    def apply(self, event: Event) -> Outcome[Never]:
-        """Apply the next event; return what it scored and flagged.
-
-        Raises :class:`InvalidEventError` for a malformed event, changing nothing.
-        """
-        self._validate(event)
-        index = len(self._events)
-        if isinstance(event, Correct):
-            return self._correct(event, index)
-        state = self.state.clone()
-        step = _Step(index)
-        self._step(state, event, step)
-        state.verdicts.extend(step.verdicts)
-        self._events.append(event)
-        self._effective.append(event)
-        self._states.append(state)
-        return step.outcome()
-
-    def undo(self) -> Event:
-        """Pop the last event; the state is exactly what it was before it."""
-        if not self._events:
-            raise IndexError("undo: no event to undo")
-        event = self._events.pop()
-        self._states.pop()
-        self._effective = corrected(self._events)
-        return event
-
-    def _correct(self, event: Correct, index: int) -> Outcome[Never]:
-        if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
-            raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
-        effective = list(self._effective)
-        effective[event.index] = replace_card(effective[event.index], event.old, event.new)
-        effective.append(event)
-        state = self._states[0].clone()
-        for i, e in enumerate(effective):
-            if isinstance(e, Correct):
-                continue
-            step = _Step(i)
-            self._step(state, e, step)
-            state.verdicts.extend(step.verdicts)
-        before = self.state
-        self._events.append(event)
-        self._effective = effective
-        self._states.append(state)
-        raised = tuple(x for x in state.verdicts if x not in before.verdicts)
-        note = f"event {event.index}: {event.old} corrected to {event.new}; the game is recounted"
-        return Outcome(raised, (note,))
+    def _outcome(
+        self, verdicts: tuple[v.Verdict, ...], notes: tuple[str, ...], step: _Step | None
+    ) -> Outcome[Never]:
+        return Outcome(verdicts, notes, pegged=() if step is None else tuple(step.pegged))
 
     # Views --------------------------------------------------------------------
 
@@ -282,36 +232,21 @@ class CribbageGame:
     def dealer(self) -> int | None:
         return self.state.dealer
 
-    @property
-    def verdicts(self) -> tuple[v.Verdict, ...]:
-        return tuple(self.state.verdicts)
-
     def to_json(self) -> dict[str, Any]:
         """The log, with the rules, and a summary of the state for observers."""
-        return {
-            "schema": SCHEMA,
-            "game": "cribbage",
-            "rules": self.rules.to_json(),
-            "events": [event_to_json(e) for e in self._events],
-            "state": self.summary(),
-        }
+        data = super().to_json()
+        data["state"] = self.summary()
+        return data
 
     @classmethod
-    def from_json(cls, data: Any) -> CribbageGame:
+    def from_json(cls, data: Any) -> Self:
         """Rebuild a game by replaying its events (the ``state`` field is ignored)."""
         if not isinstance(data, dict) or data.get("game") != "cribbage":
             raise InvalidEventError("not a cribbage game record")
         if data.get("schema") != SCHEMA:
             raise InvalidEventError(f"unknown schema {data.get('schema')!r}")
         game = cls(CribbageRules.from_json(data.get("rules", {})))
-        events = data.get("events")
-        if not isinstance(events, list):
-            raise InvalidEventError("'events' must be a list")
-        for i, raw in enumerate(events):
-            try:
-                game.apply(event_from_json(raw))
-            except InvalidEventError as exc:
-                raise InvalidEventError(f"event {i}: {exc}") from exc
+        apply_all(game.apply, events_of(data), event_from_json)
         return game
 
     def summary(self) -> dict[str, Any]:
@@ -386,7 +321,11 @@ class CribbageGame:
     def _out_of_phase(self, st: GameState, event: Event, step: _Step, want: str) -> None:
         seat = getattr(event, "seat", None)
         step.flag(
-            v.OutOfPhase, seat, event.cards(), f"{event.type} during {st.phase}; expected {want}"
+            v.OutOfPhase,
+            seat,
+            None,
+            event.cards(),
+            f"{event.type} during {st.phase}; expected {want}",
         )
 
     def _adversary(self, seat: int) -> int | None:
@@ -418,7 +357,7 @@ class CribbageGame:
         if st.phase != "cut":
             return self._out_of_phase(st, e, step, "no cut")
         if len(set(e.cut)) != len(e.cut):
-            step.flag(v.DuplicateCard, None, e.cut, "the same card cut twice")
+            step.flag(v.DuplicateCard, None, None, e.cut, "the same card cut twice")
             return None
         low = min(c.rank for c in e.cut)
         lowest = [s for s, c in enumerate(e.cut) if c.rank == low]
@@ -450,7 +389,9 @@ class CribbageGame:
         expected = st.dealer if redeal or st.deal is None else (st.dealer + 1) % n
         dealer = expected if e.dealer is None else e.dealer
         if dealer != expected:
-            step.flag(v.DealtOutOfTurn, dealer, (), f"seat {dealer} dealt; seat {expected}'s deal")
+            step.flag(
+                v.DealtOutOfTurn, dealer, None, (), f"seat {dealer} dealt; seat {expected}'s deal"
+            )
             adversary = self._adversary(dealer)
             if r.penalty_dealing_out_of_turn and adversary is not None:
                 self._peg(st, adversary, [ScoreItem("penalty", 2)], step)
@@ -478,19 +419,20 @@ class CribbageGame:
                     step.flag(
                         v.WrongNumberOfCards,
                         seat,
+                        None,
                         hand,
                         f"dealt {len(hand)} cards, the deal is {r.deal_size}",
                     )
                 for card in hand:
                     if card in d.location:
-                        step.flag(v.DuplicateCard, seat, (card,), f"{card} dealt twice")
+                        step.flag(v.DuplicateCard, seat, None, (card,), f"{card} dealt twice")
                     d.location[card] = ("hand", seat)
             if misdealt and r.penalty_misdeal and r.teams == 2:
                 # "the non-dealer scores two points by way of penalty" (seed 000)
                 self._peg(st, (dealer + 1) % n, [ScoreItem("penalty", 2)], step)
         if e.crib_card is not None:
             if e.crib_card in d.location:
-                step.flag(v.DuplicateCard, None, (e.crib_card,), f"{e.crib_card} dealt twice")
+                step.flag(v.DuplicateCard, None, None, (e.crib_card,), f"{e.crib_card} dealt twice")
             d.location[e.crib_card] = ("crib", None)
             d.crib_known.append(e.crib_card)
         if first_of_game and r.three_for_last and not redeal:
@@ -516,20 +458,24 @@ class CribbageGame:
         if loc is None:
             hand = d.known[seat]
             if hand is not None and card not in hand:
-                step.flag(v.CardNotInHand, seat, (card,), f"{card} is not in seat {seat}'s hand")
+                step.flag(
+                    v.CardNotInHand, seat, None, (card,), f"{card} is not in seat {seat}'s hand"
+                )
             return
         kind, owner = loc
         if owner == seat and (kind == "hand" or (showing and kind == "played")):
             return
         if kind == "crib" and owner == seat:
-            step.flag(v.CribCardTakenUp, seat, (card,), f"{card} was laid out for the crib")
+            step.flag(v.CribCardTakenUp, seat, None, (card,), f"{card} was laid out for the crib")
             adversary = self._adversary(seat)
             if self.rules.penalty_crib_card_taken_up and adversary is not None:
                 self._peg(st, adversary, [ScoreItem("penalty", 2, (card,))], step)
         elif kind == "hand":
-            step.flag(v.CardNotInHand, seat, (card,), f"{card} is {self._where(d, card)}")
+            step.flag(v.CardNotInHand, seat, None, (card,), f"{card} is {self._where(d, card)}")
         else:
-            step.flag(v.DuplicateCard, seat, (card,), f"{card} seen twice: {self._where(d, card)}")
+            step.flag(
+                v.DuplicateCard, seat, None, (card,), f"{card} seen twice: {self._where(d, card)}"
+            )
 
     def _discard(self, st: GameState, e: Event, step: _Step) -> None:
         assert isinstance(e, Discard)
@@ -542,9 +488,11 @@ class CribbageGame:
             if loc is None or loc == ("hand", e.seat):
                 self._check_own_card(st, e.seat, card, step)
             elif loc[0] == "hand":
-                step.flag(v.CardNotInHand, e.seat, (card,), f"{card} is {self._where(d, card)}")
+                step.flag(
+                    v.CardNotInHand, e.seat, None, (card,), f"{card} is {self._where(d, card)}"
+                )
             else:
-                step.flag(v.DuplicateCard, e.seat, (card,), f"{card} seen twice")
+                step.flag(v.DuplicateCard, e.seat, None, (card,), f"{card} seen twice")
             hand = d.known[e.seat]
             if hand is not None and card in hand:
                 hand.remove(card)
@@ -555,6 +503,7 @@ class CribbageGame:
             step.flag(
                 v.WrongCribCount,
                 e.seat,
+                None,
                 e.crib_cards,
                 f"laid out {d.discards[e.seat]}, expected {self.rules.discards_each}",
             )
@@ -574,12 +523,17 @@ class CribbageGame:
                     step.flag(
                         v.WrongCribCount,
                         seat,
+                        None,
                         (),
                         f"laid out {n}, expected {self.rules.discards_each}",
                     )
         if e.card in d.location:
             step.flag(
-                v.DuplicateCard, None, (e.card,), f"starter {e.card} is {self._where(d, e.card)}"
+                v.DuplicateCard,
+                None,
+                None,
+                (e.card,),
+                f"starter {e.card} is {self._where(d, e.card)}",
             )
         d.location[e.card] = ("starter", None)
         d.starter = e.card
@@ -609,6 +563,7 @@ class CribbageGame:
                     step.flag(
                         v.GoWhileAbleToPlay,
                         seat,
+                        None,
                         (card,),
                         f"said go at {go.count} (event {go.event}) holding {card}",
                     )
@@ -628,12 +583,15 @@ class CribbageGame:
             if st.phase != "play":
                 return self._out_of_phase(st, e, step, "no play after the play ended")
         if d.turn is not None and seat != d.turn:
-            step.flag(v.PlayedOutOfTurn, seat, (card,), f"seat {seat} played; seat {d.turn}'s turn")
+            step.flag(
+                v.PlayedOutOfTurn, seat, None, (card,), f"seat {seat} played; seat {d.turn}'s turn"
+            )
         self._check_own_card(st, seat, card, step)
         if len(d.played[seat]) >= d.hand_sizes[seat]:
             step.flag(
                 v.WrongNumberOfCards,
                 seat,
+                None,
                 (card,),
                 f"card {len(d.played[seat]) + 1} from a hand of {d.hand_sizes[seat]}",
             )
@@ -649,6 +607,7 @@ class CribbageGame:
             step.flag(
                 v.OverThirtyOne,
                 seat,
+                None,
                 (card,),
                 f"count {d.count} + {card} = {d.count + value}, past thirty-one",
             )
@@ -675,7 +634,9 @@ class CribbageGame:
         if d.went[seat]:
             return None
         if d.turn is not None and seat != d.turn:
-            step.flag(v.PlayedOutOfTurn, seat, (), f"seat {seat} said go; seat {d.turn}'s turn")
+            step.flag(
+                v.PlayedOutOfTurn, seat, None, (), f"seat {seat} said go; seat {d.turn}'s turn"
+            )
         hand = d.known[seat]
         if hand is not None:
             playable = [c for c in hand if pip_value(c) <= 31 - d.count]
@@ -683,6 +644,7 @@ class CribbageGame:
                 step.flag(
                     v.GoWhileAbleToPlay,
                     seat,
+                    None,
                     playable[:1],
                     f"said go at {d.count} holding {playable[0]}",
                 )
@@ -759,28 +721,35 @@ class CribbageGame:
         expected = next(k for k in self._show_order(d) if k not in d.shown)
         if key != expected or (e.crib and e.seat != d.dealer):
             what = "the crib" if expected[1] else f"seat {expected[0]}'s hand"
-            step.flag(v.ShownOutOfOrder, e.seat, e.shown, f"{what} is counted first")
+            step.flag(v.ShownOutOfOrder, e.seat, None, e.shown, f"{what} is counted first")
         d.shown.append(key)
         cards = e.shown
         sound = len(set(cards)) == len(cards) and d.starter not in cards
         if e.crib:
             if len(cards) != r.crib_size:
                 step.flag(
-                    v.WrongCribCount, seat, cards, f"crib of {len(cards)}, expected {r.crib_size}"
+                    v.WrongCribCount,
+                    seat,
+                    None,
+                    cards,
+                    f"crib of {len(cards)}, expected {r.crib_size}",
                 )
             for card in cards:
                 loc = d.location.get(card)
                 if loc is not None and loc[0] != "crib":
-                    step.flag(v.DuplicateCard, seat, (card,), f"{card} is {self._where(d, card)}")
+                    step.flag(
+                        v.DuplicateCard, seat, None, (card,), f"{card} is {self._where(d, card)}"
+                    )
             missing = [c for c in d.crib_known if c not in cards]
             if missing:
-                step.flag(v.HandMismatch, seat, missing, "crib shown without cards laid out")
+                step.flag(v.HandMismatch, seat, None, missing, "crib shown without cards laid out")
             scorable = sound and len(cards) == 4
         else:
             if len(cards) != d.hand_sizes[seat]:
                 step.flag(
                     v.WrongNumberOfCards,
                     seat,
+                    None,
                     cards,
                     f"shows {len(cards)} cards, holds {d.hand_sizes[seat]}",
                 )
@@ -788,7 +757,7 @@ class CribbageGame:
                 self._check_own_card(st, seat, card, step, showing=True)
             missing = [c for c in d.played[seat] if c not in cards]
             if missing:
-                step.flag(v.HandMismatch, seat, missing, "shown without cards it played")
+                step.flag(v.HandMismatch, seat, None, missing, "shown without cards it played")
             self._prove_goes(d, seat, cards, step, at_show=True)
             scorable = sound and len(cards) in HAND_SIZES
         for card in cards:
