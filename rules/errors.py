@@ -40,3 +40,8 @@ class InvalidPlayError(RulesError, ValueError):
 
 class InvalidOptionError(RulesError, ValueError):
     """A rule-set option that does not exist or has an impossible value."""
+
+
+class InvalidInputError(RulesError, ValueError):
+    """A table observation or an operator's command that is malformed (the
+    referee's reading, :mod:`rules.reading`): the message names the field."""
