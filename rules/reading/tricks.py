@@ -74,6 +74,8 @@ class _Deal:
     aside: list[Card] = field(default_factory=list)
     not_in_pack: set[Card] = field(default_factory=set)
     skat_shown: bool = False
+    #: Cards of this deal seen leaving the table.
+    gone: set[Card] = field(default_factory=set)
 
 
 class TrickReader(DealReader):
@@ -149,18 +151,28 @@ class TrickReader(DealReader):
             self._swept(card)
             return
         if kind in ("skat", "widow", "starter", "pack"):
-            self._aside(card)
+            self._aside(card, kind)
             return
         if kind in ("trick", "play") and seat is not None:
             self._laid(seat, card)
 
-    def _begin_if_over(self) -> None:
-        """The first card or contract after a deal is over starts the next deal."""
-        if self.d.opened and self.deal_over():
+    def _begin_if_over(self, card: Card | None = None) -> bool:
+        """The first card or contract after a deal is over starts the next deal; a
+        card of the deal just played, still on the table, starts nothing (False)."""
+        d = self.d
+        if d.opened and self.deal_over():
+            if card is not None and (card in d.seen or card in d.aside) and card not in d.gone:
+                return False
             self.new_deal()
+        return True
 
-    def _aside(self, card: Card) -> None:
-        self._begin_if_over()
+    def _aside(self, card: Card, kind: str) -> None:
+        d = self.d
+        late_skat = kind in ("skat", "widow") and len(d.aside) < 2 and card not in d.seen
+        if d.opened and self.deal_over() and late_skat:
+            pass  # the skat turned up after the last trick belongs to this deal
+        elif not self._begin_if_over(card):
+            return
         d = self.d
         if card not in d.aside and card not in d.seen:
             d.aside.append(card)
@@ -171,7 +183,8 @@ class TrickReader(DealReader):
         """A card laid face up on the skat / widow / starter zone."""
 
     def _laid(self, seat: int, card: Card) -> None:
-        self._begin_if_over()
+        if not self._begin_if_over(card):
+            return
         d = self.d
         trick = d.current
         if card in trick.cards.values():
@@ -213,6 +226,7 @@ class TrickReader(DealReader):
         self._maybe_close(trick)
 
     def _swept(self, card: Card) -> None:
+        self.d.gone.add(card)
         trick = self.d.current
         if card not in trick.cards.values():
             return
