@@ -9,6 +9,11 @@ evidence, and where the laws say an irregularity decides the game (Laws 26, 32,
 schneider or schwarz". Only malformed events raise
 :class:`~rules.errors.InvalidEventError`, leaving the game as it was.
 
+The seams live apart: :mod:`~rules.skat.claims` (claims and concessions,
+Laws 49-51), :mod:`~rules.skat.exchange` (Revolution's exchange) and
+:mod:`~rules.skat.settlement` (the end of a deal, the score pad, Laws 55-59);
+:mod:`~rules.skat.state` holds the state they share.
+
 Seats are numbered clockwise 0 to n-1. With three at the table "Hinterhand shall
 deal" (Law 15): the dealer's left is Vorhand, then Mittelhand. With four or more
 "the dealer takes no cards, but gives cards to the two sitting immediately on his
@@ -37,9 +42,8 @@ Play(seat=1, card=Card.parse('7C'))
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, ClassVar, Final, NamedTuple
+from typing import Any, ClassVar, Final
 
 from rules.cards import SKAT_DECK, Card
 from rules.errors import InvalidEventError
@@ -47,13 +51,8 @@ from rules.events import corrected, replace_card
 from rules.outcome import Outcome
 from rules.skat import verdicts as v
 from rules.skat.bidding import Bidding
-from rules.skat.declaration import (
-    CARD_POINTS,
-    SUIT_GAMES,
-    Declaration,
-    contract_for,
-    trump_sequence,
-)
+from rules.skat.claims import CLAIMS, NULL_WORDS, claim, concede
+from rules.skat.declaration import SUIT_GAMES, Declaration, contract_for
 from rules.skat.events import (
     Bid,
     Claim,
@@ -78,18 +77,15 @@ from rules.skat.events import (
     event_from_json,
     event_to_json,
 )
+from rules.skat.exchange import close_exchange, exchange
 from rules.skat.rulesets import SkatRules
-from rules.skat.values import (
-    GameValue,
-    bid_values,
-    game_name,
-    ramsch_charges,
-    score_game,
-)
+from rules.skat.settlement import DealResult, end, record, settle, unrecord
+from rules.skat.state import DECK_IX, DealState, SkatState, SkatStep
+from rules.skat.values import bid_values
 from rules.tricks.contract import IX_BY_SUIT, index_of
-from rules.tricks.game import Step, apply_all, check_seats, events_of
-from rules.tricks.play import ASIDE, Flag, Trick, TrickPlay
-from rules.tricks.solve import BUDGET, Answer, Goal, solve
+from rules.tricks.game import apply_all, check_seats, events_of
+from rules.tricks.play import Flag, Trick, TrickPlay
+from rules.tricks.solve import BUDGET
 from rules.verdicts import Verdict
 
 __all__ = ["DealResult", "DealState", "Outcome", "SkatGame", "SkatState", "positions"]
@@ -98,10 +94,8 @@ SCHEMA: Final = 1
 _DECK: Final = frozenset(SKAT_DECK)
 #: The Skat pack's ranks: a card is of the pack if its rank is (every suit is).
 _RANKS: Final = frozenset(c.rank for c in SKAT_DECK)
-_CLAIMS: Final = ("won", "schneider", "defeated", "rest", "open")
 _ORDINALS: Final = ("first", "second", "third")
 _CALLS: Final = frozenset((Bid, Hold, Pass))
-_NULL_WORDS: Final = {"null": "nullo", "revolution": "Revolution", "uno": "Uno", "duo": "Duo"}
 _BID_VERDICTS: Final[dict[str, type[Verdict]]] = {
     "bid-out-of-turn": v.BidOutOfTurn,
     "bid-after-pass": v.BidAfterPass,
@@ -122,8 +116,7 @@ def positions(dealer: int, players: int) -> tuple[int, int, int]:
     return ((dealer + 1) % players, (dealer + 2) % players, (dealer - 1) % players)
 
 
-_DECK_IX: Final = tuple((c, index_of(c)) for c in SKAT_DECK)
-_SKAT_IX: Final = frozenset(i for _, i in _DECK_IX)
+_SKAT_IX: Final = frozenset(i for _, i in DECK_IX)
 
 
 @cache
@@ -131,158 +124,13 @@ def _allowed_bids(rules: SkatRules) -> frozenset[int]:
     return frozenset(bid_values(rules))
 
 
-@cache
-def _sequence_ix(game: str) -> tuple[int, ...]:
-    return tuple(index_of(c) for c in trump_sequence(game))
-
-
 def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
     """Hands of cards as card indexes (:func:`~rules.tricks.contract.index_of`)."""
     return tuple(tuple([IX_BY_SUIT[c.suit][c.rank] for c in hand]) for hand in hands)
 
 
-#: Card points by rank (Law 11), a list for speed.
-_RANK_POINTS: Final = [CARD_POINTS.get(rank, 0) for rank in range(14)]
-
-
-def _points(cards: Iterable[Card]) -> int:
-    return sum([_RANK_POINTS[c.rank] for c in cards])
-
-
-class DealResult(NamedTuple):
-    """The end of one deal, as the score pad and the records need it (a named tuple:
-    immutable, and cheap to build once a deal).
-
-    ``value`` is the score-pad entry of the single player (Law 58); ``changes`` the
-    entry of every seat (Ramsch charges the loser; a penalty its seat);
-    ``tournament`` the Seeger-Fabian points of every seat (ISkO), else ``None``.
-    ``points``/``tricks`` are the single player's; ``value`` is ``None`` while the
-    cards that decide the matadors are unseen.
-    """
-
-    deal: int
-    kind: str  # "game", "passed", "ramsch"
-    declarer: int | None = None
-    game: str | None = None
-    name: str | None = None
-    bid: int = 0
-    won: bool | None = None
-    value: int | None = None
-    matadors: int | None = None
-    points: int | None = None
-    tricks: int | None = None
-    schneider: bool = False
-    schwarz: bool = False
-    overbid: bool = False
-    decided_by: str | None = None
-    changes: tuple[int, ...] = ()
-    tournament: tuple[int, ...] | None = None
-    ramsch_points: tuple[int, ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "kind": self.kind,
-            "declarer": self.declarer,
-            "game": self.game,
-            "name": self.name,
-            "bid": self.bid,
-            "won": self.won,
-            "value": self.value,
-            "matadors": self.matadors,
-            "points": self.points,
-            "tricks": self.tricks,
-            "schneider": self.schneider,
-            "schwarz": self.schwarz,
-            "overbid": self.overbid,
-            "decided_by": self.decided_by,
-            "changes": list(self.changes),
-            "tournament": None if self.tournament is None else list(self.tournament),
-            "ramsch_points": None if self.ramsch_points is None else list(self.ramsch_points),
-        }
-
-
-@dataclass(slots=True)
-class DealState:
-    """Everything about the current deal."""
-
-    number: int
-    dealer: int
-    seats: tuple[int, int, int]
-    bidding: Bidding
-    hands: tuple[tuple[Card, ...], ...] | None = None
-    skat: tuple[Card, ...] = ()
-    #: The dealt hands as card indexes (:data:`rules.tricks.contract.INDEX`).
-    hands_ix: tuple[tuple[int, ...], ...] | None = None
-    bock: bool = False
-    phase: str = "bidding"  # bidding, declaring, play, over
-    declarer: int | None = None
-    picked_up: bool = False
-    skat_seen: list[Card] = field(default_factory=list)
-    laid: list[Card] = field(default_factory=list)
-    laid_count: int | None = None
-    declaration: Declaration | None = None
-    play: TrickPlay | None = None
-    factor: int = 1  # Kontra 2, Re 4
-    kontra: int | None = None
-    forced: list[tuple[int, int, bool, str]] = field(default_factory=list)
-    rest_to: str | None = None  # who takes the tricks not played: "declarer"/"defenders"
-    extra: list[Card] = field(default_factory=list)  # Law 50: counted with the player's
-    conceded: set[int] = field(default_factory=set)
-    abandoned: bool = False
-    claim_points: int | None = None
-    bock_added: int = 0
-    #: The single player of a game without trumps (a nullo, Uno, Duo, Revolution),
-    #: whose tricks may decide it before the end, else -1.
-    null_player: int = -1
-    #: In a Revolution until the first card: the cards each adversary gave the other.
-    exchange: dict[int, list[Card]] | None = None
-    result: DealResult | None = None
-
-    def position(self, seat: int) -> int | None:
-        return self.seats.index(seat) if seat in self.seats else None
-
-    @property
-    def defenders(self) -> tuple[int, ...]:
-        return tuple(s for s in self.seats if s != self.declarer)
-
-
-@dataclass
-class SkatState:
-    """The table: the current deal, the score pad, the tournament points, verdicts."""
-
-    players: int
-    next_dealer: int | None = None
-    deal_number: int = 0
-    deal: DealState | None = None
-    pad: list[int] = field(default_factory=list)
-    tournament: list[int] = field(default_factory=list)
-    won: list[int] = field(default_factory=list)
-    lost: list[int] = field(default_factory=list)
-    bock_left: int = 0
-    results: list[DealResult] = field(default_factory=list)
-    verdicts: list[Verdict] = field(default_factory=list)
-
-    @classmethod
-    def new(cls, players: int) -> SkatState:
-        zeros = [0] * players
-        return cls(
-            players, pad=list(zeros), tournament=list(zeros), won=list(zeros), lost=list(zeros)
-        )
-
-
 #: The outcome of the many events that do nothing worth telling.
 _QUIET: Final[Outcome[DealResult]] = Outcome()
-
-
-class _Step(Step):
-    """Collects what one event does."""
-
-    __slots__ = ("result",)
-
-    def __init__(self, index: int) -> None:
-        super().__init__(index)
-        self.result: DealResult | None = None
 
 
 class SkatGame:
@@ -299,7 +147,7 @@ class SkatGame:
         self._events: list[Event] = []
         self._state = SkatState.new(self.rules.players)
         #: The collector of the hot path's events (replaced when it collects anything).
-        self._sink: _Step
+        self._sink: SkatStep
         self._sink_flag: Flag
         self._new_sink()
         #: While a game is being played: (deal, play, seats), for the hot path.
@@ -374,7 +222,7 @@ class SkatGame:
     def _new_sink(self) -> None:
         """A fresh collector for the events that raise nothing, which is most of them.
         Its ``flag`` for the hot path numbers a verdict by the event not yet logged."""
-        step = _Step(0)
+        step = SkatStep(0)
         verdicts, events = step.verdicts, self._events
 
         def flag(
@@ -397,7 +245,7 @@ class SkatGame:
         return d, d.play, frozenset(d.play.seats)
 
     def _after_hot(
-        self, d: DealState, play: TrickPlay, trick: Trick | None, step: _Step
+        self, d: DealState, play: TrickPlay, trick: Trick | None, step: SkatStep
     ) -> Outcome[DealResult]:
         """What a card on the hot path decides (:meth:`_after_card`)."""
         self._after_card(self._state, d, play, trick, step)
@@ -426,7 +274,7 @@ class SkatGame:
         for i, e in enumerate(effective):
             if isinstance(e, Correct):
                 continue
-            step = _Step(i)
+            step = SkatStep(i)
             self._step(state, e, step)
             state.verdicts.extend(step.verdicts)
         return state
@@ -494,10 +342,7 @@ class SkatGame:
         >>> g.settlement()
         (262, -146, -58, -58)
         """
-        pad = self._state.pad
-        total = sum(pad)
-        n = len(pad)
-        return tuple(n * p - total for p in pad)
+        return settle(self._state.pad)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -608,20 +453,20 @@ class SkatGame:
             ):
                 raise InvalidEventError(f"discard: count {event.count} does not fit the cards")
         elif isinstance(event, Claim):
-            if event.what not in _CLAIMS:
+            if event.what not in CLAIMS:
                 raise InvalidEventError(
-                    f"claim: {event.what!r} is not a claim ({', '.join(_CLAIMS)})"
+                    f"claim: {event.what!r} is not a claim ({', '.join(CLAIMS)})"
                 )
         elif isinstance(event, Penalty) and event.points == 0:
             raise InvalidEventError("penalty: points must not be zero")
 
     # The referee -----------------------------------------------------------------------
 
-    def _step(self, st: SkatState, event: Event, step: _Step) -> None:
+    def _step(self, st: SkatState, event: Event, step: SkatStep) -> None:
         handler = _HANDLERS[type(event)]
         handler(self, st, event, step)
 
-    def _out_of_phase(self, st: SkatState, event: Event, step: _Step, want: str) -> None:
+    def _out_of_phase(self, st: SkatState, event: Event, step: SkatStep, want: str) -> None:
         d = st.deal
         phase = "no deal" if d is None else d.phase
         trick = None if d is None or d.play is None else d.play.trick_number
@@ -633,14 +478,14 @@ class SkatGame:
             f"{event.type} during {phase}; expected {want}",
         )
 
-    def _set_dealer(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _set_dealer(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, SetDealer)
         if st.deal is not None and st.deal.phase != "over":
             return self._out_of_phase(st, e, step, "the first dealer before the first deal")
         st.next_dealer = e.seat
         return None
 
-    def _deal(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _deal(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, Deal)
         r = self.rules
         n = r.players
@@ -724,13 +569,13 @@ class SkatGame:
                 self._charge(st, dealer, -10, step, "Law 23")
         return None
 
-    def _charge(self, st: SkatState, seat: int, points: int, step: _Step, why: str) -> None:
+    def _charge(self, st: SkatState, seat: int, points: int, step: SkatStep, why: str) -> None:
         st.pad[seat] += points
         step.notes.append(f"seat {seat}: {points:+d} ({why})")
 
     # The auction --------------------------------------------------------------------
 
-    def _call(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _call(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, (Bid, Hold, Pass))
         d = st.deal
         if d is None or d.phase != "bidding":
@@ -749,7 +594,7 @@ class SkatGame:
             self._bidding_done(st, d, step)
         return None
 
-    def _bidding_done(self, st: SkatState, d: DealState, step: _Step) -> None:
+    def _bidding_done(self, st: SkatState, d: DealState, step: SkatStep) -> None:
         pos = d.bidding.declarer
         if pos is not None:
             d.declarer = d.seats[pos]
@@ -764,11 +609,13 @@ class SkatGame:
             step.notes.append("all passed: Ramsch")
             return
         d.phase = "over"
-        self._record(st, d, DealResult(d.number, "passed", changes=(0,) * st.players), step)
+        record(st, d, DealResult(d.number, "passed", changes=(0,) * st.players), step)
 
     # The skat and the declaration ------------------------------------------------------
 
-    def _declarer_only(self, st: SkatState, d: DealState, e: Event, step: _Step, what: str) -> bool:
+    def _declarer_only(
+        self, st: SkatState, d: DealState, e: Event, step: SkatStep, what: str
+    ) -> bool:
         seat = getattr(e, "seat", None)
         if seat == d.declarer:
             return True
@@ -789,7 +636,7 @@ class SkatGame:
             and not d.play.current.cards
         )
 
-    def _pick_up(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _pick_up(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, PickUp)
         d = st.deal
         if d is None or d.declarer is None or not self._before_first_card(d):
@@ -806,7 +653,7 @@ class SkatGame:
                 d.skat_seen.append(card)
         return None
 
-    def _discard(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _discard(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, Discard)
         d = st.deal
         if d is None or d.declarer is None or not self._before_first_card(d):
@@ -835,7 +682,7 @@ class SkatGame:
         assert pos is not None
         return {*d.hands_ix[pos], *map(index_of, d.skat), *map(index_of, d.skat_seen)}
 
-    def _declare(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _declare(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, Declare)
         d = st.deal
         if d is None or d.phase != "declaring":
@@ -984,7 +831,7 @@ class SkatGame:
         elif kind == "led-out-of-turn" and not by_player:
             d.forced.append((trick or 0, event, True, "led-out-of-turn (Law 48)"))
 
-    def _play(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _play(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, Play)
         d = st.deal
         if d is None or d.phase != "play" or d.play is None:
@@ -1002,15 +849,15 @@ class SkatGame:
         return self._play_card(st, d, play, e, step)
 
     def _play_card(
-        self, st: SkatState, d: DealState, play: TrickPlay, e: Play, step: _Step
+        self, st: SkatState, d: DealState, play: TrickPlay, e: Play, step: SkatStep
     ) -> None:
         if d.exchange is not None:
-            self._close_exchange(d, step)
+            close_exchange(d, step)
         trick = play.play(e.seat, e.card, step.flag)
         self._after_card(st, d, play, trick, step)
 
     def _after_card(
-        self, st: SkatState, d: DealState, play: TrickPlay, trick: Trick | None, step: _Step
+        self, st: SkatState, d: DealState, play: TrickPlay, trick: Trick | None, step: SkatStep
     ) -> None:
         """What a card decides: the laws' consequences, the skat laid, the end."""
         for x in step.verdicts:
@@ -1018,8 +865,8 @@ class SkatGame:
         if trick is not None and trick.number == 1:
             self._check_skat_laid(d, step)
         if play.finished:
-            self._unrecord(st, d)
-            self._end(st, d, step)
+            unrecord(st, d)
+            end(self.rules, st, d, step)
         elif (
             trick is not None
             and trick.winner == d.null_player
@@ -1034,77 +881,15 @@ class SkatGame:
             # earlier revoke may yet decide it).
             step.notes.append(
                 f"trick {trick.number}: the player takes his {_ORDINALS[limit]} trick; "
-                f"the {_NULL_WORDS[d.declaration.game]} is lost"
+                f"the {NULL_WORDS[d.declaration.game]} is lost"
             )
-            self._end(st, d, step)
+            end(self.rules, st, d, step)
             d.phase = "play"
         return None
 
-    # Revolution's exchange --------------------------------------------------------------
+    # The skat, looking back, Kontra, rulings ------------------------------------------
 
-    def _exchange(self, st: SkatState, e: Event, step: _Step) -> None:
-        """Cards one adversary passes to the other. In a Revolution, after the player's
-        hand is laid open and before the first card is led, the adversaries may
-        exchange cards, each giving as many as he receives (docs/skat.md: the seeds
-        give only the game's value, Law 1). Anything else is an illegal exchange."""
-        assert isinstance(e, Exchange)
-        d = st.deal
-        if d is None or d.phase != "play" or d.play is None or d.declarer is None:
-            return self._out_of_phase(st, e, step, "an exchange of cards in a Revolution")
-        play = d.play
-        decl = d.declaration
-        tno = play.trick_number
-        assert decl is not None
-
-        def illegal(why: str, cards: Sequence[Card] = e.given) -> None:
-            step.flag(v.IllegalExchange, e.seat, tno, cards, why)
-
-        if decl.game != "revolution":
-            return illegal(f"cards exchanged in a {decl.game}: only a Revolution allows it")
-        if d.exchange is None:
-            return illegal("cards exchanged after the first card was led")
-        if e.seat == d.declarer:
-            return illegal("the player's hand is laid open and stays his (Law 5)")
-        if e.seat not in d.exchange:
-            return illegal(f"seat {e.seat} holds no cards (Law 6)")
-        to = next(s for s in d.exchange if s != e.seat)
-        for card in e.given:
-            at = play.locate(card)
-            if at is None or at == ("hand", e.seat):
-                play.transfer(card, e.seat, to)
-            elif at[0] == "aside":
-                illegal(f"{card} is in the skat", (card,))
-            elif at[1] == d.declarer:
-                illegal(f"{card} is in the player's hand", (card,))
-            else:
-                illegal(f"{card} is in seat {at[1]}'s hand, not seat {e.seat}'s", (card,))
-            d.exchange[e.seat].append(card)
-        return None
-
-    def _close_exchange(self, d: DealState, step: _Step) -> None:
-        """At the first card: each adversary must have received as many cards as he
-        gave, or one of them holds more than ten and the other fewer, which Law 46
-        decides: "If it is one of his adversaries, the player's game is won."
-        """
-        given = d.exchange
-        assert given is not None
-        d.exchange = None
-        a, b = given
-        if len(given[a]) == len(given[b]):
-            return
-        more, fewer = (a, b) if len(given[a]) > len(given[b]) else (b, a)
-        diff = len(given[more]) - len(given[fewer])
-        step.flag(
-            v.IllegalExchange,
-            more,
-            1,
-            (*given[more], *given[fewer]),
-            f"seat {more} gave {len(given[more])} cards and received {len(given[fewer])}: "
-            f"seat {more} holds {10 - diff}, seat {fewer} {10 + diff} (Law 46)",
-        )
-        d.forced.append((1, step.index, True, "illegal-exchange (Law 46)"))
-
-    def _check_skat_laid(self, d: DealState, step: _Step) -> None:
+    def _check_skat_laid(self, d: DealState, step: SkatStep) -> None:
         """Law 32: two cards laid out, discovered after the first trick is quitted."""
         decl = d.declaration
         if decl is None or decl.hand or d.declarer is None or d.laid_count is None:
@@ -1119,192 +904,7 @@ class SkatGame:
             )
             d.forced.append((1, step.index, False, "wrong-skat-count (Law 32)"))
 
-    def _claim(self, st: SkatState, e: Event, step: _Step) -> None:
-        """Laws 49-50: a claim laid down. A claim is right if the claimant's side
-        makes it against every defence: where the claimant's cards are known (laid
-        down, or known before) the rest is searched (:func:`rules.tricks.solve.solve`);
-        otherwise, or where the search is too long, the count so far decides."""
-        assert isinstance(e, Claim)
-        d = st.deal
-        if d is None or d.phase != "play" or d.play is None or d.declarer is None:
-            return self._out_of_phase(st, e, step, "a claim during the play of a game")
-        play = d.play
-        tno = play.trick_number
-        if e.shown:
-            play.reveal(e.seat, e.shown, step.flag)
-            for x in step.verdicts:
-                self._decides(d, x.kind, x.seat, x.trick, step.index)
-        if e.what == "open":
-            # The hand laid open, the rest offered (a server's "show cards"): the
-            # play goes on until the other side concedes or the last trick.
-            return None
-        by_player = e.seat == d.declarer
-        if e.what in ("won", "schneider") and not by_player:
-            step.flag(
-                v.ClaimMistaken,
-                e.seat,
-                tno,
-                e.shown,
-                "only the single player claims his game (Law 49)",
-            )
-            return None
-        if e.what == "defeated" and by_player:
-            step.flag(
-                v.ClaimMistaken,
-                e.seat,
-                tno,
-                e.shown,
-                "the single player cannot claim 'defeated' (Law 50)",
-            )
-            return None
-        holds, why, evidence = self._check_claim(d, e, step)
-        law = "Law 49" if by_player else "Law 50"
-        if holds is False:
-            step.flag(v.ClaimMistaken, e.seat, tno, evidence, f"{why} ({law})")
-            d.forced.append((tno, step.index, not by_player, f"claim-mistaken ({law})"))
-            if not by_player:
-                # Law 50: "all that adversary's cards shall be taken by the player".
-                d.extra.extend(e.shown)
-        elif e.what == "rest":
-            self._rest(d, "declarer" if by_player else "defenders")
-        else:
-            d.forced.append((tno, step.index, by_player, f"claim ({law})"))
-        self._end(st, d, step)
-        return None
-
-    def _check_claim(
-        self, d: DealState, e: Claim, step: _Step
-    ) -> tuple[bool | None, str, tuple[Card, ...]]:
-        """Whether a claim holds (``None``: a claim of the rest not checked), why not,
-        and the evidence: the refuting line of play, or the cards laid down."""
-        play, decl, me = d.play, d.declaration, d.declarer
-        assert play is not None and decl is not None and me is not None
-        by_player = e.seat == me
-        defenders = frozenset(d.defenders)
-        left = 10 - len(play.tricks)
-        tricks = play.trick_count[me]
-        against = sum(play.points[s] for s in defenders)
-        k = decl.tricks_to_take
-        what = e.what
-        # The goal, counted from now on (see rules.tricks.solve.Goal); the count so far
-        # (None: a claim of the rest, not decided by a count) and why it fails.
-        goal: Goal
-        counted: bool | None = None
-        why_count = ""
-        if what == "rest":
-            if k is None:
-                claim = "the rest"
-                goal = Goal(frozenset({me}), tricks=(left, left) if by_player else (0, 0))
-            else:
-                claim = "that the player takes no more tricks"
-                goal = Goal(frozenset({me}), tricks=(0, 0))
-        elif k is not None:
-            claim = f"the {_NULL_WORDS[decl.game]} {'won' if by_player else 'defeated'}"
-            goal = Goal(frozenset({me}), tricks=(k - tricks, k - tricks), negate=not by_player)
-            # By the count: won once it can no longer be lost; defeated once the player
-            # has more tricks than he may take, or too few left to take.
-            counted = (
-                (tricks == k and left == 0) if by_player else (tricks > k or tricks + left < k)
-            )
-            why_count = f"claimed {claim} with {tricks} tricks taken and {left} to play"
-        elif what in ("won", "schneider"):
-            target = 61 if what == "won" else self.rules.schneider_at
-            have = play.points[me] + (self._skat_points(d) or 0)
-            claim = f"{target}"
-            # The player's card points are what the adversaries leave: the skat is his.
-            goal = Goal(frozenset({me}), against=(0, 120 - target - against))
-            counted = have >= target
-            why_count = f"claimed {target} with {have} taken in: the game is lost"
-        else:
-            claim = "the player defeated"
-            goal = Goal(frozenset({me}), against=(60 - against, 120))
-            counted = against >= 60
-            why_count = f"claimed the player defeated with {against} taken in"
-        if counted:
-            return True, "", ()
-        if play.known_ix(e.seat) is not None:
-            answer = self._search_claim(d, frozenset({me}) if by_player else defenders, goal)
-            if answer.holds is not None:
-                if answer.holds:
-                    return True, "", ()
-                line = " ".join(f"{s}:{c}" for s, c in answer.line)
-                return (
-                    False,
-                    f"claimed {claim} against every defence; this one beats it: {line}",
-                    tuple(c for _, c in answer.line),
-                )
-            step.notes.append(f"the claim was not searched ({answer.why}): counted instead")
-        return counted, why_count, e.shown
-
-    def _search_claim(self, d: DealState, claimants: frozenset[int], goal: Goal) -> Answer:
-        """Search the rest of the play from the cards the referee knows."""
-        play = d.play
-        assert play is not None
-        seats = play.seats
-        hands = {s: play.known_ix(s) for s in seats}
-        unseen: list[int] = []
-        pinned: dict[int, list[int]] = {}
-        for _, i in _DECK_IX:
-            at = play.location_ix(i)
-            if at is None:
-                unseen.append(i)
-            elif at[0] == "hand" and at[1] is not None and hands.get(at[1]) is None:
-                # Placed with a hand not seen whole (the player's twelve before he
-                # lays away): with him, or laid away.
-                unseen.append(i)
-                pinned.setdefault(at[1], []).append(i)
-        cur = play.current
-        return solve(
-            play.contract,
-            seats,
-            cur.seats[0] if cur.seats else cur.leader,
-            tuple(zip(cur.seats, cur.ix, strict=True)),
-            hands,
-            {s: play.remaining(s) for s in seats},
-            unseen,
-            claimants=claimants,
-            goal=goal,
-            pinned=pinned,
-            voids={s: tuple(play.voids[s]) for s in seats},
-            budget=self.claim_budget,
-        )
-
-    def _rest(self, d: DealState, side: str) -> None:
-        """Who takes the tricks not played. In a nullo the single player wins by
-        taking no trick: whoever gives up, he takes none of the rest."""
-        assert d.declaration is not None
-        d.rest_to = "defenders" if d.declaration.is_null else side
-
-    def _concede(self, st: SkatState, e: Event, step: _Step) -> None:
-        assert isinstance(e, Concede)
-        d = st.deal
-        if d is None or d.declarer is None or d.phase != "play" or d.play is None:
-            return self._out_of_phase(st, e, step, "a game conceded during its play")
-        tno = d.play.trick_number
-        if e.seat == d.declarer:
-            decl = d.declaration
-            if (
-                decl is not None
-                and not self.rules.isko
-                and decl.game in SUIT_GAMES
-                and decl.turned is not None
-                and len(d.play.played[d.declarer]) <= 1
-            ):
-                d.abandoned = True  # Law 44: "scored as a 'game' lost"
-            self._rest(d, "defenders")
-            d.forced.append((tno, step.index, False, "conceded (Law 51)"))
-            self._end(st, d, step)
-            return None
-        if e.seat not in d.seats:
-            return self._out_of_phase(st, e, step, "a concession from a player in the game")
-        d.conceded.add(e.seat)
-        if set(d.defenders) <= d.conceded:
-            self._rest(d, "declarer")
-            d.forced.append((tno, step.index, True, "conceded by the adversaries"))
-            self._end(st, d, step)
-        return None
-
-    def _skat_shown(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _skat_shown(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, SkatShown)
         d = st.deal
         if d is None:
@@ -1317,11 +917,11 @@ class SkatGame:
         if d.play is not None:
             d.play.set_aside(e.shown, step.flag)
         if d.phase == "over" and d.result is not None and d.result.value is None:
-            self._unrecord(st, d)
-            self._end(st, d, step)
+            unrecord(st, d)
+            end(self.rules, st, d, step)
         return None
 
-    def _skat_seen(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _skat_seen(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, SkatSeen)
         d = st.deal
         if d is None or d.phase == "over":
@@ -1356,7 +956,7 @@ class SkatGame:
             d.forced.append((tno or 0, step.index, e.seat != d.declarer, "skat-seen (Law 26)"))
         return None
 
-    def _look_back(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _look_back(self, st: SkatState, e: Event, step: SkatStep) -> None:
         """Law 54: "Any active player may see the last trick turned and quitted,
         provided no card has been led for the next trick. Should a player look back
         at any other trick, or count his cards, he loses the game; but either of the
@@ -1377,7 +977,7 @@ class SkatGame:
             )
         return None
 
-    def _kontra(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _kontra(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, (Kontra, Re))
         d = st.deal
         if not self.rules.kontra:
@@ -1395,232 +995,10 @@ class SkatGame:
             d.factor = 4
         return None
 
-    def _penalty(self, st: SkatState, e: Event, step: _Step) -> None:
+    def _penalty(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, Penalty)
         self._charge(st, e.seat, e.points, step, e.reason or "ruling")
         return None
-
-    # The end of a deal -----------------------------------------------------------------
-
-    def _skat_cards(self, d: DealState) -> list[Card] | None:
-        """The two cards that count for the single player at the end, if known."""
-        decl = d.declaration
-        if decl is not None and decl.hand and len(d.skat) == 2:
-            return list(d.skat)
-        if decl is not None and not decl.hand and len(d.laid) == 2:
-            return list(d.laid)
-        if decl is not None and decl.game == "ramsch" and len(d.skat) == 2:
-            return list(d.skat)
-        if d.play is not None and d.play.finished:
-            rest = d.play.not_played(_DECK_IX)
-            if len(rest) == 2:
-                return rest
-        shown = d.skat_seen if (decl is None or decl.hand or not d.picked_up) else []
-        return list(shown) if len(shown) == 2 else None
-
-    def _skat_points(self, d: DealState) -> int | None:
-        skat = self._skat_cards(d)
-        return None if skat is None else _points(skat)
-
-    def _end(self, st: SkatState, d: DealState, step: _Step) -> None:
-        d.phase = "over"
-        if d.declaration is not None and d.declaration.game == "ramsch":
-            return self._end_ramsch(st, d, step)
-        assert d.play is not None and d.declarer is not None and d.declaration is not None
-        play = d.play
-        decl = d.declaration
-        me = d.declarer
-        skat = self._skat_cards(d)
-        done = sum(play.points.values())
-        rest_tricks = 10 - len(play.tricks)
-        points: int | None = play.points[me] + _points(d.extra)
-        tricks = play.trick_count[me] + (rest_tricks if d.rest_to == "declarer" else 0)
-        if skat is None:
-            points = None
-            step.notes.append("the skat is not known: show it to count the player's points")
-        else:
-            assert points is not None
-            points += _points(skat)
-            if d.rest_to == "declarer":
-                points += 120 - done - _points(skat) - _points(d.extra)
-        m = self._matadors(d, skat)
-        if m is None:
-            step.notes.append("the matadors are not known: show the player's hand and the skat")
-        forced_won: bool | None = None
-        decided: str | None = None
-        if d.forced:
-            first = min(d.forced)
-            forced_won, decided = first[2], first[3]
-        if points is None or (m is None and not decl.is_null):
-            result = DealResult(
-                d.number,
-                "game",
-                me,
-                str(decl),
-                game_name(decl, self.rules),
-                d.bidding.value,
-                forced_won,
-                None,
-                m,
-                points,
-                tricks,
-                decided_by=decided,
-                changes=(0,) * st.players,
-            )
-            self._record(st, d, result, step)
-            return None
-        gv = score_game(
-            decl,
-            self.rules,
-            matadors=m or 0,
-            points=points,
-            tricks=tricks,
-            bid=d.bidding.value,
-            forced=forced_won,
-            abandoned=d.abandoned,
-        )
-        self._score(st, d, gv, points, tricks, decided, step)
-        return None
-
-    def _matadors(self, d: DealState, skat: list[Card] | None) -> int | None:
-        decl = d.declaration
-        assert decl is not None and d.play is not None and d.declarer is not None
-        if decl.is_null:
-            return 0
-        sequence = _sequence_ix(decl.game)
-        if d.hands_ix is not None and len(d.skat) == 2:
-            twelve = {*d.hands_ix[d.seats.index(d.declarer)], *map(index_of, d.skat)}
-            with_ = sequence[0] in twelve
-            count = 0
-            for i in sequence:
-                if (i in twelve) is not with_:
-                    break
-                count += 1
-            return count if with_ else -count
-        # Otherwise from where each trump was seen: played or held by whom, or in
-        # the skat, which is the player's.
-        holder = d.play.holder
-        skat_ix = {index_of(c) for c in (*(skat or ()), *d.skat_seen)}
-        me = d.declarer
-        run: bool | None = None  # "with" or "without"
-        count = 0
-        for i in sequence:  # from the top, as far as the run goes
-            seat = holder(i)
-            if seat is None and i not in skat_ix:
-                return None  # not yet seen
-            mine = i in skat_ix or seat in (ASIDE, me)
-            if run is None:
-                run = mine
-            elif mine is not run:
-                break
-            count += 1
-        return count if run else -count
-
-    def _score(
-        self,
-        st: SkatState,
-        d: DealState,
-        gv: GameValue,
-        points: int,
-        tricks: int,
-        decided: str | None,
-        step: _Step,
-    ) -> None:
-        me = d.declarer
-        assert me is not None and d.declaration is not None
-        n = st.players
-        value = gv.value * d.factor * (2 if d.bock else 1)
-        won = gv.won
-        changes = [0] * n
-        changes[me] = value
-        tournament: tuple[int, ...] | None = None
-        if self._isko:
-            # Seeger-Fabian: +50 per game won, -50 per game lost; per lost game +40 to
-            # each adversary at a table of three, +30 to each other player at four.
-            if won:
-                tp = [0] * n
-                tp[me] = value + 50
-            else:
-                tp = [40 if n == 3 else 30] * n
-                tp[me] = value - 50
-            tournament = tuple(tp)
-        if self.rules.bock and (points == 60 or (not won and d.factor > 1)):
-            st.bock_left += n
-            d.bock_added += n
-            step.notes.append(f"a Bock round: the next {n} deals count double")
-        result = DealResult(
-            d.number,
-            "game",
-            me,
-            str(d.declaration),
-            game_name(d.declaration, self.rules),
-            d.bidding.value,
-            won,
-            value,
-            gv.matadors,
-            points,
-            tricks,
-            gv.schneider,
-            gv.schwarz,
-            gv.overbid,
-            decided,
-            tuple(changes),
-            tournament,
-        )
-        self._record(st, d, result, step)
-
-    def _end_ramsch(self, st: SkatState, d: DealState, step: _Step) -> None:
-        """Law 4 (foster1906) or the house Ramsch (ISkO): the most points lose."""
-        play = d.play
-        assert play is not None
-        pts = {s: play.points[s] for s in d.seats}
-        last = play.tricks[-1].winner if play.tricks else None
-        skat = self._skat_cards(d)
-        if last is not None and skat is not None:
-            pts[last] += _points(skat)  # "The winner of the last trick takes the skat cards."
-        tricks = {s: play.trick_count[s] for s in d.seats}
-        changes = [0] * st.players
-        for seat, charge in ramsch_charges(pts, tricks, last, self.rules).items():
-            changes[seat] = charge
-        factor = 2 if d.bock else 1
-        changes = [c * factor for c in changes]
-        result = DealResult(
-            d.number,
-            "ramsch",
-            changes=tuple(changes),
-            ramsch_points=tuple(pts.get(s, 0) for s in range(st.players)),
-        )
-        self._record(st, d, result, step)
-
-    def _record(self, st: SkatState, d: DealState, result: DealResult, step: _Step) -> None:
-        d.result = result
-        st.results.append(result)
-        st.pad[:] = map(int.__add__, st.pad, result.changes)
-        if result.tournament is not None:
-            st.tournament[:] = map(int.__add__, st.tournament, result.tournament)
-        if result.declarer is not None and result.value is not None:
-            (st.won if result.won else st.lost)[result.declarer] += 1
-        step.result = result
-
-    def _unrecord(self, st: SkatState, d: DealState) -> None:
-        """Take back a deal's result (it is about to be scored again)."""
-        result = d.result
-        if result is None:
-            return
-        for k in range(len(st.results) - 1, -1, -1):
-            if st.results[k] is result:
-                del st.results[k]
-                break
-        for seat, change in enumerate(result.changes):
-            st.pad[seat] -= change
-        if result.tournament is not None:
-            for seat, tp in enumerate(result.tournament):
-                st.tournament[seat] -= tp
-        if result.declarer is not None and result.value is not None:
-            (st.won if result.won else st.lost)[result.declarer] -= 1
-        st.bock_left -= d.bock_added
-        d.bock_added = 0
-        d.result = None
 
 
 _HANDLERS: dict[type[Event], Any] = {
@@ -1632,10 +1010,10 @@ _HANDLERS: dict[type[Event], Any] = {
     PickUp: SkatGame._pick_up,
     Discard: SkatGame._discard,
     Declare: SkatGame._declare,
-    Exchange: SkatGame._exchange,
+    Exchange: exchange,
     Play: SkatGame._play,
-    Claim: SkatGame._claim,
-    Concede: SkatGame._concede,
+    Claim: claim,
+    Concede: concede,
     SkatShown: SkatGame._skat_shown,
     SkatSeen: SkatGame._skat_seen,
     LookBack: SkatGame._look_back,
