@@ -436,11 +436,12 @@ class TableReading:
     def alerts(self) -> list[Alert]:
         return list(self.reader.alerts.values())
 
-    def plays(self) -> list[dict[str, Any]]:
-        """Every card played, in order, as the engine has them (corrections applied)."""
+    def plays(self, since: int = 0) -> list[dict[str, Any]]:
+        """Every card played (from event ``since``), in order, as the engine has them
+        (corrections applied)."""
         return [
             {"seat": e.seat, "card": str(e.card)}
-            for e in corrected(self.game.events)
+            for e in corrected(self.game.events)[since:]
             if isinstance(e, Play)
         ]
 
@@ -450,7 +451,9 @@ class TableReading:
         return [v.to_json() for v in self.game.verdicts if v.kind in proven]
 
     def summary(self) -> dict[str, Any]:
-        """The table's state for observers (the retained ``game/state`` body)."""
+        """The table's state for observers (the retained ``game/state`` body): the
+        plays of the current deal (from event ``deal_start``), the scores, the open
+        alerts, the verdicts proved, and the engine's own summary."""
         engine = self.game.summary()
         out: dict[str, Any] = {
             "game": self.setup.game,
@@ -459,7 +462,8 @@ class TableReading:
             "turn": self.game.turn,
             "dealer": engine.get("dealer"),
             "events": len(self.game.events),
-            "plays": self.plays(),
+            "deal_start": self.reader.deal_start,
+            "plays": self.plays(self.reader.deal_start),
             "verdicts": self.verdicts(),
             "alerts": [a.to_json() for a in self.alerts],
             "pending": self.reader.pending(),

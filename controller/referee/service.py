@@ -1,0 +1,364 @@
+"""The referee service: observations and commands of one or many tables in, game
+events and the retained table state out (``kiebitz referee``).
+
+For each table (``kiebitz/v1/<table>/…``) the referee keeps one
+:class:`rules.reading.TableReading`. An input that passes its schema (the
+:class:`~controller.bus.dispatch.Dispatcher` checks it and drops redeliveries by
+sender and sequence) and the reading's own checks is appended to the
+:class:`~controller.referee.store.InputLog` *before* it is read, so nothing
+accepted is lost; a redelivered message (same message id) is stored once and
+read once. What the reading makes of it goes out on ``game/event``: the engine
+events with what they pegged and proved, alerts raised and cleared, recounts,
+refused commands; then the whole table on the retained ``game/state``. A
+malformed payload is logged, answered with an ``error`` event, and changes
+nothing. On start every table in the log is read again from its inputs and its
+state published, so power lost mid-hand resumes where it stopped.
+
+The referee is given its bus, its log and its clock (STYLE.md): tests run it on
+:class:`~controller.bus.bus.MemoryBus` or on a real Mosquitto alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from controller.bus.bus import Bus
+from controller.bus.dispatch import Dispatcher, Publisher
+from controller.bus.envelope import Envelope, PayloadError, Stamper
+from controller.bus.topics import (
+    COMMAND,
+    EVENT,
+    OBSERVATION,
+    STATE,
+    all_tables,
+    parse_topic,
+    topic,
+)
+from controller.referee.store import InputLog, StoreError
+from rules.errors import RulesError
+from rules.events import event_to_json
+from rules.reading import TableReading, TableSetup, Update, parse_input
+from rules.reading.table import Contract
+
+__all__ = ["Referee", "TableRun", "setup_from_json", "update_events"]
+
+log = logging.getLogger("kiebitz.referee")
+
+
+def setup_from_json(data: Mapping[str, Any]) -> TableSetup:
+    """A :class:`TableSetup` from its JSON form (:meth:`TableSetup.to_json`)."""
+    contract = data.get("contract")
+    return TableSetup(
+        str(data["game"]),
+        dict(data.get("options") or {}),
+        dealer=data.get("dealer"),
+        contract=None
+        if not contract
+        else Contract(
+            int(contract["declarer"]),
+            str(contract["contract"]),
+            hand=bool(contract.get("hand")),
+            ouvert=bool(contract.get("ouvert")),
+            schneider=bool(contract.get("schneider")),
+            schwarz=bool(contract.get("schwarz")),
+            bid=contract.get("bid"),
+        ),
+    )
+
+
+def _outcome_json(outcome: Any, proven: Collection[str]) -> dict[str, Any]:
+    data = outcome.to_json() if hasattr(outcome, "to_json") else {}
+    out: dict[str, Any] = {
+        "pegged": data.get("pegged", []),
+        "verdicts": [v for v in data.get("verdicts", []) if v.get("kind") in proven],
+        "notes": data.get("notes", []),
+    }
+    if data.get("result") is not None:
+        out["result"] = data["result"]
+    return out
+
+
+def update_events(reading: TableReading, up: Update) -> list[dict[str, Any]]:
+    """The ``game/event`` bodies of one update, in the order they happened."""
+    proven = reading.reader.PROVEN
+    out: list[dict[str, Any]] = []
+    if up.new_match:
+        out.append({"type": "new_match", "setup": reading.setup.to_json()})
+    if up.since is not None:
+        out.append({"type": "recount", "since": up.since})
+    for a in up.applied:
+        body = {"type": "event", "index": a.index, "event": event_to_json(a.event)}
+        body.update(_outcome_json(a.outcome, proven))
+        out.append(body)
+    for alert_id in up.cleared:
+        out.append({"type": "alert_cleared", "id": alert_id})
+    for alert in up.raised:
+        out.append({"type": "alert", "alert": alert.to_json()})
+    for note in up.notes:
+        out.append({"type": "note", "text": note})
+    if up.error is not None:
+        out.append({"type": "refused", "reason": up.error})
+    return out
+
+
+@dataclass
+class _Order:
+    """One sender's messages put back in the order it sent them (by ``seq``)."""
+
+    next: int
+    held: dict[int, Envelope]
+    waiting_since: float | None = None
+
+
+@dataclass
+class TableRun:
+    """One table the referee serves: its reading, its stamper, counts."""
+
+    table: str
+    reading: TableReading
+    stamper: Stamper
+    inputs: int = 0
+    failures: int = 0
+    #: Engine events written to the log's ``events`` table.
+    stored: int = 0
+
+
+class Referee:
+    """Referees every table it hears (or those of ``tables``) over ``bus``."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        store: InputLog,
+        *,
+        setup_for: Callable[[str], TableSetup],
+        tables: Collection[str] | None = None,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+        component: str = "referee",
+        on_update: Callable[[str, Update], None] | None = None,
+        reorder_s: float = 1.0,
+    ) -> None:
+        self.bus = bus
+        self.store = store
+        self.setup_for = setup_for
+        self.only = None if tables is None else frozenset(tables)
+        self.clock = clock
+        self.component = component
+        self.on_update = on_update
+        self.runs: dict[str, TableRun] = {}
+        self.monotonic = monotonic
+        #: How long a message waits for an earlier one of its sender that has not come.
+        self.reorder_s = reorder_s
+        self.errors = 0
+        self._orders: dict[tuple[str, str], _Order] = {}
+        self._strays: dict[str, Stamper] = {}
+        self._lock = threading.RLock()
+        self._dispatch = Dispatcher(bus, on_error=self._bad_payload)
+
+    # Life ------------------------------------------------------------------------------
+
+    def start(self) -> Referee:
+        """Read every table of the log again, publish its state, then listen."""
+        for table in self.store.tables():
+            if self.only is None or table in self.only:
+                with self._lock:
+                    self._run(table)
+                    self._publish_state(self.runs[table])
+        if self.only is not None and len(self.only) == 1:
+            patterns = [topic(next(iter(self.only)), s) for s in (OBSERVATION, COMMAND)]
+        else:
+            patterns = [all_tables(OBSERVATION), all_tables(COMMAND)]
+        self._dispatch.route(patterns[0], "observation", self._receive)
+        self._dispatch.route(patterns[1], "command", self._receive)
+        return self
+
+    def close(self) -> None:
+        self.store.close()
+
+    def reading(self, table: str) -> TableReading:
+        with self._lock:
+            return self._run(table).reading
+
+    def _run(self, table: str) -> TableRun:
+        run = self.runs.get(table)
+        if run is not None:
+            return run
+        stored = self.store.setup(table)
+        if stored is None:
+            setup = self.setup_for(table)
+            self.store.set_setup(table, setup.to_json())
+        else:
+            setup = setup_from_json(stored)
+        stamper = Stamper(
+            f"{table}/{self.component}", clock=self.clock, start_seq=self.store.next_seq(table)
+        )
+        run = TableRun(table, TableReading(setup), stamper)
+        for n, _, body in self.store.inputs(table):
+            try:
+                run.reading.feed(parse_input(body))
+            except RulesError as exc:  # pragma: no cover - a logged input always parsed once
+                log.warning("%s: input %d no longer reads: %s", table, n, exc)
+            except Exception:  # a defect must not stop the other inputs being read
+                run.failures += 1
+                log.exception("%s: input %d could not be read", table, n)
+            run.inputs = n
+        self.runs[table] = run
+        log.info("%s: %d inputs read from %s", table, run.inputs, self.store.path)
+        return run
+
+    # Inputs ------------------------------------------------------------------------------
+
+    def _receive(self, topic_name: str, env: Envelope) -> None:
+        table, _ = parse_topic(topic_name)
+        if self.only is not None and table not in self.only:
+            return
+        if env.sender.split("/", 1)[0] != table:
+            self._bad_payload(topic_name, f"sender {env.sender} is not of table {table}", None)
+            return
+        with self._lock:
+            for ready in self._in_order(table, env):
+                self._input(table, ready)
+
+    def _in_order(self, table: str, env: Envelope) -> list[Envelope]:
+        """QoS 1 may deliver a sender's messages out of order (a reconnect, a queue sent
+        on connect): hold each until those before it (by ``seq``) have come, for at
+        most :attr:`reorder_s` (:meth:`tick`). A seq below the next expected is a
+        sender that started again, or one given up on: read at once."""
+        key = (table, env.sender)
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = _Order(1 if env.seq <= 1024 else env.seq, {})
+        if env.seq < order.next:
+            return [env]
+        order.held.setdefault(env.seq, env)
+        ready = []
+        while order.next in order.held:
+            ready.append(order.held.pop(order.next))
+            order.next += 1
+        order.waiting_since = None if not order.held else (order.waiting_since or self.monotonic())
+        return ready
+
+    def tick(self) -> None:
+        """Give up waiting for messages that have not come in :attr:`reorder_s`: read
+        what was held behind them, in order. Called by :meth:`run_ticks`' thread."""
+        with self._lock:
+            now = self.monotonic()
+            for (table, _), order in self._orders.items():
+                if not order.held or order.waiting_since is None:
+                    continue
+                if now - order.waiting_since < self.reorder_s and len(order.held) < 4096:
+                    continue
+                log.warning("%s: messages %d.. of a sender never came", table, order.next)
+                for seq in sorted(order.held):
+                    self._input(table, order.held.pop(seq))
+                    order.next = seq + 1
+                order.waiting_since = None
+
+    def run_ticks(self, stop: threading.Event, every: float = 0.25) -> threading.Thread:
+        """A thread calling :meth:`tick` until ``stop`` is set."""
+
+        def loop() -> None:
+            while not stop.wait(every):
+                self.tick()
+
+        thread = threading.Thread(target=loop, name="referee-ticks", daemon=True)
+        thread.start()
+        return thread
+
+    def _input(self, table: str, env: Envelope) -> None:
+        try:
+            item = parse_input(dict(env.body))
+        except RulesError as exc:
+            self._bad_payload(topic(table, OBSERVATION), str(exc), env.sender)
+            return
+        run = self._run(table)
+        try:
+            n = self.store.append(
+                table,
+                env.id,
+                env.sender,
+                env.seq,
+                env.kind,
+                dict(env.body),
+                next_seq=run.stamper.next_seq,
+            )
+        except StoreError as exc:
+            log.error("%s", exc)
+            self._bad_payload(topic(table, OBSERVATION), f"not stored: {exc}", env.sender)
+            return
+        if n is None:
+            return  # the same message again: stored and read once
+        run.inputs = n
+        try:
+            up = run.reading.feed(item)
+        except Exception as exc:  # a defect: the input is kept, the service goes on
+            run.failures += 1
+            log.exception("%s: input %d could not be read", table, n)
+            self._bad_payload(topic(table, OBSERVATION), f"could not be read: {exc}", env.sender)
+            return
+        bodies = update_events(run.reading, up)
+        for body in bodies:
+            self._send(run, EVENT, "event", body)
+        if up.applied or up.since is not None or up.new_match:
+            self._store_events(run, up if not up.new_match else Update(since=0))
+        self._publish_state(run)
+        if self.on_update is not None:
+            self.on_update(table, up)
+
+    def _store_events(self, run: TableRun, up: Update) -> None:
+        since = run.stored if up.since is None else min(up.since, run.stored)
+        events = run.reading.game.events
+        try:
+            self.store.write_events(run.table, since, [event_to_json(e) for e in events[since:]])
+        except StoreError as exc:
+            log.error("%s", exc)
+            return
+        run.stored = len(events)
+
+    def _send(self, run: TableRun, suffix: str, kind: str, body: Mapping[str, Any]) -> None:
+        try:
+            Publisher(self.bus, run.stamper).send(
+                topic(run.table, suffix), kind, body, retain=suffix == STATE
+            )
+        except PayloadError as exc:  # a defect: say so, never crash the listener
+            log.error("%s: %s body not sent: %s", run.table, kind, exc)
+
+    def state(self, table: str) -> dict[str, Any]:
+        """The retained ``game/state`` body of ``table``."""
+        with self._lock:
+            run = self._run(table)
+            body = run.reading.summary()
+            body.update(table=table, inputs=run.inputs)
+            return body
+
+    def _publish_state(self, run: TableRun) -> None:
+        body = run.reading.summary()
+        body.update(table=run.table, inputs=run.inputs)
+        self._send(run, STATE, "state", body)
+
+    def _bad_payload(self, topic_name: str, reason: str, sender: str | None) -> None:
+        self.errors += 1
+        log.warning("rejected on %s: %s", topic_name, reason)
+        try:
+            table, _ = parse_topic(topic_name)
+        except ValueError:
+            return
+        if self.only is not None and table not in self.only:
+            return
+        body = {"type": "error", "reason": reason[:500], "topic": topic_name, "sender": sender}
+        if table in self.runs:
+            stamper = self.runs[table].stamper
+        else:  # a table this referee does not serve yet: no log entry for a bad payload
+            stamper = self._strays.setdefault(
+                table, Stamper(f"{table}/{self.component}", clock=self.clock)
+            )
+        try:
+            Publisher(self.bus, stamper).send(topic(table, EVENT), "event", body)
+        except PayloadError:
+            log.error("error event for %s not sent", topic_name)

@@ -1,0 +1,247 @@
+"""The referee service over a bus: observations in, events and the retained state
+out, every input in the SQLite log, tables rebuilt from it on start.
+
+Most tests run on the in-process bus; the last ones on a real Mosquitto.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import threading
+
+import pytest
+from reading_helpers import trick_told
+
+from controller.bus.bus import MemoryBroker, MemoryBus, MqttBus
+from controller.bus.dispatch import Dispatcher, Publisher
+from controller.bus.envelope import Stamper, encode
+from controller.bus.topics import topic
+from controller.referee import InputLog, Referee
+from rules.events import Play
+from rules.reading import Contract, TableSetup
+from rules.skat.autoplay import random_deal
+from rules.skat.events import Declare
+
+
+class Table:
+    """A table service's end of the bus: publishes observations and commands,
+    collects the referee's events and states."""
+
+    def __init__(self, bus, table="t1"):
+        self.bus, self.table = bus, table
+        self.pub = Publisher(bus, Stamper(f"{table}/table"))
+        self.events, self.states, self.errors = [], [], []
+        d = Dispatcher(bus)
+        d.route(topic(table, "game/event"), "event", lambda t, e: self.events.append(e.body))
+        d.route(topic(table, "game/state"), "state", lambda t, e: self.states.append(e.body))
+
+    def observe(self, kind, card, zone=None, seat=None, zone_kind=None):
+        zk = zone_kind or (zone.split(".")[0] if zone else None)
+        body = {
+            "kind": kind,
+            "card": card,
+            "zone": zone,
+            "zone_kind": zk,
+            "seat": seat,
+            "from_zone": None,
+            "t": 1.0,
+            "confidence": 0.99,
+        }
+        return self.pub.send(topic(self.table, "table/observation"), "observation", body)
+
+    def command(self, **body):
+        return self.pub.send(topic(self.table, "table/command"), "command", body)
+
+    def kinds(self):
+        return [e["type"] for e in self.events]
+
+
+@pytest.fixture
+def memory(tmp_path):
+    broker = MemoryBroker()
+    ref_bus = MemoryBus(broker, "referee")
+    ref_bus.start()
+    store = InputLog(tmp_path / "referee.db")
+    referee = Referee(ref_bus, store, setup_for=lambda t: TableSetup("cribbage", dealer=0)).start()
+    bus = MemoryBus(broker, "table")
+    bus.start()
+    yield broker, referee, Table(bus), tmp_path / "referee.db"
+    referee.close()
+
+
+def test_cards_laid_become_events_pegs_and_a_retained_state(memory):
+    _, referee, table, _ = memory
+    table.observe("placed", "7S", "starter")
+    table.observe("placed", "10H", "play.1", 1)
+    table.observe("placed", "5C", "play.0", 0)
+    events = [e for e in table.events if e["type"] == "event"]
+    assert [e["event"]["type"] for e in events][-3:] == ["starter", "play", "play"]
+    assert events[-1]["pegged"][0]["points"] == 2
+    state = table.states[-1]
+    assert state["scores"] == [2, 0] and state["count"] == 15 and state["table"] == "t1"
+    assert state["plays"] == [{"seat": 1, "card": "10H"}, {"seat": 0, "card": "5C"}]
+
+
+def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error(memory):
+    broker, referee, table, _ = memory
+    table.observe("placed", "7S", "starter")
+    env = table.observe("placed", "10H", "play.1", 1)
+    table.bus.publish(topic("t1", "table/observation"), encode(env))  # QoS 1: again
+    assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
+    table.bus.publish(topic("t1", "table/observation"), b'{"schema": 1, "nonsense": true}')
+    # valid for the schema, refused by the reading: a command of another table's game
+    table.command(command="contract", declarer=0, contract="grand")
+    errors = [e for e in table.events if e["type"] == "error"]
+    assert len(errors) == 1 and "envelope" in errors[0]["reason"]
+    assert table.kinds()[-1] == "refused"
+    assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
+
+
+def test_a_command_refused_says_why_and_an_alert_is_published(memory):
+    _, referee, table, _ = memory
+    table.observe("placed", "7S", "starter")
+    table.observe("placed", "9H", "play.1", 1)
+    table.observe("placed", "2C", "play.1", 1)
+    alerts = [e["alert"] for e in table.events if e["type"] == "alert"]
+    assert [a["kind"] for a in alerts] == ["missing-card"]
+    assert table.states[-1]["alerts"][0]["id"] == alerts[0]["id"]
+    table.command(command="supply", seat=0, card="4D")
+    assert table.kinds()[-1] != "refused" and table.states[-1]["alerts"] == []
+    table.command(command="supply", seat=0, card="4D")
+    assert "refused" in table.kinds()
+
+
+def test_a_referee_started_again_resumes_from_its_log(memory, tmp_path):
+    broker, referee, table, path = memory
+    for card, zone, seat in [("7S", "starter", None), ("10H", "play.1", 1), ("5C", "play.0", 0)]:
+        table.observe("placed", card, zone, seat)
+    table.command(command="undo")
+    before = referee.state("t1")
+    referee.close()
+    again = Referee(
+        MemoryBus(broker, "referee2"), InputLog(path), setup_for=lambda t: TableSetup("skat")
+    ).start()
+    after = again.state("t1")
+    assert after["engine"] == before["engine"] and after["plays"] == before["plays"]
+    assert after["game"] == "cribbage"  # the setup is the log's, not the new default
+    assert after["inputs"] == 4
+    again.close()
+
+
+def test_the_log_holds_every_input_once_and_the_events_derived(memory):
+    _, referee, table, path = memory
+    table.observe("placed", "7S", "starter")
+    env = table.observe("placed", "10H", "play.1", 1)
+    table.bus.publish(topic("t1", "table/observation"), encode(env))
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT COUNT(*) FROM inputs").fetchone()[0] == 2
+    kinds = [json.loads(r[0])["type"] for r in db.execute("SELECT event FROM events ORDER BY idx")]
+    assert kinds == ["set_dealer", "deal", "discard", "discard", "starter", "play"]
+
+
+def skat_plays(seed=8):
+    rng = random.Random(seed)
+    deal = random_deal(rng, reveal=False, revoke_at=2)
+    declare = next(e for e in deal.events if isinstance(e, Declare))
+    contract = Contract(
+        declare.seat,
+        declare.declaration.game,
+        hand=declare.declaration.hand,
+        ouvert=declare.declaration.ouvert,
+    )
+    return [(e.seat, e.card) for e in deal.events if isinstance(e, Play)], contract, deal.revoke
+
+
+def test_many_tables_through_one_real_mosquitto(mosquitto, tmp_path):
+    plays, contract, _ = skat_plays()
+    ref_bus = MqttBus(mosquitto.url, "referee")
+    ref_bus.start()
+    referee = Referee(
+        ref_bus,
+        InputLog(tmp_path / "r.db"),
+        setup_for=lambda t: TableSetup("skat", dealer=2, contract=contract),
+    ).start()
+    stop = threading.Event()
+    referee.run_ticks(stop)
+    done = threading.Event()
+    states: dict[str, dict] = {}
+
+    def seen(t, env):
+        states[env.body["table"]] = env.body
+        if len(states) == 3 and all(len(s["plays"]) == 30 for s in states.values()):
+            done.set()
+
+    watcher = MqttBus(mosquitto.url, "watcher")
+    watcher.start()
+    Dispatcher(watcher).route("kiebitz/v1/+/game/state", "state", seen)
+    buses = []
+    try:
+        for name in ("a1", "b2", "c3"):
+            bus = MqttBus(mosquitto.url, f"table-{name}")
+            bus.start()
+            buses.append(bus)
+            pub = Publisher(bus, Stamper(f"{name}/table"))
+            for obs in trick_told(plays, 3).lines():
+                body = dict(obs.to_json(), card=str(obs.card))
+                body["t"] = float(body["t"])
+                pub.send(topic(name, "table/observation"), "observation", body)
+        assert done.wait(30), {k: len(v["plays"]) for k, v in states.items()}
+        for name in ("a1", "b2", "c3"):
+            assert referee.reading(name).plays() == [{"seat": s, "card": str(c)} for s, c in plays]
+    finally:
+        stop.set()
+        for bus in buses:
+            bus.close()
+        watcher.close()
+        ref_bus.close()
+        referee.close()
+
+
+def test_messages_delivered_out_of_order_are_read_in_their_senders_order(tmp_path):
+    broker = MemoryBroker()
+    now = [0.0]
+    referee = Referee(
+        MemoryBus(broker, "referee"),
+        InputLog(tmp_path / "r.db"),
+        setup_for=lambda t: TableSetup("cribbage", dealer=0),
+        monotonic=lambda: now[0],
+    ).start()
+    referee.bus.start()
+    bus = MemoryBus(broker, "table")
+    bus.start()
+    stamper = Stamper("t1/table")
+    envs = []
+    for card, zone, seat in [
+        ("7S", "starter", None),
+        ("10H", "play.1", 1),
+        ("5C", "play.0", 0),
+        ("4D", "play.1", 1),
+    ]:
+        body = {
+            "kind": "placed",
+            "card": card,
+            "zone": zone,
+            "zone_kind": zone.split(".")[0],
+            "seat": seat,
+            "from_zone": None,
+            "t": 1.0,
+            "confidence": 1.0,
+        }
+        envs.append(stamper.stamp("observation", body))
+    for env in (envs[1], envs[0], envs[2]):  # the second before the first
+        bus.publish(topic("t1", "table/observation"), encode(env))
+    assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}, {"seat": 0, "card": "5C"}]
+    # a message that never comes: the ones behind it are read after reorder_s
+    stamper.stamp("observation", envs[3].body)  # seq 5 is lost
+    late = stamper.stamp("observation", dict(envs[3].body, card="3D", zone="play.0", seat=0))
+    bus.publish(topic("t1", "table/observation"), encode(envs[3]))
+    bus.publish(topic("t1", "table/observation"), encode(late))
+    assert len(referee.reading("t1").plays()) == 3
+    referee.tick()
+    assert len(referee.reading("t1").plays()) == 3  # still waiting
+    now[0] = 5.0
+    referee.tick()
+    assert [p["card"] for p in referee.reading("t1").plays()] == ["10H", "5C", "4D", "3D"]
+    referee.close()
