@@ -72,7 +72,7 @@ def memory(tmp_path):
 
 
 def test_cards_laid_become_events_pegs_and_a_retained_state(memory):
-    _, referee, table, _ = memory
+    _, _referee, table, _ = memory
     table.observe("placed", "7S", "starter")
     table.observe("placed", "10H", "play.1", 1)
     table.observe("placed", "5C", "play.0", 0)
@@ -85,7 +85,7 @@ def test_cards_laid_become_events_pegs_and_a_retained_state(memory):
 
 
 def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error(memory):
-    broker, referee, table, _ = memory
+    _broker, referee, table, _ = memory
     table.observe("placed", "7S", "starter")
     env = table.observe("placed", "10H", "play.1", 1)
     table.bus.publish(topic("t1", "table/observation"), encode(env))  # QoS 1: again
@@ -100,7 +100,7 @@ def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error
 
 
 def test_a_command_refused_says_why_and_an_alert_is_published(memory):
-    _, referee, table, _ = memory
+    _, _referee, table, _ = memory
     table.observe("placed", "7S", "starter")
     table.observe("placed", "9H", "play.1", 1)
     table.observe("placed", "2C", "play.1", 1)
@@ -131,7 +131,7 @@ def test_a_referee_started_again_resumes_from_its_log(memory, tmp_path):
 
 
 def test_the_log_holds_every_input_once_and_the_events_derived(memory):
-    _, referee, table, path = memory
+    _, _referee, table, path = memory
     table.observe("placed", "7S", "starter")
     env = table.observe("placed", "10H", "play.1", 1)
     table.bus.publish(topic("t1", "table/observation"), encode(env))
