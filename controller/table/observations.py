@@ -1,0 +1,134 @@
+"""Observation bodies for ``table/observation``: from the tracker, or from recorded lines.
+
+Pure: no bus, no I/O beyond reading the file it is given. A body has exactly the
+fields of ``controller/bus/schemas/observation.schema.json``: ``kind, card, zone,
+zone_kind, seat, from_zone, t, confidence`` and, when known, ``frames`` and
+``position_mm``. ``zone_kind`` and ``seat`` come from the table layout's zone.
+
+>>> from vision.tracker import Observation
+>>> obs = Observation("placed", "10H", "play.0", None, 812.4, 812.1, 5, 0.97, 212.0, 140.5)
+>>> observation_body(obs, None)["zone_kind"] is None
+True
+>>> import io
+>>> lines = io.StringIO('{"status": "calibrated", "error_mm": 0.4}\\n'
+...                     '{"kind": "removed", "card": "QS", "zone": null, "from_zone": "crib",'
+...                     ' "t": 3.5, "since": 3.1, "frames": 4, "confidence": 0.9}\\n')
+>>> [b["card"] for b in read_observation_lines(lines)]
+['QS']
+>>> list(read_observation_lines(io.StringIO('{"kind": "placed"}\\n')))
+Traceback (most recent call last):
+...
+ValueError: line 1: body: 'card' is a required property
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from controller.bus.envelope import PayloadError, validate_body
+from vision.layout import TableLayout
+from vision.tracker import Observation
+
+__all__ = ["NOT_OBSERVATIONS", "observation_body", "read_observation_lines"]
+
+#: Keys of the lines ``kiebitz vision watch`` prints that are not observations.
+NOT_OBSERVATIONS = frozenset({"status", "reading", "warning", "error"})
+
+_FIELDS = ("kind", "card", "zone", "zone_kind", "seat", "from_zone", "t", "confidence")
+_OPTIONAL = ("frames", "position_mm")
+
+
+def _zone_facts(zone: str | None, layout: TableLayout | None) -> tuple[str | None, int | None]:
+    if zone is None or layout is None:
+        return None, None
+    try:
+        found = layout.zone(zone)
+    except KeyError:
+        return None, None
+    return found.kind, found.seat
+
+
+def _clip01(value: float) -> float:
+    return min(1.0, max(0.0, value)) if math.isfinite(value) else 0.0
+
+
+def observation_body(obs: Observation, layout: TableLayout | None) -> dict[str, Any]:
+    """The ``observation`` body of a tracker observation; a removed card has zone null.
+
+    >>> from vision.tracker import Observation
+    >>> obs = Observation("moved", "QH", "crib", "play.1", 4.25, 4.0, 3, 0.9123, 10.04, 5.0)
+    >>> observation_body(obs, None)
+    {'kind': 'moved', 'card': 'QH', 'zone': 'crib', 'zone_kind': None, 'seat': None, \
+'from_zone': 'play.1', 't': 4.25, 'confidence': 0.912, 'frames': 3, 'position_mm': [10.0, 5.0]}
+    """
+    zone = None if obs.kind == "removed" else obs.zone
+    zone_kind, seat = _zone_facts(zone, layout)
+    body: dict[str, Any] = {
+        "kind": obs.kind,
+        "card": obs.card,
+        "zone": zone,
+        "zone_kind": zone_kind,
+        "seat": seat,
+        "from_zone": obs.from_zone,
+        "t": round(max(0.0, obs.t), 3),
+        "confidence": round(_clip01(obs.confidence), 3),
+        "frames": max(0, int(obs.frames)),
+    }
+    if math.isfinite(obs.x_mm) and math.isfinite(obs.y_mm):
+        body["position_mm"] = [round(obs.x_mm, 1), round(obs.y_mm, 1)]
+    return body
+
+
+def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, Any]:
+    """A line of ``kiebitz vision watch`` (or a whole body) as a body: ``since`` dropped,
+    ``zone_kind``/``seat`` from the layout where the line has none."""
+    body = {k: data[k] for k in (*_FIELDS, *_OPTIONAL) if k in data}
+    unknown = set(data) - set(body) - {"since"}
+    if unknown:
+        raise PayloadError(f"body: unknown field(s) {', '.join(sorted(unknown))}")
+    if body.get("kind") == "removed":
+        body["zone"] = None
+    body.setdefault("zone", None)
+    body.setdefault("from_zone", None)
+    zone_kind, seat = _zone_facts(body["zone"], layout)
+    if body.get("zone_kind") is None:
+        body["zone_kind"] = zone_kind
+    if body.get("seat") is None:
+        body["seat"] = seat
+    body.setdefault("confidence", 1.0)
+    validate_body("observation", body)
+    return {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
+
+
+def read_observation_lines(
+    path_or_file: str | Path | IO[str], *, layout: TableLayout | None = None
+) -> Iterator[dict[str, Any]]:
+    """Observation bodies from a JSON-lines file as ``kiebitz vision watch`` prints it.
+
+    ``{"status": …}``, ``{"reading": …}``, ``{"warning": …}`` and ``{"error": …}``
+    lines and blank lines are skipped; any other line must be an observation (or
+    a whole body), else :class:`ValueError` names the line number and what is wrong.
+    """
+    if isinstance(path_or_file, str | Path):
+        with open(path_or_file, encoding="utf-8") as handle:
+            yield from read_observation_lines(handle, layout=layout)
+        return
+    for number, line in enumerate(path_or_file, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {number}: not JSON: {exc.msg} at char {exc.pos}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"line {number}: expected an object, got {type(data).__name__}")
+        if NOT_OBSERVATIONS & data.keys():
+            continue
+        try:
+            yield _line_body(data, layout)
+        except PayloadError as exc:
+            raise ValueError(f"line {number}: {exc}") from None

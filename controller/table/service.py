@@ -1,0 +1,472 @@
+"""The table service: the camera's observations out, the referee's state in.
+
+:class:`TableService` is given its parts (a service is given its bus, its pins
+and its clock):
+
+* frames from a :class:`~vision.sources.FrameSource` through a
+  :class:`~vision.watch.TableWatcher` (or pre-recorded observation bodies),
+  each settled observation published on ``kiebitz/v1/<table>/table/observation``;
+* the retained ``game/state`` of its table, shown on the peg board
+  (:class:`~controller.board.link.BoardLink`) and the GPIO panel
+  (:class:`~controller.gpio.panel.Panel`);
+* the panel's button presses published on ``table/command``;
+* trouble (a rejected message, calibration, an unreadable frame, a state the
+  board cannot show) published as an ``error`` event on ``game/event``, never
+  raised out of a handler.
+
+The bus is built by the caller with the retained last will, from
+:func:`status_will`, so that the broker says ``offline`` when the service dies::
+
+    stamper = Stamper(f"{table}/table")
+    bus = open_bus(url, f"{table}-table", will=status_will(table, stamper))
+    service = TableService(table, bus, stamper=stamper, ...)
+
+>>> from controller.bus.bus import MemoryBroker, MemoryBus
+>>> broker = MemoryBroker()
+>>> service = TableService("t1", MemoryBus(broker, "t1-table"),
+...                        observations=[{"kind": "placed", "card": "5H", "zone": "play.0",
+...                                       "zone_kind": "play", "seat": 0, "from_zone": None,
+...                                       "t": 1.5, "confidence": 0.93}])
+>>> service.start()
+>>> service.step(), service.step()
+(True, False)
+>>> service.health()["observations"]
+1
+>>> service.close()
+>>> sorted(broker.retained())
+['kiebitz/v1/t1/status/table']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from controller.bus.bus import Bus
+from controller.bus.dispatch import Dispatcher, Publisher
+from controller.bus.envelope import Envelope, PayloadError, Stamper, encode
+from controller.bus.topics import COMMAND, EVENT, OBSERVATION, STATE, check_table_id, topic
+from controller.bus.topics import status_topic as _status_topic
+from controller.table.board_view import board_state
+from controller.table.observations import observation_body
+
+if TYPE_CHECKING:
+    from controller.board.link import BoardLink
+    from controller.board.model import BoardState
+    from controller.gpio.panel import Panel
+    from vision.layout import TableLayout
+    from vision.sources import FrameSource
+    from vision.watch import TableWatcher
+
+__all__ = ["LatencyHook", "PanelFactory", "TableService", "status_will"]
+
+log = logging.getLogger("kiebitz.table")
+
+LatencyHook = Callable[[str, float], None]
+CommandCallback = Callable[[dict[str, Any]], None]
+PanelFactory = Callable[[CommandCallback], "Panel"]
+
+
+def status_will(table: str, stamper: Stamper, component: str = "table") -> tuple[str, bytes]:
+    """The retained last will (topic, payload) for the bus: ``offline`` on ``status/<component>``.
+
+    >>> topic_, payload = status_will("t1", Stamper("t1/table", clock=lambda: 1.0))
+    >>> topic_, b'"state":"offline"' in payload
+    ('kiebitz/v1/t1/status/table', True)
+    """
+    env = stamper.stamp("status", {"state": "offline", "component": component})
+    return _status_topic(table, component), encode(env)
+
+
+def _make_panel(panel: Panel | PanelFactory, on_command: CommandCallback) -> Panel:
+    """A ready Panel as it is; a factory called with the service's command callback."""
+    if hasattr(panel, "show"):
+        return panel  # type: ignore[return-value]
+    return panel(on_command)
+
+
+class TableService:
+    """One table's service: see the module's docstring. ``start``, ``step``/``run``, ``close``.
+
+    ``observations`` (pre-recorded observation bodies, each published as it
+    comes) is an alternative to ``source`` + ``watcher``. ``panel`` is a
+    :class:`Panel`, or a function from the command callback to a Panel (so its
+    presses publish on ``table/command``); a ready Panel's presses go wherever its
+    own ``on_command`` sends them (wire it to :meth:`send_command`).
+    ``board_tracks`` is how many tracks of the board the game fills (at most the
+    board layout's). ``clock`` (monotonic seconds) times the latency hook;
+    ``stamper`` stamps what the service sends (default ``<table>/<component>``).
+    """
+
+    def __init__(
+        self,
+        table: str,
+        bus: Bus,
+        *,
+        source: FrameSource | None = None,
+        watcher: TableWatcher | None = None,
+        layout: TableLayout | None = None,
+        observations: Iterable[Mapping[str, Any]] | None = None,
+        board: BoardLink | None = None,
+        board_tracks: int = 2,
+        panel: Panel | PanelFactory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        component: str = "table",
+        stamper: Stamper | None = None,
+    ) -> None:
+        self.table = check_table_id(table)
+        if observations is not None and source is not None:
+            raise ValueError("give either a source (with a watcher) or observations, not both")
+        if source is not None and watcher is None:
+            raise ValueError("a source needs a watcher to turn its frames into observations")
+        if board_tracks < 1:
+            raise ValueError(f"board_tracks must be >= 1, not {board_tracks}")
+        self.bus = bus
+        self.component = component
+        self.clock = clock
+        self.watcher = watcher
+        self.layout = layout if layout is not None else getattr(watcher, "layout", None)
+        self.board = board
+        self.tracks = min(board_tracks, board.layout.tracks) if board is not None else board_tracks
+        self.game_hole: int | None = board.layout.game if board is not None else None
+        self.latency_hook: LatencyHook | None = None
+        self.stamper = stamper or Stamper(f"{table}/{component}")
+        self.publisher = Publisher(bus, self.stamper)
+        self.dispatcher = Dispatcher(bus, on_error=self._rejected)
+        self._observations: Iterator[Mapping[str, Any]] | None = (
+            iter(observations) if observations is not None else None
+        )
+        self._source = self._wrap(source) if source is not None else None
+        self._live = source is not None and self._is_live(source)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._started = False
+        self._counts = {
+            "frames": 0,
+            "unreadable_frames": 0,
+            "observations": 0,
+            "states": 0,
+            "board_states": 0,
+            "commands": 0,
+            "errors": 0,
+        }
+        self._calibration_error: str | None = None
+        self._calibrated_mm: float | None = None
+        self._last_state: Mapping[str, Any] | None = None
+        self._last_board: BoardState | None = None
+        self._source_state: str | None = None
+        self._show = False
+        self._sent = 0
+        self.panel: Panel | None = None
+        if panel is not None:
+            self.panel = _make_panel(panel, self._command_from_panel)
+        self.dispatcher.route(topic(table, STATE), "state", self._on_state)
+        self.dispatcher.route(_status_topic(table, "referee"), "status", self._on_referee)
+
+    # -- life cycle -------------------------------------------------------------------
+
+    @staticmethod
+    def _is_live(source: Any) -> bool:
+        from vision.sources import CameraSource, PiCameraSource, Reconnecting
+
+        inner = source.source if isinstance(source, Reconnecting) else source
+        return isinstance(inner, CameraSource | PiCameraSource)
+
+    def _wrap(self, source: FrameSource) -> FrameSource:
+        """Live cameras are reopened with back-off when they vanish (:class:`Reconnecting`)."""
+        from vision.sources import Reconnecting
+
+        if self._is_live(source) and not isinstance(source, Reconnecting):
+            return Reconnecting(source, on_state=self._source_changed)
+        return source
+
+    def _source_changed(self, state: str, detail: str) -> None:
+        self._source_state = state
+        log.info("source %s: %s", state, detail)
+        if state == "lost":
+            self._error(f"source lost: {detail}")
+
+    def start(self) -> None:
+        """Open the source, start the board link and the bus, say ``online``."""
+        if self._started:
+            return
+        self._started = True
+        if self.board is not None:
+            with contextlib.suppress(RuntimeError):  # started by the caller already
+                self.board.start()
+        self.bus.start()
+        self._send(
+            _status_topic(self.table, self.component),
+            "status",
+            {"state": "online", "component": self.component},
+            retain=True,
+        )
+        if self._source is not None:
+            self._source.open()  # a live source reports trouble itself; a file raises SourceError
+
+    def step(self) -> bool:
+        """One frame (or one recorded observation); False at the end of a finite source."""
+        if self._closed:
+            return False
+        if self._observations is not None:
+            return self._step_recorded()
+        if self._source is None:
+            return False
+        return self._step_frame()
+
+    def run(self, stop: threading.Event | None = None, *, headless: bool = True) -> None:
+        """Step until the source ends or ``stop`` is set; ``headless=False`` shows the frames."""
+        self.start()
+        self._show = not headless
+        while not (stop is not None and stop.is_set()):
+            if not self.step():
+                break
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent."""
+        deadline = time.monotonic() + timeout
+        while True:
+            health = self.bus.health()
+            if health.published + health.refused >= self._sent:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        """Close the source, the board link, the panel and the bus, in that order; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        parts: list[tuple[str, Any]] = [
+            ("source", self._source),
+            ("board", self.board),
+            ("panel", self.panel),
+            ("bus", self.bus),
+        ]
+        for name, part in parts:
+            if part is None:
+                continue
+            try:
+                part.close()
+            except Exception:
+                log.exception("closing the %s failed", name)
+        if self._show:
+            try:
+                import cv2
+
+                cv2.destroyAllWindows()
+            except Exception:
+                log.debug("no window to close", exc_info=True)
+
+    def __enter__(self) -> TableService:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- observations out -------------------------------------------------------------
+
+    def _step_recorded(self) -> bool:
+        assert self._observations is not None
+        try:
+            body = next(self._observations)
+        except StopIteration:
+            return False
+        except ValueError as exc:  # a bad line of a recorded file
+            self._error(f"observations: {exc}")
+            return True
+        self._publish_observation(dict(body))
+        return True
+
+    def _step_frame(self) -> bool:
+        from vision.errors import CalibrationError, SourceError
+
+        assert self._source is not None and self.watcher is not None
+        try:
+            frame = self._source.read()
+        except SourceError as exc:
+            self._count("unreadable_frames")
+            self._error(f"frame skipped: {exc}")
+            return True
+        if frame is None:
+            return self._live and not self._closed
+        self._count("frames")
+        watcher = self.watcher
+        if self.layout is not None and watcher.recognizer.calibration is None:
+            try:
+                error = watcher.try_calibrate(frame.image)
+            except CalibrationError as exc:
+                reason = f"calibration: {exc}"
+                if reason != self._calibration_error:  # once per reason, not once per frame
+                    self._calibration_error = reason
+                    self._error(f"frame {frame.index}: {reason}")
+            else:
+                self._calibrated_mm = error
+                self._calibration_error = None
+                log.info("calibrated on frame %d, error %.2f mm", frame.index, error or 0.0)
+        try:
+            observations, flagged = watcher.process(frame.t, frame.image)
+        except Exception as exc:  # a frame the recogniser chokes on: skip it, keep going
+            log.exception("frame %d could not be read", frame.index)
+            self._count("unreadable_frames")
+            self._error(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
+            return True
+        for reading in flagged:
+            log.info("frame %d: doubtful reading %s", frame.index, reading.to_json())
+        for obs in observations:
+            self._publish_observation(observation_body(obs, self.layout))
+        if self._show:
+            self._display(frame.image)
+        return True
+
+    def _display(self, image: Any) -> None:
+        try:
+            import cv2
+
+            shown = image
+            cal = self.watcher.recognizer.calibration if self.watcher is not None else None
+            if cal is not None and self.layout is not None:
+                from vision.geometry import draw_layout
+
+                shown = draw_layout(image, self.layout, cal)
+            cv2.imshow(f"kiebitz {self.table}", shown)
+            cv2.waitKey(1)
+        except Exception:
+            log.warning("cannot show frames here; going on headless", exc_info=True)
+            self._show = False
+
+    def _publish_observation(self, body: dict[str, Any]) -> None:
+        try:
+            self._send(topic(self.table, OBSERVATION), "observation", body)
+        except PayloadError as exc:
+            self._error(f"observation not sent: {exc}")
+            return
+        self._count("observations")
+        self._hook("observation")
+
+    # -- commands out -----------------------------------------------------------------
+
+    def send_command(self, command: Mapping[str, Any]) -> Envelope:
+        """Publish ``command`` (a command body) on ``table/command``; PayloadError if bad."""
+        env = self._send(topic(self.table, COMMAND), "command", dict(command))
+        self._count("commands")
+        return env
+
+    def _send(
+        self, topic_: str, kind: str, body: Mapping[str, Any], *, retain: bool = False
+    ) -> Envelope:
+        env = self.publisher.send(topic_, kind, body, retain=retain)
+        with self._lock:
+            self._sent += 1
+        return env
+
+    def _command_from_panel(self, command: dict[str, Any]) -> None:
+        self.send_command(command)
+
+    # -- state in ---------------------------------------------------------------------
+
+    def _on_state(self, topic_: str, env: Envelope) -> None:
+        try:
+            self._show_state(env.body)
+        except Exception as exc:  # the last line of defence: a state never kills the service
+            log.exception("showing the state from %s failed", env.sender)
+            self._error(f"state: {type(exc).__name__}: {exc}", topic=topic_, sender=env.sender)
+
+    def _show_state(self, state: Mapping[str, Any]) -> None:
+        with self._lock:
+            self._last_state = state
+            self._counts["states"] += 1
+            previous = self._last_board
+        shown = board_state(state, tracks=self.tracks, game_hole=self.game_hole, previous=previous)
+        with self._lock:
+            self._last_board = shown
+        if self.board is not None:
+            try:
+                self.board.set_state(shown)
+            except ValueError as exc:  # StateError, ProtocolError: what the board cannot show
+                self._error(f"board: {exc}", topic=topic(self.table, STATE))
+            else:
+                self._count("board_states")
+                self._hook("board")
+        if self.panel is not None:
+            from controller.gpio.panel import status_for
+
+            try:
+                status = status_for(state)
+            except ValueError as exc:
+                self._error(f"panel: {exc}", topic=topic(self.table, STATE))
+            else:
+                self.panel.show(status)
+
+    def _on_referee(self, topic_: str, env: Envelope) -> None:
+        """The referee's retained status: while it is offline the panel says so."""
+        if self.panel is None:
+            return
+        if env.body.get("state") == "offline":
+            self.panel.show("offline")
+            return
+        from controller.gpio.panel import status_for
+
+        with self._lock:
+            state = self._last_state
+        try:
+            self.panel.show(status_for(state) if state is not None else "ready")
+        except ValueError as exc:
+            self._error(f"panel: {exc}", topic=topic(self.table, STATE))
+
+    # -- trouble ----------------------------------------------------------------------
+
+    def _rejected(self, topic_: str, reason: str, sender: str | None) -> None:
+        self._error(reason, topic=topic_, sender=sender)
+
+    def _error(self, reason: str, **extra: Any) -> None:
+        """Publish ``{"type": "error", "reason", "component", ...}`` on ``game/event``."""
+        self._count("errors")
+        log.warning("%s: %s", self.table, reason)
+        body = {"type": "error", "reason": reason[:1000], "component": self.component, **extra}
+        try:
+            self._send(topic(self.table, EVENT), "event", body)
+        except Exception:
+            log.exception("could not publish an error event")
+
+    # -- health -----------------------------------------------------------------------
+
+    def _count(self, name: str) -> None:
+        with self._lock:
+            self._counts[name] += 1
+
+    def _hook(self, what: str) -> None:
+        hook = self.latency_hook
+        if hook is None:
+            return
+        try:
+            hook(what, self.clock())
+        except Exception:
+            log.exception("the latency hook failed")
+
+    def health(self) -> dict[str, Any]:
+        """Counts, the last state seen, the board link's and the bus's health."""
+        with self._lock:
+            out: dict[str, Any] = dict(self._counts)
+            out["last_state"] = self._last_state
+            out["last_board_state"] = self._last_board
+        out["table"] = self.table
+        out["full_reads"] = self.watcher.full_reads if self.watcher is not None else 0
+        calibrated = self.watcher is not None and self.watcher.recognizer.calibration is not None
+        out["calibrated"] = calibrated
+        out["calibration_error_mm"] = self._calibrated_mm
+        out["calibration_trouble"] = self._calibration_error
+        out["source"] = self._source_state
+        out["board"] = self.board.health().summary() if self.board is not None else None
+        out["panel"] = self.panel.health().status if self.panel is not None else None
+        out["bus"] = asdict(self.bus.health())
+        out["dispatch"] = asdict(self.dispatcher.stats())
+        return out
