@@ -134,7 +134,6 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
     def __init__(self, rules: RulesT) -> None:
         self.rules = rules
         self._events: list[Event] = []
-        self._effective: list[Event] = []
         self._state = self._new_state()
         #: With ``snapshots``: the state before each event of the log.
         self._history: list[StateT] = []
@@ -181,21 +180,7 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
         self._validate(event)
         index = len(self._events)
         if isinstance(event, Correct):
-            if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
-                raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
-            effective = list(self._effective)
-            effective[event.index] = replace_card(effective[event.index], event.old, event.new)
-            self._validate(effective[event.index])
-            effective.append(event)
-            before = self._state
-            self._state = self._replay(effective)
-            if self.snapshots:
-                self._history.append(before)
-            self._events.append(event)
-            self._effective = effective
-            raised = tuple(x for x in self._state.verdicts if x not in before.verdicts)
-            note = f"event {event.index}: {event.old} corrected to {event.new}{self.recount}"
-            return self._outcome(raised, (note,), None)
+            return self._correct(event)
         step = self._new_step(index)
         if self.snapshots:
             state = self._copy_state(self._state)
@@ -207,18 +192,35 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
             self._step(self._state, event, step)
             self._state.verdicts.extend(step.verdicts)
         self._events.append(event)
-        self._effective.append(event)
         return self._outcome(tuple(step.verdicts), tuple(step.notes), step)
 
+    def _correct(self, event: Correct) -> OutcomeT:
+        """A misread card put right: the log is replayed with the card corrected."""
+        index = len(self._events)
+        if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
+            raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
+        effective = corrected(self._events)
+        effective[event.index] = replace_card(effective[event.index], event.old, event.new)
+        self._validate(effective[event.index])
+        effective.append(event)
+        before = self._state
+        self._state = self._replay(effective)
+        if self.snapshots:
+            self._history.append(before)
+        self._events.append(event)
+        raised = tuple(x for x in self._state.verdicts if x not in before.verdicts)
+        note = f"event {event.index}: {event.old} corrected to {event.new}{self.recount}"
+        return self._outcome(raised, (note,), None)
+
     def undo(self) -> Event:
+        """Pop the last event; the state is exactly what it was before it."""
         if not self._events:
             raise IndexError("undo: no event to undo")
         event = self._events.pop()
-        self._effective = corrected(self._events)
         if self.snapshots:
             self._state = self._history.pop()
         else:
-            self._state = self._replay(self._effective)
+            self._state = self._replay(corrected(self._events))
         return event
 
     def _replay(self, effective: Sequence[Event]) -> StateT:

@@ -43,17 +43,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, ClassVar, Final
+from typing import Any, Final, Self
 
 from rules.cards import SKAT_DECK, Card
 from rules.errors import InvalidEventError
-from rules.events import corrected, replace_card
+from rules.eventlog import EventLog, apply_all, check_seats, events_of
 from rules.outcome import Outcome
 from rules.skat import verdicts as v
 from rules.skat.bidding import Bidding
 from rules.skat.claims import CLAIMS, NULL_WORDS, claim, concede
 from rules.skat.declaration import SUIT_GAMES, Declaration, contract_for
 from rules.skat.events import (
+    EVENT_TYPES,
     Bid,
     Claim,
     Concede,
@@ -75,7 +76,6 @@ from rules.skat.events import (
     SkatSeen,
     SkatShown,
     event_from_json,
-    event_to_json,
 )
 from rules.skat.exchange import close_exchange, exchange
 from rules.skat.rulesets import SkatRules
@@ -83,7 +83,6 @@ from rules.skat.settlement import DealResult, end, record, settle, unrecord
 from rules.skat.state import DECK_IX, DealState, SkatState, SkatStep
 from rules.skat.values import bid_values
 from rules.tricks.contract import IX_BY_SUIT, index_of
-from rules.tricks.game import apply_all, check_seats, events_of
 from rules.tricks.play import Flag, Trick, TrickPlay
 from rules.tricks.solve import BUDGET
 from rules.verdicts import Verdict
@@ -133,19 +132,25 @@ def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
 _QUIET: Final[Outcome[DealResult]] = Outcome()
 
 
-class SkatGame:
-    """A sitting at one Skat table (any number of deals)."""
+class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
+    """A sitting at one Skat table (any number of deals).
 
-    #: The game as its records name it.
-    name: ClassVar[str] = "skat"
+    The log, its corrections and undo are :class:`~rules.eventlog.EventLog`'s;
+    :meth:`apply` is Skat's own, a hot path for the thirty cards of a deal.
+    """
+
+    name = "skat"
+    title = "Skat"
+    a_title = "a Skat"
+    event_types = EVENT_TYPES
+    rules_type = SkatRules
+    schema = SCHEMA
+    recount = "; the deal is recounted"
 
     def __init__(self, rules: SkatRules | None = None, *, claim_budget: int = BUDGET) -> None:
-        self.rules = rules or SkatRules()
-        self._isko = self.rules.isko
+        super().__init__(rules or SkatRules())
         #: Positions a claim's search may visit before the count decides instead.
         self.claim_budget = claim_budget
-        self._events: list[Event] = []
-        self._state = SkatState.new(self.rules.players)
         #: The collector of the hot path's events (replaced when it collects anything).
         self._sink: SkatStep
         self._sink_flag: Flag
@@ -159,14 +164,16 @@ class SkatGame:
 
     # The log ----------------------------------------------------------------------
 
-    @property
-    def events(self) -> tuple[Event, ...]:
-        return tuple(self._events)
+    def _new_state(self) -> SkatState:
+        return SkatState.new(self.rules.players)
 
-    @property
-    def state(self) -> SkatState:
-        """The current state. Treat it as read-only."""
-        return self._state
+    def _new_step(self, index: int) -> SkatStep:
+        return SkatStep(index)
+
+    def _outcome(
+        self, verdicts: tuple[Verdict, ...], notes: tuple[str, ...], step: SkatStep | None
+    ) -> Outcome[DealResult]:
+        return Outcome(verdicts, notes, None if step is None else step.result)
 
     def apply(self, event: Event) -> Outcome[DealResult]:
         """Apply the next event; return what it flagged and any deal's result.
@@ -200,7 +207,7 @@ class SkatGame:
         index = len(self._events)
         if kind is Correct:
             assert isinstance(event, Correct)
-            out = self._correct(event, index)
+            out = self._correct(event)
             self._hot = self._playing()
             return out
         step = self._sink  # empty: it is replaced whenever it collects anything
@@ -259,40 +266,9 @@ class SkatGame:
 
     def undo(self) -> Event:
         """Pop the last event; the state is rebuilt exactly as it was before it."""
-        if not self._events:
-            raise IndexError("undo: no event to undo")
-        event = self._events.pop()
-        self._state = self._replay(self._corrected(self._events))
+        event = super().undo()
         self._hot = self._playing()
         return event
-
-    def _corrected(self, events: Sequence[Event]) -> list[Event]:
-        return corrected(events)
-
-    def _replay(self, effective: Sequence[Event]) -> SkatState:
-        state = SkatState.new(self.rules.players)
-        for i, e in enumerate(effective):
-            if isinstance(e, Correct):
-                continue
-            step = SkatStep(i)
-            self._step(state, e, step)
-            state.verdicts.extend(step.verdicts)
-        return state
-
-    def _correct(self, event: Correct, index: int) -> Outcome[DealResult]:
-        if not 0 <= event.index < index or isinstance(self._events[event.index], Correct):
-            raise InvalidEventError(f"correct: no event {event.index} with cards to correct")
-        effective = self._corrected(self._events)
-        fixed = replace_card(effective[event.index], event.old, event.new)
-        self._validate(fixed)
-        effective[event.index] = fixed
-        effective.append(event)
-        before = list(self._state.verdicts)
-        self._state = self._replay(effective)
-        self._events.append(event)
-        raised = tuple(x for x in self._state.verdicts if x not in before)
-        note = f"event {event.index}: {event.old} corrected to {event.new}; the deal is recounted"
-        return Outcome(raised, (note,))
 
     # Views --------------------------------------------------------------------------
 
@@ -321,10 +297,6 @@ class SkatGame:
         return d.declarer if d.phase == "declaring" else None
 
     @property
-    def verdicts(self) -> tuple[Verdict, ...]:
-        return tuple(self._state.verdicts)
-
-    @property
     def results(self) -> tuple[DealResult, ...]:
         return tuple(self._state.results)
 
@@ -345,16 +317,13 @@ class SkatGame:
         return settle(self._state.pad)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA,
-            "game": self.name,
-            "rules": self.rules.to_json(),
-            "events": [event_to_json(e) for e in self._events],
-            "state": self.summary(),
-        }
+        """The log, with the rules, and a summary of the state for observers."""
+        data = super().to_json()
+        data["state"] = self.summary()
+        return data
 
     @classmethod
-    def from_json(cls, data: Any) -> SkatGame:
+    def from_json(cls, data: Any) -> Self:
         """Rebuild a game by replaying its events (the ``state`` field is ignored)."""
         if not isinstance(data, dict) or data.get("game") != "skat":
             raise InvalidEventError("not a Skat game record")
