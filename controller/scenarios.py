@@ -1,0 +1,314 @@
+"""Scripts of real play for the synthetic table videos, with their truth.
+
+A :class:`Scenario` is a shipped table layout, a script of table actions
+(:class:`vision.tablevideo.Action`) and the truth of the deal the script plays:
+who dealt, every card in the order played, what the engine scored and flagged,
+and the observations a camera should report. The deals come from the rules
+engines (which ``vision`` may not use), so every script is a legal deal, or an
+irregular one the engine flags as such.
+
+``python -m controller.scenarios render config/videos`` renders the bundled
+videos (``cribbage-deal.mp4``, ``skat-revoke.mp4``) and their truth
+(``<name>.json``), the same bytes every time.
+
+>>> s = cribbage_deal()
+>>> s.layout, s.truth["dealer"], len(s.truth["plays"])
+('cribbage-2.toml', 0, 8)
+>>> sorted({a.kind for a in s.actions})
+['move', 'place', 'remove']
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.cribbage.autoplay import play_game
+from rules.cribbage.events import Play as CribbagePlay
+from rules.cribbage.events import SetDealer, Show, Starter
+from rules.cribbage.game import CribbageGame
+from rules.skat.autoplay import random_deal
+from rules.skat.declaration import contract_for
+from rules.skat.events import Bid, Declare
+from rules.skat.events import Play as SkatPlay
+from rules.skat.game import SkatGame
+from vision.layout import LAYOUT_DIR, TableLayout, load_layout
+from vision.tablevideo import Action, VideoInfo, pace, render_video
+
+__all__ = ["VIDEOS", "Scenario", "cribbage_deal", "main", "render_all", "skat_deal"]
+
+#: The recommended mounting (hardware/camera-mounting.md: the Camera Module 3 in its full
+#: mode, at the lowest height that sees the table): 2.74 px/mm over a card table (86 cm),
+#: 2.36 over a club table (100 cm).
+PX_PER_MM = {"cribbage-2.toml": 2.74, "skat-3.toml": 2.36}
+FPS = 4.0
+STILL_S = 1.3  # still table after each hand has gone: enough for the tracker to settle
+GATHER_PAUSE_S = 2.4  # the trick lies complete before it is gathered
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A layout (a file in ``config/tables``), a script and its truth (JSON-able)."""
+
+    layout: str
+    actions: tuple[Action, ...]
+    truth: dict[str, Any] = field(hash=False)
+
+    def load_layout(self) -> TableLayout:
+        return load_layout(LAYOUT_DIR / self.layout)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layout": self.layout,
+            "truth": self.truth,
+            "actions": [
+                {
+                    "t": a.t,
+                    "kind": a.kind,
+                    "card": a.card,
+                    "position_mm": [round(a.x_mm, 1), round(a.y_mm, 1)],
+                    "angle_deg": round(a.angle_deg, 1),
+                    "seat": a.seat,
+                    "face_up": a.face_up,
+                }
+                for a in self.actions
+            ],
+        }
+
+
+def _jitter(rng: random.Random, mm: float = 3.0, deg: float = 4.0) -> tuple[float, float, float]:
+    return rng.uniform(-mm, mm), rng.uniform(-mm, mm), rng.uniform(-deg, deg)
+
+
+# -- cribbage ----------------------------------------------------------------------------
+
+
+def cribbage_deal(seed: int = 7, dealer: int = 0) -> Scenario:
+    """One whole two-player six-card deal at ``cribbage-2.toml``.
+
+    The dealer turns the starter into the ``starter`` zone; every card of the play
+    is laid in its player's ``play.N`` row, left to right, in the engine's order
+    (goes cannot be seen); at the show the non-dealer's four cards are moved one by
+    one to the ``show.N`` row, then the dealer's, and the dealer lays the crib face
+    up in the ``crib`` zone; at the end every card leaves the table."""
+    name = "cribbage-2.toml"
+    rng = random.Random(seed)
+    game = CribbageGame()
+    game.apply(SetDealer(dealer))
+    events = []
+    for event, _ in play_game(game, rng):
+        events.append(event)
+        if isinstance(event, Show) and event.crib:
+            break
+    other = 1 - dealer
+    row_y = {0: 260.0, 1: 640.0}
+    show_y = {0: 135.0, 1: 765.0}
+    upright = {0: 0.0, 1: 180.0}  # each player lays his cards the right way up for him
+    slots = (260.0, 360.0, 460.0, 560.0)
+    jit = random.Random(seed * 1000 + 1)
+    steps: list[list[Action]] = []
+    where: dict[str, tuple[int, int]] = {}  # card -> (seat, slot)
+    plays: list[dict[str, Any]] = []
+    starter = next(e.card for e in events if isinstance(e, Starter))
+    steps.append([Action(0, "place", str(starter), 450.0, 450.0, jit.uniform(-5, 5), dealer)])
+    expected: list[dict[str, Any]] = [{"kind": "placed", "card": str(starter), "zone": "starter"}]
+    laid = {0: 0, 1: 0}
+    for e in events:
+        if isinstance(e, CribbagePlay):
+            card, seat = str(e.card), e.seat
+            dx, dy, da = _jitter(jit)
+            x, y = slots[laid[seat]] + dx, row_y[seat] + dy
+            where[card] = (seat, laid[seat])
+            laid[seat] += 1
+            steps.append([Action(0, "place", card, x, y, upright[seat] + da, seat)])
+            plays.append({"seat": seat, "card": card})
+            expected.append({"kind": "placed", "card": card, "zone": f"play.{seat}"})
+    shows = [e for e in events if isinstance(e, Show)]
+    for show in shows:
+        if show.crib:
+            continue
+        seat = show.seat
+        for card in (str(c) for c in show.shown):
+            _, slot = where[card]
+            dx, dy, da = _jitter(jit)
+            x, y = slots[slot] + dx, show_y[seat] + dy
+            steps.append([Action(0, "move", card, x, y, upright[seat] + da, seat)])
+            expected.append(
+                {"kind": "moved", "card": card, "zone": f"show.{seat}", "from_zone": f"play.{seat}"}
+            )
+    crib = next(e for e in shows if e.crib)
+    # two rows of two in the crib zone, the north row first: every top index stays open
+    spots = ((575.0, 486.0), (655.0, 486.0), (575.0, 412.0), (655.0, 412.0))
+    for card, (x, y) in zip((str(c) for c in crib.shown), spots, strict=True):
+        dx, dy, da = _jitter(jit, 2.0, 3.0)
+        steps.append([Action(0, "place", card, x + dx, y + dy, da, dealer)])
+        expected.append({"kind": "placed", "card": card, "zone": "crib"})
+    # clearing the table: each player takes his hand, the dealer the crib and the starter
+    off = {0: -150.0, 1: 1050.0}
+    for seat in (other, dealer):
+        cards = [str(c) for s in shows if s.seat == seat and not s.crib for c in s.shown]
+        steps.append([Action(0, "remove", c, 450.0, off[seat], 0.0, seat) for c in cards])
+    crib_cards = [str(c) for c in crib.shown] + [str(starter)]
+    steps.append([Action(0, "remove", c, 450.0, off[dealer], 0.0, dealer) for c in crib_cards])
+    for step in steps[-3:]:
+        expected += [{"kind": "removed", "card": a.card} for a in step]
+    actions = pace(steps, start_s=1.5, still_s=STILL_S)
+    truth: dict[str, Any] = {
+        "game": "cribbage",
+        "players": 2,
+        "seed": seed,
+        "dealer": dealer,
+        "starter": str(starter),
+        "plays": plays,
+        "shows": [
+            {"seat": s.seat, "crib": s.crib, "cards": [str(c) for c in s.shown]} for s in shows
+        ],
+        "scores": list(game.scores),
+        "verdicts": [v.to_json() for v in game.verdicts],
+        "expected": expected,
+    }
+    return Scenario(name, tuple(actions), truth)
+
+
+# -- skat --------------------------------------------------------------------------------
+
+
+def _revoking_deal(seed: int, revoke: bool) -> tuple[Any, int | None]:
+    """The deal of ``seed``; with ``revoke`` the first chance to revoke whose revoke
+    falls in a middle trick (4 to 7) is taken."""
+    if not revoke:
+        return random_deal(random.Random(seed), reveal=False), None
+    for k in range(60):
+        deal = random_deal(random.Random(seed), reveal=False, revoke_at=k)
+        if deal.revoke is not None and 4 <= deal.revoke[1] <= 7:
+            return deal, k
+    raise ValueError(f"seed {seed} gives no revoke in a middle trick")
+
+
+def skat_deal(seed: int = 11, revoke: bool = True) -> Scenario:
+    """A deal of Skat at ``skat-3.toml`` (seat 2 deals, seat 0 is Vorhand), every card
+    laid in its seat's ``trick.N`` zone in play order; after the third card a short
+    pause and the winner gathers the trick face down to his ``tricks.N`` pile.
+    With ``revoke`` one player revokes in a middle trick (the engine flags it)."""
+    name = "skat-3.toml"
+    deal, k = _revoking_deal(seed, revoke)
+    game = SkatGame()
+    for e in deal.events:
+        game.apply(e)
+    decl = deal.declaration
+    assert decl is not None
+    declare = next(e for e in deal.events if isinstance(e, Declare))
+    bids = [e.value for e in deal.events if isinstance(e, Bid)]
+    plays = [e for e in deal.events if isinstance(e, SkatPlay)]
+    contract = contract_for(decl.game)
+    spot = {0: (500.0, 340.0, 0.0), 1: (340.0, 500.0, -90.0), 2: (660.0, 500.0, 90.0)}
+    pile = {0: (750.0, 150.0), 1: (150.0, 250.0), 2: (850.0, 750.0)}
+    jit = random.Random(seed * 1000 + 2)
+    steps: list[list[Action]] = []
+    expected: list[dict[str, Any]] = []
+    tricks: list[dict[str, Any]] = []
+    leader = 0
+    for n in range(0, len(plays), 3):
+        trick = plays[n : n + 3]
+        for p in trick:
+            x, y, a = spot[p.seat]
+            dx, dy, da = _jitter(jit, 4.0, 6.0)
+            steps.append([Action(0, "place", str(p.card), x + dx, y + dy, a + da, p.seat)])
+            expected.append({"kind": "placed", "card": str(p.card), "zone": f"trick.{p.seat}"})
+        winner = trick[contract.winner([p.card for p in trick])].seat
+        assert trick[0].seat == leader
+        leader = winner
+        tricks.append({"leader": trick[0].seat, "winner": winner})
+        px, py = pile[winner]
+        steps.append([Action(0, "remove", str(p.card), px, py, 0.0, winner) for p in trick])
+        expected += [{"kind": "removed", "card": str(p.card)} for p in trick]
+    actions = _paced_tricks(steps)
+    verdicts = [v.to_json() for v in game.verdicts]
+    truth: dict[str, Any] = {
+        "game": "skat",
+        "players": 3,
+        "seed": seed,
+        "revoke_at": k,
+        "dealer": 2,
+        "declarer": declare.seat,
+        "contract": {"game": decl.game, "hand": decl.hand, "ouvert": decl.ouvert},
+        "bid": max(bids) if bids else None,
+        "plays": [{"seat": p.seat, "card": str(p.card)} for p in plays],
+        "tricks": tricks,
+        "revoke": (
+            None
+            if deal.revoke is None
+            else {"kind": "revoke", "seat": deal.revoke[0], "trick": deal.revoke[1]}
+        ),
+        "verdicts": verdicts,
+        "result": game.results[-1].to_json() if game.results else None,
+        "expected": expected,
+    }
+    return Scenario(name, tuple(actions), truth)
+
+
+def _paced_tricks(steps: Sequence[list[Action]]) -> list[Action]:
+    """Like :func:`~vision.tablevideo.pace`, with a longer pause before each gathering."""
+    out: list[Action] = []
+    start = 1.5
+    for step in steps:
+        gather = step[0].kind == "remove"
+        paced = pace([step], start_s=start + (GATHER_PAUSE_S - STILL_S if gather else 0.0))
+        out += paced
+        start = paced[0].t + 0.6 + STILL_S
+    return out
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+#: The bundled videos: file name -> scenario maker.
+VIDEOS = {"cribbage-deal.mp4": cribbage_deal, "skat-revoke.mp4": skat_deal}
+
+
+def render_scenario(scenario: Scenario, path: Path, *, seed: int = 0) -> VideoInfo:
+    """Write the video and, beside it, ``<name>.json``: the scenario and the video's facts."""
+    info = render_video(
+        scenario.load_layout(),
+        scenario.actions,
+        path,
+        px_per_mm=PX_PER_MM[scenario.layout],
+        fps=FPS,
+        seed=seed,
+    )
+    data = scenario.to_json()
+    data["video"] = {
+        "file": path.name,
+        "frames": info.frames,
+        "fps": info.fps,
+        "size": list(info.size),
+        "px_per_mm": info.px_per_mm,
+    }
+    path.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return info
+
+
+def render_all(folder: Path) -> list[VideoInfo]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [render_scenario(make(), folder / name) for name, make in VIDEOS.items()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m controller.scenarios")
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("render", help="render the bundled videos and their truth")
+    r.add_argument("folder", type=Path)
+    args = parser.parse_args(argv)
+    for info in render_all(args.folder):
+        size = info.path.stat().st_size
+        print(f"{info.path}: {info.frames} frames, {info.size[0]}x{info.size[1]}, {size} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

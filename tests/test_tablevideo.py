@@ -1,0 +1,105 @@
+"""Synthetic videos of play: they read back frame-exact, and the live loop run over the
+bundled videos reports every card that was laid, in its zone, and nothing that was not."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.scenarios import VIDEOS, Scenario, cribbage_deal, skat_deal
+from vision.layout import LAYOUT_DIR, load_layout
+from vision.sources import VideoFileSource
+from vision.tablevideo import Action, pace, render_video
+from vision.watch import watch
+
+VIDEO_DIR = Path(__file__).resolve().parent.parent / "config" / "videos"
+
+
+def test_short_script_reads_back_frame_exact(tmp_path: Path) -> None:
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    steps = [
+        [Action(0, "place", "QH", 300.0, 260.0, 3.0, 0)],
+        [Action(0, "place", "9C", 420.0, 640.0, 180.0, 1)],
+        [Action(0, "move", "QH", 300.0, 135.0, 0.0, 0)],
+    ]
+    actions = pace(steps, start_s=0.5, still_s=1.0)
+    info = render_video(layout, actions, tmp_path / "short.mp4", fps=5.0, tail_s=1.0)
+    # the table and its margin at 2.74 px/mm, rounded up to whole macroblocks
+    assert info.size == (2688, 2688)
+    assert info.frames == int((actions[-1].t + 0.6 + 1.0) * 5.0) + 1
+    source = VideoFileSource(info.path)
+    source.open()
+    frames = []
+    while (frame := source.read()) is not None:
+        frames.append(frame)
+    source.close()
+    assert len(frames) == info.frames
+    assert all(f.image.shape == (2688, 2688, 3) for f in frames)
+    assert frames[5].t == pytest.approx(1.0)
+
+
+def test_overlapping_gestures_are_refused() -> None:
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    actions = [
+        Action(1.0, "place", "QH", 300.0, 260.0, 0.0, 0),
+        Action(1.5, "place", "9C", 420.0, 640.0, 180.0, 1),
+    ]
+    with pytest.raises(ValueError, match="before the one at 1 s has ended"):
+        render_video(layout, actions, "/tmp/never.mp4")
+
+
+def test_bad_action_names_the_field() -> None:
+    with pytest.raises(ValueError, match="action kind"):
+        Action(1.0, "flip", "QH", 0.0, 0.0)
+
+
+def test_scenarios_are_legal_deals_with_their_truth() -> None:
+    crib = cribbage_deal()
+    assert crib.truth["verdicts"] == []
+    assert len(crib.truth["plays"]) == 8 and sum(crib.truth["scores"]) > 0
+    skat = skat_deal()
+    assert skat.truth["dealer"] == 2 and len(skat.truth["plays"]) == 30
+    revoke = skat.truth["revoke"]
+    assert 4 <= revoke["trick"] <= 7
+    assert [(v["kind"], v["seat"], v["trick"]) for v in skat.truth["verdicts"]] == [
+        ("revoke", revoke["seat"], revoke["trick"])
+    ]
+    json.dumps(crib.to_json()), json.dumps(skat.to_json())
+
+
+def _observe(video: Path, scenario: Scenario) -> tuple[list[dict[str, object]], float]:
+    out = io.StringIO()
+    started = time.perf_counter()
+    watch(str(video), table=str(LAYOUT_DIR / scenario.layout), out=out)
+    elapsed = time.perf_counter() - started
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    return [o for o in lines if "kind" in o], elapsed
+
+
+@pytest.mark.parametrize("name", sorted(VIDEOS))
+def test_watch_sees_every_card_of_the_bundled_video(name: str) -> None:
+    video = VIDEO_DIR / name
+    assert video.is_file(), f"{video} missing: run python -m controller.scenarios render"
+    scenario = VIDEOS[name]()
+    shipped = json.loads(video.with_suffix(".json").read_text(encoding="utf-8"))
+    assert shipped["truth"] == scenario.truth, "the bundled video is stale: render it again"
+    capture = cv2.VideoCapture(str(video))
+    assert int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) == shipped["video"]["frames"]
+    capture.release()
+    observed, elapsed = _observe(video, scenario)
+    print(f"{name}: {elapsed:.1f} s to watch {shipped['video']['frames']} frames")
+    expected = scenario.truth["expected"]
+    laid = {e["card"]: e["zone"] for e in expected if e["kind"] == "placed"}
+    placed = [(o["card"], o["zone"]) for o in observed if o["kind"] == "placed"]
+    # every face-up card placed exactly once, in its zone; nothing placed that was not laid
+    assert sorted(placed) == sorted(laid.items())
+    moves = [(e["card"], e["from_zone"], e["zone"]) for e in expected if e["kind"] == "moved"]
+    moved = [(o["card"], o["from_zone"], o["zone"]) for o in observed if o["kind"] == "moved"]
+    assert moved == moves
+    removed = [o["card"] for o in observed if o["kind"] == "removed"]
+    assert len(removed) == len(set(removed)) and set(removed) <= set(laid)

@@ -1,0 +1,571 @@
+"""Synthetic videos of play at a card table, rendered from a script of table actions.
+
+A script is a list of :class:`Action` in table millimetres: a card placed, moved
+or removed at a time. :func:`render_video` draws the table from straight above
+(the layout's ArUco markers where the layout puts them, a green felt, the card
+faces of :func:`~vision.faces.render_face`) and, before every action, a hand and
+arm reaching in from the acting seat's side of the table: in with the card
+(``REACH_S``), the card laid, out again (``LEAVE_S``). A card that is moved or
+removed is first reached for, then carried (``CARRY_S``). Actions with the same
+time are one gesture: a trick gathered by one hand. A removed card whose
+position lies on the table joins a face-down pile there (drawn as card backs);
+one whose position lies off the table leaves with the hand.
+
+The camera is mild on purpose (this is the demo and the end-to-end test, not the
+robustness set): a soft lighting gradient, a slight blur and sensor noise.
+The noise is fixed (a camera's denoised stream): while nothing moves the same
+frame is written again.
+
+Everything comes from ``seed``: the same script and seed give the same video.
+
+>>> a = Action(1.0, "place", "QH", 450.0, 260.0, 0.0, seat=0)
+>>> [s.t for s in pace([[a], [a]], start_s=1.0, still_s=2.0)]
+[1.7, 5.0]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.faces import Face, render_face
+from vision.faces import H as FACE_H
+from vision.faces import W as FACE_W
+from vision.geometry import render_marker_sheet
+from vision.layout import TableLayout
+
+__all__ = [
+    "CARRY_S",
+    "LEAVE_S",
+    "REACH_S",
+    "Action",
+    "VideoInfo",
+    "pace",
+    "render_video",
+    "script_frames",
+]
+
+REACH_S = 0.7  # the hand coming in, to the spot where the card is laid or picked up
+CARRY_S = 0.5  # a picked-up card carried to its new spot
+LEAVE_S = 0.6  # the hand going out again
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+KINDS = ("place", "move", "remove")
+# The rank-to-suit distance of a printed index the recogniser reads every card from
+# (docs/vision.md, "Scale"); the recommended mounting gives it for an 8.5 mm index.
+INDEX_PX = 20.0
+
+Image = NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing done at the table: at time ``t`` (s) the card lands at ``(x_mm, y_mm)``
+    turned ``angle_deg`` counter-clockwise (0: upright, read from seat 0's side).
+
+    ``place`` lays the card there (face down with ``face_up=False``); ``move`` takes
+    a card on the table there; ``remove`` takes it off the table, to a face-down pile
+    at ``(x_mm, y_mm)`` when that lies on the table. ``seat`` is whose hand does it
+    (``None``: a hand from the south)."""
+
+    t: float
+    kind: str
+    card: str
+    x_mm: float
+    y_mm: float
+    angle_deg: float = 0.0
+    seat: int | None = None
+    face_up: bool = True
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"action kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
+        if not math.isfinite(self.t) or self.t < 0:
+            raise ValueError(f"action time: expected a time >= 0, got {self.t!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class VideoInfo:
+    """What was written."""
+
+    path: Path
+    frames: int
+    fps: float
+    size: tuple[int, int]  # width, height in pixels
+    px_per_mm: float
+
+
+def gesture_times(kind: str) -> tuple[float, float]:
+    """Seconds a gesture takes before its card lands, and after."""
+    before = REACH_S + (CARRY_S if kind != "place" else 0.0)
+    return before, LEAVE_S
+
+
+def pace(
+    steps: Iterable[Sequence[Action]], *, start_s: float = 1.5, still_s: float = 1.8
+) -> list[Action]:
+    """Times for a script given as gestures (each a group of actions done at once):
+    the first hand comes in at ``start_s``, and each next one ``still_s`` after the
+    last has left. The actions' own times are replaced."""
+    out: list[Action] = []
+    clock = start_s
+    for step in steps:
+        if not step:
+            continue
+        before = max(gesture_times(a.kind)[0] for a in step)
+        t = round(clock + before, 3)
+        out.extend(replace(a, t=t) for a in step)
+        clock = t + LEAVE_S + still_s
+    return out
+
+
+# -- drawing -----------------------------------------------------------------------------
+
+
+class _Table:
+    """Pixels of one table: millimetres to pixels, the empty table, card faces."""
+
+    def __init__(self, layout: TableLayout, px_per_mm: float, margin_mm: float, seed: int):
+        self.layout = layout
+        self.ppm = px_per_mm
+        self.margin = margin_mm
+        self.seed = seed
+        w = (layout.width_mm + 2 * margin_mm) * px_per_mm
+        h = (layout.depth_mm + 2 * margin_mm) * px_per_mm
+        self.w, self.h = int(math.ceil(w / 16) * 16), int(math.ceil(h / 16) * 16)
+        self._faces: dict[str, Face] = {}
+        self.empty = self._empty()
+        self.back = self._back()
+        rng = np.random.default_rng([seed, 7])
+        yy, xx = np.mgrid[0 : self.h, 0 : self.w].astype(np.float32)
+        gx, gy = 0.10, -0.07  # a lamp a little to the north-west
+        self.light = (1.0 + gx * (0.5 - xx / self.w) + gy * (0.5 - yy / self.h)).astype(np.float32)
+        # the sensor's noise, fixed: a still table gives the same picture frame after frame
+        # (as a camera's denoised stream does), which a video codec stores almost free
+        self.noise = rng.normal(0, 1.2, (self.h, self.w)).astype(np.float32)
+
+    def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (
+            (x_mm + self.margin) * self.ppm,
+            (self.layout.depth_mm + self.margin - y_mm) * self.ppm,
+        )
+
+    def _empty(self) -> Image:
+        rng = np.random.default_rng([self.seed, 1])
+        h, w = self.h, self.w
+        base = np.array([52, 112, 38], np.float32)  # green felt (BGR)
+        coarse = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+        coarse = cv2.resize(cv2.GaussianBlur(coarse, (0, 0), 2.0), (w, h))
+        # felt seen from 1.3 m: a soft mottle, its fibres finer than a pixel (and a fine
+        # texture would make every key frame of the video dear)
+        fine = cv2.GaussianBlur(rng.normal(0, 8, (h, w)).astype(np.float32), (0, 0), 2.5)
+        img = base[None, None, :] + (coarse * 6 + fine)[:, :, None]
+        sheet = render_marker_sheet(self.layout, self.ppm)
+        side = round(self.layout.marker_size_mm * self.ppm)
+        pad = round(8 * self.ppm)  # a white border round each printed marker
+        for x_mm, y_mm in self.layout.markers.values():
+            cx, cy = self.px(x_mm, y_mm)
+            sx = round(x_mm * self.ppm - side / 2)
+            sy = round((self.layout.depth_mm - y_mm) * self.ppm - side / 2)
+            col, row = round(cx - side / 2), round(cy - side / 2)
+            img[row - pad : row + side + pad, col - pad : col + side + pad] = 235
+            patch = sheet[sy : sy + side, sx : sx + side].astype(np.float32)
+            img[row : row + side, col : col + side] = (patch * 0.86 + 20)[:, :, None]
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+    def _back(self) -> Face:
+        """A card back: dark red with a lighter lattice and a white rim, no ink on paper
+        (so nothing on it looks like an index)."""
+        img = np.full((FACE_H, FACE_W, 3), (40, 30, 150), np.uint8)
+        for k in range(-FACE_H, FACE_W + FACE_H, 18):
+            cv2.line(img, (k, 0), (k + FACE_H, FACE_H), (70, 60, 180), 3, cv2.LINE_AA)
+            cv2.line(img, (k, 0), (k - FACE_H, FACE_H), (70, 60, 180), 3, cv2.LINE_AA)
+        cv2.rectangle(img, (0, 0), (FACE_W - 1, FACE_H - 1), (235, 235, 235), 14)
+        face = render_face("AS", np.random.default_rng(0))  # for its rounded mask
+        return Face("back", img, face.alpha, ())
+
+    def face(self, card: str) -> Face:
+        """The card's face: the first of its renderings (by seed) whose index is as large
+        as a deck's printed index is in this picture, ``INDEX_PX`` or more (faces are
+        drawn with indices from 6 to 11 mm; a real deck prints all its cards alike)."""
+        if card not in self._faces:
+            scale = CARD_W_MM * self.ppm / FACE_W
+            best: Face | None = None
+            for k in range(40):
+                rng = np.random.default_rng([self.seed, zlib.crc32(card.encode()), k])
+                face = render_face(card, rng)
+                if best is None or face.anchors[0].d > best.anchors[0].d:
+                    best = face
+                if face.anchors[0].d * scale >= INDEX_PX:
+                    best = face
+                    break
+            assert best is not None
+            self._faces[card] = best
+        return self._faces[card]
+
+    def pose(self, x_mm: float, y_mm: float, angle_deg: float) -> NDArray[np.float64]:
+        """Affine map from face pixels to frame pixels."""
+        cx, cy = self.px(x_mm, y_mm)
+        s = CARD_W_MM * self.ppm / FACE_W
+        a = -math.radians(angle_deg)  # counter-clockwise on the table: clockwise in pixels
+        c, n = math.cos(a) * s, math.sin(a) * s
+        return np.array(
+            [
+                [c, -n, cx - c * FACE_W / 2 + n * FACE_H / 2],
+                [n, c, cy - n * FACE_W / 2 - c * FACE_H / 2],
+            ]
+        )
+
+    def draw_card(
+        self, img: Image, face: Face, x_mm: float, y_mm: float, angle_deg: float, lift: float = 0
+    ) -> None:
+        """Paste a card, with a soft shadow (a longer one while it is lifted)."""
+        pose = self.pose(x_mm, y_mm, angle_deg)
+        corners = np.array([[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]])
+        quad = corners @ pose.T
+        m = int(12 + lift * 40)
+        x0 = max(0, int(quad[:, 0].min()) - m)
+        y0 = max(0, int(quad[:, 1].min()) - m)
+        x1 = min(self.w, int(quad[:, 0].max()) + m + 1)
+        y1 = min(self.h, int(quad[:, 1].max()) + m + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        local = pose.copy()
+        local[:, 2] -= (x0, y0)
+        size = (x1 - x0, y1 - y0)
+        warped = cv2.warpAffine(face.image, local, size, flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(face.alpha, local, size, flags=cv2.INTER_LINEAR)
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        shift = 2.0 + lift * 18
+        shadow = cv2.warpAffine(
+            cv2.GaussianBlur(alpha, (0, 0), 2.5 + lift * 6),
+            np.float32([[1, 0, shift], [0, 1, shift]]),
+            size,
+        )
+        roi *= 1 - (0.35 - 0.1 * lift) * shadow[:, :, None] / 255.0
+        a = alpha[:, :, None].astype(np.float32) / 255.0
+        roi = warped * a + roi * (1 - a)
+        img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lying:
+    face: Face
+    x: float
+    y: float
+    angle: float
+
+
+@dataclass
+class _Gesture:
+    actions: list[Action]
+    start: float  # the hand appears
+    land: float  # the cards land at their new place
+    end: float  # the hand has gone
+    pick: float  # the cards are taken up (moves and removals; == start for places)
+    src: tuple[float, float]  # where the hand reaches first (mm)
+    dst: tuple[float, float]  # where it lays or takes the cards (mm)
+    entry: tuple[float, float]  # off the table, on the seat's side (mm)
+    tone: tuple[float, float, float]
+
+
+TONES = ((120, 150, 205), (95, 125, 180), (140, 170, 225), (80, 105, 160))
+
+
+def _seat_sides(layout: TableLayout) -> dict[int, tuple[float, float]]:
+    """Unit vectors from the table's centre to each seat's side: towards the seat's zones."""
+    cx, cy = layout.width_mm / 2, layout.depth_mm / 2
+    sides: dict[int, tuple[float, float]] = {}
+    for seat in range(layout.players):
+        pts = [z.centre for z in layout.zones if z.seat == seat]
+        if pts:
+            dx = sum(p[0] for p in pts) / len(pts) - cx
+            dy = sum(p[1] for p in pts) / len(pts) - cy
+        else:  # seats round clockwise from the south
+            a = -math.pi / 2 - 2 * math.pi * seat / layout.players
+            dx, dy = math.cos(a), math.sin(a)
+        if abs(dx) >= abs(dy):
+            sides[seat] = (math.copysign(1.0, dx), 0.0)
+        else:
+            sides[seat] = (0.0, math.copysign(1.0, dy))
+    return sides
+
+
+def _gestures(layout: TableLayout, actions: Sequence[Action]) -> list[_Gesture]:
+    sides = _seat_sides(layout)
+    where: dict[str, tuple[float, float]] = {}
+    gestures: list[_Gesture] = []
+    groups: dict[float, list[Action]] = {}
+    for a in sorted(actions, key=lambda a: a.t):
+        groups.setdefault(a.t, []).append(a)
+    for t, group in sorted(groups.items()):
+        kind = "place" if all(a.kind == "place" for a in group) else "move"
+        before, after = gesture_times(kind)
+        dst = (group[0].x_mm, group[0].y_mm)
+        if kind == "place":
+            src = dst
+        else:
+            known = [where[a.card] for a in group if a.card in where]
+            src = known[0] if known else dst
+        for a in group:
+            where[a.card] = (a.x_mm, a.y_mm)
+        seat = group[0].seat
+        side = sides.get(seat, (0.0, -1.0)) if seat is not None else (0.0, -1.0)
+        reach = max(layout.width_mm, layout.depth_mm) * 0.5 + 200.0
+        # straight in from the seat's edge, past the picture's border
+        if side[0] == 0.0:
+            entry = (src[0] + 60.0 * side[1], layout.depth_mm / 2 + side[1] * reach)
+        else:
+            entry = (layout.width_mm / 2 + side[0] * reach, src[1] - 60.0 * side[0])
+        tone = TONES[(seat or 0) % len(TONES)]
+        gestures.append(
+            _Gesture(
+                group,
+                t - before,
+                t,
+                t + after,
+                t - before + REACH_S,
+                src,
+                dst,
+                entry,
+                tone,
+            )
+        )
+    for g, h in itertools.pairwise(gestures):
+        if h.start < g.end:
+            raise ValueError(
+                f"the gesture at {h.land:g} s begins ({h.start:g} s) before the one at "
+                f"{g.land:g} s has ended ({g.end:g} s)"
+            )
+    return gestures
+
+
+def _ease(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return u * u * (3 - 2 * u)
+
+
+def _lerp(p: tuple[float, float], q: tuple[float, float], u: float) -> tuple[float, float]:
+    return (p[0] + (q[0] - p[0]) * u, p[1] + (q[1] - p[1]) * u)
+
+
+def _draw_hand(
+    table: _Table,
+    img: Image,
+    palm_mm: tuple[float, float],
+    entry_mm: tuple[float, float],
+    tone: tuple[float, float, float],
+) -> None:
+    """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``."""
+    ppm = table.ppm
+    dx, dy = palm_mm[0] - entry_mm[0], palm_mm[1] - entry_mm[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n  # along the arm, towards the fingertips
+    # the palm sits a little short of the card centre so that the fingers hold its near end
+    pc = (palm_mm[0] - ux * 70, palm_mm[1] - uy * 70)
+    mask = np.zeros((table.h, table.w), np.uint8)
+
+    def p(x: float, y: float) -> tuple[int, int]:
+        a, b = table.px(x, y)
+        return round(a), round(b)
+
+    cv2.line(mask, p(*entry_mm), p(*pc), 255, int(85 * ppm), cv2.LINE_AA)
+    angle = math.degrees(math.atan2(-uy, ux))
+    cv2.ellipse(mask, p(*pc), (int(55 * ppm), int(45 * ppm)), angle, 0, 360, 255, -1, cv2.LINE_AA)
+    vx, vy = -uy, ux
+    for k, length in zip((-1.5, -0.5, 0.5, 1.5), (70, 80, 78, 62), strict=True):
+        base = (pc[0] + vx * k * 20, pc[1] + vy * k * 20)
+        tip = (base[0] + ux * length, base[1] + uy * length)
+        cv2.line(mask, p(*base), p(*tip), 255, int(17 * ppm), cv2.LINE_AA)
+    thumb = (pc[0] + vx * 55 + ux * 25, pc[1] + vy * 55 + uy * 25)
+    cv2.line(mask, p(*pc), p(*thumb), 255, int(20 * ppm), cv2.LINE_AA)
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    m = mask[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
+    shade = cv2.GaussianBlur(m[:, :, 0], (0, 0), 6 * ppm)[:, :, None]  # rounder in the middle
+    skin = np.array(tone, np.float32)[None, None, :] * (0.75 + 0.3 * shade)
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = np.clip(skin * m + roi * (1 - m), 0, 255).astype(np.uint8)
+
+
+def script_frames(
+    layout: TableLayout,
+    actions: Sequence[Action],
+    *,
+    px_per_mm: float = 2.74,
+    fps: float = 5.0,
+    seed: int = 0,
+    margin_mm: float = 40.0,
+    tail_s: float = 3.0,
+) -> Iterable[tuple[float, Image, bool]]:
+    """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
+    repeats the one before it (nothing moved)."""
+    table = _Table(layout, px_per_mm, margin_mm, seed)
+    gestures = _gestures(layout, actions)
+    lying: dict[str, _Lying] = {}
+    piles: dict[tuple[float, float], int] = {}
+    end = (gestures[-1].end if gestures else 0.0) + tail_s
+    n = math.floor(end * fps) + 1
+    still: Image | None = None  # the table without hands, while nothing changes
+    last: Image | None = None
+    gi = 0
+    applied: set[int] = set()
+    picked: set[int] = set()
+
+    def on_table(x: float, y: float) -> bool:
+        return 0 <= x <= layout.width_mm and 0 <= y <= layout.depth_mm
+
+    def render_still() -> Image:
+        img = table.empty.copy()
+        for (x, y), count in sorted(piles.items()):
+            for k in range(min(count, 6)):
+                table.draw_card(img, table.back, x + k * 0.6, y + k * 0.8, 90.0 + k * 2.5)
+        for c in lying.values():
+            table.draw_card(img, c.face, c.x, c.y, c.angle)
+        return img
+
+    def camera(img: Image) -> Image:
+        f = img.astype(np.float32)
+        f = cv2.GaussianBlur(f, (0, 0), 0.6)
+        f *= table.light[:, :, None]
+        f += table.noise[:, :, None]
+        return np.clip(f, 0, 255).astype(np.uint8)
+
+    for i in range(n):
+        t = i / fps
+        changed = False
+        active: _Gesture | None = None
+        while gi < len(gestures) and gestures[gi].end < t:
+            g = gestures[gi]
+            changed |= _pick(g, lying, picked, gi) | _land(g, table, lying, piles, applied, gi)
+            gi += 1
+        if gi < len(gestures) and gestures[gi].start <= t:
+            active = gestures[gi]
+            if t >= active.pick:
+                changed |= _pick(active, lying, picked, gi)
+            if t >= active.land:
+                changed |= _land(active, table, lying, piles, applied, gi)
+        if changed or still is None:
+            still = render_still()
+        if active is None:
+            if changed or last is None:
+                last = camera(still)
+                yield t, last, True
+            else:
+                yield t, last, False
+            continue
+        img = still.copy()
+        g = active
+        carried: list[Action] = []
+        if t < g.pick:  # reaching in (with the card, for a place)
+            u = _ease((t - g.start) / REACH_S)
+            hand = _lerp(g.entry, g.src, u)
+            if g.pick == g.start or all(a.kind == "place" for a in g.actions):
+                carried = g.actions
+        elif t < g.land:  # carrying what was picked up
+            u = _ease((t - g.pick) / CARRY_S)
+            hand = _lerp(g.src, g.dst, u)
+            carried = g.actions
+        else:  # going out
+            u = _ease((t - g.land) / LEAVE_S)
+            hand = _lerp(g.dst, g.entry, u)
+            carried = [a for a in g.actions if a.kind == "remove" and not on_table(a.x_mm, a.y_mm)]
+        if all(a.kind == "place" for a in g.actions) and t < g.land:
+            carried = g.actions
+        for k, a in enumerate(carried):
+            face = table.face(a.card) if a.face_up and a.kind != "remove" else table.back
+            table.draw_card(img, face, hand[0] + k, hand[1] + k, a.angle_deg, lift=1.0)
+        _draw_hand(table, img, hand, g.entry, g.tone)
+        last = camera(img)
+        yield t, last, True
+
+
+def _pick(g: _Gesture, lying: dict[str, _Lying], picked: set[int], gi: int) -> bool:
+    if gi in picked:
+        return False
+    picked.add(gi)
+    changed = False
+    for a in g.actions:
+        if a.kind != "place" and a.card in lying:
+            del lying[a.card]
+            changed = True
+    return changed
+
+
+def _land(
+    g: _Gesture,
+    table: _Table,
+    lying: dict[str, _Lying],
+    piles: dict[tuple[float, float], int],
+    applied: set[int],
+    gi: int,
+) -> bool:
+    if gi in applied:
+        return False
+    applied.add(gi)
+    layout = table.layout
+    for a in g.actions:
+        if a.kind == "remove":
+            lying.pop(a.card, None)
+            if 0 <= a.x_mm <= layout.width_mm and 0 <= a.y_mm <= layout.depth_mm:
+                key = (a.x_mm, a.y_mm)
+                piles[key] = piles.get(key, 0) + 1
+        else:
+            face = table.face(a.card) if a.face_up else table.back
+            lying[a.card] = _Lying(face, a.x_mm, a.y_mm, a.angle_deg)
+    return True
+
+
+def render_video(
+    layout: TableLayout,
+    actions: Sequence[Action],
+    path: str | Path,
+    *,
+    px_per_mm: float = 2.74,
+    fps: float = 5.0,
+    seed: int = 0,
+    margin_mm: float = 40.0,
+    tail_s: float = 3.0,
+) -> VideoInfo:
+    """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
+    reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
+    p = Path(path)
+    fourcc = {".mp4": "mp4v", ".avi": "MJPG"}.get(p.suffix.lower())
+    if fourcc is None:
+        raise ValueError(f"{p}: expected a .mp4 or .avi file name")
+    if fps <= 0 or px_per_mm <= 0:
+        raise ValueError("fps and px_per_mm must be positive")
+    writer: cv2.VideoWriter | None = None
+    frames = 0
+    size = (0, 0)
+    try:
+        for _, img, _fresh in script_frames(
+            layout,
+            actions,
+            px_per_mm=px_per_mm,
+            fps=fps,
+            seed=seed,
+            margin_mm=margin_mm,
+            tail_s=tail_s,
+        ):
+            if writer is None:
+                size = (img.shape[1], img.shape[0])
+                p.parent.mkdir(parents=True, exist_ok=True)
+                writer = cv2.VideoWriter(str(p), cv2.VideoWriter_fourcc(*fourcc), fps, size)
+                if not writer.isOpened():
+                    raise OSError(f"{p}: OpenCV cannot write {fourcc} video here")
+            writer.write(img)
+            frames += 1
+    finally:
+        if writer is not None:
+            writer.release()
+    return VideoInfo(p, frames, fps, size, px_per_mm)
