@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from controller import cli_board, cli_cribbage, cli_services, cli_skat, cli_vision
+from controller import cli_board, cli_cribbage, cli_run, cli_services, cli_skat, cli_vision
 from controller.cli_io import KiebitzArgumentParser, name_commands
 from controller.errors import UsageError
 
@@ -78,6 +78,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_vision.register,
     cli_skat.register,
     cli_services.register,
+    cli_run.register,
 )
 
 

@@ -134,8 +134,9 @@ def _table(args: argparse.Namespace) -> int:
             return Panel(PanelPins(), pin_factory=factory, on_command=on_command)
 
     stamper = Stamper(f"{table}/table")
+    status = Stamper(f"{table}/table-status")
     with _usage("--broker"):
-        bus = open_bus(args.broker, f"{table}-table", will=status_will(table, stamper))
+        bus = open_bus(args.broker, f"{table}-table", will=status_will(table, status))
     with _usage("--gpio"):
         service = TableService(
             table,
@@ -148,6 +149,7 @@ def _table(args: argparse.Namespace) -> int:
             board_tracks=tracks,
             panel=panel,
             stamper=stamper,
+            status_stamper=status,
         )
     stop = threading.Event()
     _stop_on_sigterm(stop)

@@ -229,11 +229,17 @@ class Referee:
         """QoS 1 may deliver a sender's messages out of order (a reconnect, a queue sent
         on connect): hold each until those before it (by ``seq``) have come, for at
         most :attr:`reorder_s` (:meth:`tick`). A seq below the next expected is a
-        sender that started again, or one given up on: read at once."""
+        sender that started again, or one given up on: read at once. A sender's
+        inputs (observations, commands) must be a stream of their own, without gaps:
+        the table service sends its status from another sender."""
         key = (table, env.sender)
         order = self._orders.get(key)
         if order is None:
-            order = self._orders[key] = _Order(1 if env.seq <= 1024 else env.seq, {})
+            # Where the log has this sender, it goes on from there; a sender never heard
+            # of starts where its first message says.
+            last = self.store.last_seq(table, env.sender)
+            start = (1 if env.seq <= 16 else env.seq) if last is None else last + 1
+            order = self._orders[key] = _Order(start, {})
         if env.seq < order.next:
             return [env]
         order.held.setdefault(env.seq, env)

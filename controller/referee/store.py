@@ -175,6 +175,14 @@ class InputLog:
         for n, kind, body in rows:
             yield int(n), str(kind), json.loads(body)
 
+    def last_seq(self, table: str, sender: str) -> int | None:
+        """The highest seq stored from ``sender`` at ``table``, if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT MAX(seq) FROM inputs WHERE table_id = ? AND sender = ?", (table, sender)
+            ).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
     def count(self, table: str) -> int:
         with self._lock:
             row = self._db.execute(

@@ -17,9 +17,9 @@ and its clock):
 The bus is built by the caller with the retained last will, from
 :func:`status_will`, so that the broker says ``offline`` when the service dies::
 
-    stamper = Stamper(f"{table}/table")
-    bus = open_bus(url, f"{table}-table", will=status_will(table, stamper))
-    service = TableService(table, bus, stamper=stamper, ...)
+    status = Stamper(f"{table}/table-status")
+    bus = open_bus(url, f"{table}-table", will=status_will(table, status))
+    service = TableService(table, bus, status_stamper=status, ...)
 
 >>> from controller.bus.bus import MemoryBroker, MemoryBus
 >>> broker = MemoryBroker()
@@ -100,7 +100,9 @@ class TableService:
     own ``on_command`` sends them (wire it to :meth:`send_command`).
     ``board_tracks`` is how many tracks of the board the game fills (at most the
     board layout's). ``clock`` (monotonic seconds) times the latency hook;
-    ``stamper`` stamps what the service sends (default ``<table>/<component>``).
+    ``stamper`` stamps the observations and commands the service sends (default
+    ``<table>/<component>``), ``status_stamper`` its status and error messages
+    (``<table>/<component>-status``; give it to :func:`status_will`).
     """
 
     def __init__(
@@ -118,6 +120,7 @@ class TableService:
         clock: Callable[[], float] = time.monotonic,
         component: str = "table",
         stamper: Stamper | None = None,
+        status_stamper: Stamper | None = None,
     ) -> None:
         self.table = check_table_id(table)
         if observations is not None and source is not None:
@@ -137,6 +140,10 @@ class TableService:
         self.latency_hook: LatencyHook | None = None
         self.stamper = stamper or Stamper(f"{table}/{component}")
         self.publisher = Publisher(bus, self.stamper)
+        # Status and error messages are a sender of their own, so that the referee sees
+        # the observation and command stream's seqs without gaps and can put it in order.
+        self.status_stamper = status_stamper or Stamper(f"{table}/{component}-status")
+        self._status_publisher = Publisher(bus, self.status_stamper)
         self.dispatcher = Dispatcher(bus, on_error=self._rejected)
         self._observations: Iterator[Mapping[str, Any]] | None = (
             iter(observations) if observations is not None else None
@@ -200,6 +207,10 @@ class TableService:
             with contextlib.suppress(RuntimeError):  # started by the caller already
                 self.board.start()
         self.bus.start()
+        # Messages published before the connection is up may go out in another order.
+        deadline = time.monotonic() + 5.0
+        while not self.bus.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
         self._send(
             _status_topic(self.table, self.component),
             "status",
@@ -363,7 +374,8 @@ class TableService:
     def _send(
         self, topic_: str, kind: str, body: Mapping[str, Any], *, retain: bool = False
     ) -> Envelope:
-        env = self.publisher.send(topic_, kind, body, retain=retain)
+        publisher = self.publisher if kind in ("observation", "command") else self._status_publisher
+        env = publisher.send(topic_, kind, body, retain=retain)
         with self._lock:
             self._sent += 1
         return env

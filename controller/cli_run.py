@@ -1,0 +1,238 @@
+"""``kiebitz run`` (one table on one machine) and ``kiebitz referee`` (the referee service).
+
+>>> parser = __import__("controller.cli", fromlist=["build_parser"]).build_parser()
+>>> args = parser.parse_args(["run", "--observations", "game.jsonl", "--game", "skat",
+...                           "--declarer", "1", "--contract", "spades", "--headless"])
+>>> args.game, args.contract, args.headless, args.table_id
+('skat', 'spades', True, 'table1')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from controller.errors import UsageError
+from controller.run.options import add_game_options, setup_from_args
+
+if TYPE_CHECKING:
+    from controller.cli_io import Commands
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    _add_run(commands)
+    _add_referee(commands)
+
+
+def _add_run(commands: Commands) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run a whole table on this machine: broker, referee, table service, peg board",
+        description=(
+            "Start everything one table needs on this machine: a private Mosquitto on a free "
+            "port (unless --broker), the referee, the table service reading --source (a camera, "
+            "a video file, an image folder) or --observations, and an emulated peg board "
+            "(unless --board). Tells the game as it is played; Ctrl-C stops every part."
+        ),
+    )
+    what = run.add_mutually_exclusive_group(required=True)
+    what.add_argument("--source", help="picamera, a camera number, a video file or an image folder")
+    what.add_argument(
+        "--observations",
+        metavar="FILE.jsonl",
+        help="recorded observation lines instead of a camera",
+    )
+    run.add_argument(
+        "--table",
+        metavar="LAYOUT.toml",
+        dest="layout",
+        help="the table layout (zones and markers); needed with --source",
+    )
+    run.add_argument(
+        "--table-id", default="table1", help="the table's id on the bus (default table1)"
+    )
+    add_game_options(run)
+    run.add_argument("--broker", metavar="URL", help="an MQTT broker instead of a private one")
+    run.add_argument("--board", metavar="PORT", help="the peg board's serial port (pyserial URL)")
+    run.add_argument("--board-layout", help="the board's layout (default: by game and players)")
+    run.add_argument(
+        "--db",
+        metavar="FILE",
+        type=Path,
+        help="the referee's log (default: a fresh one for this run)",
+    )
+    run.add_argument("--headless", action="store_true", help="run the source to its end, then exit")
+    run.add_argument(
+        "--summary",
+        metavar="FILE",
+        type=Path,
+        help="write one JSON object: game, scores, plays, verdicts, alerts, pegs",
+    )
+    run.add_argument("--fps", type=float, default=5.0, help="frames a second to read (default 5)")
+    run.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from controller.bus.errors import BrokerError
+    from controller.bus.topics import check_table_id
+    from controller.run.machine import RunConfig, run_table
+
+    setup = setup_from_args(args)
+    try:
+        check_table_id(args.table_id)
+    except ValueError as exc:
+        raise UsageError(f"--table-id: {exc}") from exc
+    if args.observations is not None and not Path(args.observations).is_file():
+        raise UsageError(f"--observations {args.observations}: no such file")
+    if args.source is not None and args.layout is None:
+        raise UsageError("--source needs --table LAYOUT.toml (the zones and markers)")
+    if args.summary is not None and not args.summary.parent.is_dir():
+        raise UsageError(f"--summary {args.summary}: no such folder {args.summary.parent}")
+    cfg = RunConfig(
+        setup=setup,
+        table_id=args.table_id,
+        source=args.source,
+        observations=None if args.observations is None else Path(args.observations),
+        layout=None if args.layout is None else Path(args.layout),
+        broker=args.broker,
+        board=args.board,
+        board_layout=args.board_layout,
+        db=args.db,
+        headless=args.headless,
+        summary=args.summary,
+        fps=args.fps,
+    )
+    try:
+        summary = run_table(cfg)
+    except BrokerError as exc:
+        raise UsageError(str(exc)) from exc
+    print(_summary_words(summary))
+    return 130 if summary.get("interrupted") else 0
+
+
+def _summary_words(s: dict) -> str:
+    verdicts = (
+        ", ".join(f"{v['kind']} by seat {v['seat']} at trick {v['trick']}" for v in s["verdicts"])
+        or "none"
+    )
+    lines = [
+        f"Summary: {s['game']}, {len(s['plays'])} cards played, scores {s['scores']}, "
+        f"verdicts: {verdicts}; {len(s['alerts'])} alert(s) open.",
+    ]
+    board = s.get("board") or {}
+    if board.get("pegs"):
+        lines.append(
+            "Board: "
+            + ", ".join(f"track {i}: front {f}, back {b}" for i, (f, b) in enumerate(board["pegs"]))
+        )
+    elif board.get("displays"):
+        lines.append(f"Board displays: {board['displays']}")
+    if s.get("log"):
+        lines.append(f"Referee's log: {s['log']}")
+    return "\n".join(lines)
+
+
+def _add_referee(commands: Commands) -> None:
+    ref = commands.add_parser(
+        "referee",
+        help="the referee: table observations and commands to game events and state",
+        description=(
+            "Referee one or many tables over MQTT: read kiebitz/v1/<table>/table/observation and "
+            "table/command, publish game/event and the retained game/state, keep every input "
+            "in an SQLite log and resume from it on start. With --replay, read a file of "
+            "observation and command lines without a broker and print the table's state."
+        ),
+    )
+    ref.add_argument("--broker", metavar="URL", help="the MQTT broker (mqtt://host:port)")
+    ref.add_argument(
+        "--db",
+        metavar="FILE",
+        type=Path,
+        default=Path("kiebitz-referee.db"),
+        help="the log (default ./kiebitz-referee.db)",
+    )
+    ref.add_argument("--tables", metavar="ID,...", help="serve only these tables")
+    ref.add_argument(
+        "--replay",
+        metavar="FILE.jsonl",
+        help="read observation/command lines offline and print the state as JSON",
+    )
+    add_game_options(ref)
+    ref.set_defaults(handler=_referee)
+
+
+def _referee(args: argparse.Namespace) -> int:
+    setup = setup_from_args(args)
+    if args.replay is not None:
+        return _replay(args.replay, setup)
+    if args.broker is None:
+        raise UsageError("give --broker URL (or --replay FILE)")
+    from controller.bus.bus import open_bus
+    from controller.referee import InputLog, Referee, StoreError
+
+    tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
+    try:
+        store = InputLog(args.db)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        bus = open_bus(args.broker, "kiebitz-referee")
+    except ValueError as exc:
+        raise UsageError(f"--broker: {exc}") from exc
+    referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    bus.start()
+    referee.start()
+    referee.run_ticks(stop)
+    print(
+        f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "
+        f"log {args.db}",
+        file=sys.stderr,
+    )
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        bus.close()
+        referee.close()
+    return 0
+
+
+def _replay(path: str, setup) -> int:
+    from rules.errors import RulesError
+    from rules.reading import TableReading, parse_input
+
+    reading = TableReading(setup)
+    bad = 0
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8-sig")  # noqa: SIM115
+    except OSError as exc:
+        raise UsageError(f"--replay {path}: {exc.strerror or exc}") from exc
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                if isinstance(data, dict) and set(data) & {"status", "reading", "warning", "error"}:
+                    continue  # the lines of `kiebitz vision watch` that are not observations
+                up = reading.feed(parse_input(data))
+            except (ValueError, RulesError) as exc:
+                bad += 1
+                print(f"error: line {number}: {str(exc)[:200]}", file=sys.stderr)
+                continue
+            if up.error:
+                print(f"line {number}: refused: {up.error}", file=sys.stderr)
+    summary = reading.summary()
+    summary["plays"] = reading.plays()
+    print(json.dumps(summary))
+    return 1 if bad else 0

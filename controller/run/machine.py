@@ -1,0 +1,331 @@
+"""Everything one table needs on one machine (``kiebitz run``).
+
+:func:`run_table` starts, in this order: a private Mosquitto on a free port with a
+generated config (unless a broker URL is given), the referee with its SQLite log,
+an emulated peg board running the firmware's own code on a pseudo-terminal
+(unless a serial port is given), and the table service reading the frame source
+(a camera, a video file, an image folder) or a file of recorded observation
+lines. The run follows its table on the bus like any other client: it tells the
+game from ``game/event`` (:class:`~controller.run.narrate.Narrator`) and keeps the
+retained ``game/state``. With ``headless`` it runs the source to its end, waits
+until the referee has read every observation and the board shows the last state,
+writes the summary and returns. Ctrl-C stops every part cleanly (status 130).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.bus.broker import Mosquitto
+from controller.bus.bus import MqttBus
+from controller.bus.dispatch import Dispatcher
+from controller.bus.envelope import Envelope, Stamper
+from controller.bus.topics import EVENT, STATE, topic
+from controller.errors import UsageError
+from controller.referee import InputLog, Referee
+from controller.run.narrate import Narrator
+from controller.table.service import TableService, status_will
+from rules.reading import TableSetup
+
+__all__ = ["RunConfig", "board_layout_for", "run_table"]
+
+log = logging.getLogger("kiebitz.run")
+
+
+@dataclass
+class RunConfig:
+    """What ``kiebitz run`` was asked for."""
+
+    setup: TableSetup
+    table_id: str = "table1"
+    source: str | None = None
+    observations: Path | None = None
+    layout: Path | None = None
+    broker: str | None = None
+    board: str | None = None
+    board_layout: str | None = None
+    db: Path | None = None
+    headless: bool = False
+    summary: Path | None = None
+    fps: float = 5.0
+    workdir: Path | None = None
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    #: Stop waiting for the referee and the board after this long (headless).
+    settle_s: float = 20.0
+
+
+def board_layout_for(setup: TableSetup) -> str:
+    """The shipped peg board a game uses: two tracks for two sides, three for three."""
+    game_to = int(setup.options.get("game_to") or 0)
+    length = "61" if game_to == 61 or setup.options.get("variant") == "five-card" else "121"
+    players = int(
+        setup.options.get("players") or (2 if setup.game in ("cribbage", "allfours") else 3)
+    )
+    if setup.game == "allfours":
+        return "two-player-61"
+    if setup.game == "cribbage" and players in (2, 4):
+        return f"two-player-{length}"
+    return f"three-player-{length}"
+
+
+class _Follower:
+    """The run's own client on the bus: tells the game, keeps the last state."""
+
+    def __init__(self, cfg: RunConfig, live: bool) -> None:
+        self.cfg = cfg
+        self.narrator = Narrator(cfg.setup.game)
+        self.state: dict[str, Any] | None = None
+        self.live = live
+        self._lock = threading.Lock()
+        self._line = ""
+        self.changed = threading.Condition(self._lock)
+
+    def on_event(self, _topic: str, env: Envelope) -> None:
+        lines = self.narrator.take(env.body)
+        with self._lock:
+            self._print(lines)
+
+    def on_state(self, _topic: str, env: Envelope) -> None:
+        with self.changed:
+            self.state = dict(env.body)
+            self.changed.notify_all()
+            if self.live:
+                self._print([])
+
+    def _print(self, lines: list[str]) -> None:
+        out = self.cfg.out
+        if self.live and self._line:
+            out.write("\r\x1b[K")
+        for line in lines:
+            out.write(line + "\n")
+        if self.live and self.state is not None:
+            self._line = self.live_line(self.state)
+            out.write(self._line)
+        out.flush()
+
+    def live_line(self, state: dict[str, Any]) -> str:
+        scores = state.get("scores", [])
+        parts = [f"{self.cfg.table_id}: {state.get('game')} {state.get('phase')}"]
+        pegs = state.get("pegs")
+        if pegs:
+            parts.append(" ".join(f"[{p['front']}/{p['back']}]" for p in pegs))
+        else:
+            parts.append(" ".join(str(s) for s in scores))
+        if state.get("count") is not None:
+            parts.append(f"count {state['count']}")
+        if state.get("alerts"):
+            parts.append(f"{len(state['alerts'])} alert(s)")
+        if self.narrator.last_scored:
+            parts.append(f"last: {self.narrator.last_scored}")
+        return " | ".join(parts)[:160]
+
+    def wait(self, check: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while self.state is None or not check(self.state):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.changed.wait(left)
+        return True
+
+
+def _wait(check: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def run_table(cfg: RunConfig) -> dict[str, Any]:
+    """Run one table to the end of its source (headless) or until Ctrl-C; the summary."""
+    from controller.board.emulator import Emulator
+    from controller.board.layouts import load_layout as load_board
+    from controller.board.link import BoardLink
+    from controller.table.observations import read_observation_lines
+
+    live = not cfg.headless and cfg.out.isatty()
+    table = cfg.table_id
+    with contextlib.ExitStack() as stack:
+        workdir = cfg.workdir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="kiebitz-run-"))
+        )
+        url = cfg.broker
+        if url is None:
+            broker = stack.enter_context(Mosquitto(workdir=workdir / "broker").start())
+            url = broker.url
+        db = cfg.db or workdir / "referee.db"
+        # The referee, with its log.
+        ref_status = Stamper(f"{table}/referee-status")
+        ref_bus = MqttBus(url, f"{table}-referee", will=status_will(table, ref_status, "referee"))
+        stack.callback(ref_bus.close)
+        referee = Referee(ref_bus, InputLog(db), setup_for=lambda _t: cfg.setup, tables=[table])
+        stack.callback(referee.close)
+        ref_bus.start()
+        referee.start()
+        stop = threading.Event()
+        stack.callback(stop.set)
+        referee.run_ticks(stop)
+        # The run's own view of the table.
+        follower = _Follower(cfg, live)
+        view = MqttBus(url, f"{table}-run")
+        stack.callback(view.close)
+        view_routes = Dispatcher(view)
+        view_routes.route(topic(table, EVENT), "event", follower.on_event)
+        view_routes.route(topic(table, STATE), "state", follower.on_state)
+        view.start()
+        # The peg board: the emulator unless a real one is named.
+        layout_name = cfg.board_layout or board_layout_for(cfg.setup)
+        board_layout = load_board(layout_name)
+        emulator = None
+        port = cfg.board
+        if port is None:
+            emulator = Emulator(board_layout).start()
+            stack.callback(emulator.close)
+            port = emulator.port
+        link = BoardLink(port, board_layout)
+        # The table service.
+        table_stamper = Stamper(f"{table}/table")
+        table_status = Stamper(f"{table}/table-status")
+        table_bus = MqttBus(url, f"{table}-table", will=status_will(table, table_status))
+        if cfg.observations is not None:
+            service = TableService(
+                table,
+                table_bus,
+                observations=read_observation_lines(cfg.observations),
+                board=link,
+                board_tracks=board_layout.tracks,
+                stamper=table_stamper,
+                status_stamper=table_status,
+            )
+        else:
+            service = _camera_service(
+                cfg, table, table_bus, link, board_layout.tracks, table_stamper, table_status
+            )
+        stack.callback(service.close)
+        if not _wait(
+            lambda: ref_bus.health().subscriptions >= 2 and view.health().subscriptions >= 2, 10.0
+        ):
+            raise UsageError(f"the broker at {url} does not answer")
+        service.start()
+        interrupted = False
+        try:
+            while service.step():
+                pass
+            if not cfg.headless:
+                stop.wait()  # a live source ends only with Ctrl-C
+        except KeyboardInterrupt:
+            interrupted = True
+        sent = service.health().get("observations", 0)
+        service.flush()
+        settled = follower.wait(lambda s: s.get("inputs", 0) >= sent, cfg.settle_s)
+        shown = _wait(lambda: link.health().synced, 5.0)
+        summary = _summary(cfg, follower, service, referee, emulator, db, sent)
+        summary.update(settled=settled, board_synced=shown, interrupted=interrupted)
+        if live:
+            cfg.out.write("\n")
+        if cfg.summary is not None:
+            try:
+                cfg.summary.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"--summary {cfg.summary}: {exc.strerror or exc}") from exc
+        return summary
+
+
+def _camera_service(
+    cfg: RunConfig,
+    table: str,
+    bus: MqttBus,
+    link: Any,
+    tracks: int,
+    stamper: Stamper,
+    status: Stamper,
+) -> TableService:
+    from vision.errors import LayoutError, SourceError
+    from vision.layout import load_layout
+    from vision.model import DEFAULT_MODEL
+    from vision.recognize import Recognizer
+    from vision.sources import open_source
+    from vision.watch import TableWatcher
+
+    if cfg.source is None or cfg.layout is None:
+        raise UsageError("give --source and --table (the layout), or --observations")
+    try:
+        layout = load_layout(cfg.layout)
+        source = open_source(cfg.source, fps=cfg.fps)
+    except (LayoutError, SourceError) as exc:
+        raise UsageError(str(exc)) from exc
+    watcher = TableWatcher(Recognizer(DEFAULT_MODEL), layout=layout)
+    return TableService(
+        table,
+        bus,
+        source=source,
+        watcher=watcher,
+        layout=layout,
+        board=link,
+        board_tracks=tracks,
+        stamper=stamper,
+        status_stamper=status,
+    )
+
+
+def _summary(
+    cfg: RunConfig,
+    follower: _Follower,
+    service: TableService,
+    referee: Referee,
+    emulator: Any,
+    db: Path,
+    sent: int,
+) -> dict[str, Any]:
+    state = follower.state or referee.state(cfg.table_id)
+    health = service.health()
+    shown = health.get("last_board_state")
+    board: dict[str, Any] = {}
+    if shown is not None:
+        board = {
+            "pegs": [list(p) for p in shown.pegs] if shown.show_pegs else [],
+            "games_won": list(shown.games_won),
+            "dealer": shown.dealer,
+            "turn": shown.turn,
+            "alert": shown.alert,
+            "alert_tracks": list(shown.alert_tracks),
+            "displays": list(shown.scores),
+        }
+    if emulator is not None:
+        snap = emulator.snapshot()
+        board.update(
+            leds_lit=len(snap.lit()), display_text={str(k): v for k, v in snap.displays.items()}
+        )
+    return {
+        "game": cfg.setup.game,
+        "table": cfg.table_id,
+        "setup": cfg.setup.to_json(),
+        "phase": state.get("phase"),
+        "scores": state.get("scores", []),
+        "score_by": state.get("score_by"),
+        "pegs": state.get("pegs"),
+        "games_won": state.get("games_won"),
+        "plays": follower.narrator.plays(),
+        "verdicts": follower.narrator.verdicts(),
+        "alerts": state.get("alerts", []),
+        "board": board,
+        "observations": sent,
+        "inputs": state.get("inputs"),
+        "frames": health.get("frames"),
+        "full_reads": health.get("full_reads"),
+        "calibration_error_mm": health.get("calibration_error_mm"),
+        "log": str(db) if cfg.db is not None else None,
+    }
