@@ -356,7 +356,7 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
                 seats={"vorhand": d.seats[0], "mittelhand": d.seats[1], "hinterhand": d.seats[2]},
                 bid=d.bidding.value,
                 declarer=d.declarer,
-                game=None if d.declaration is None else str(d.declaration),
+                declaration=None if d.declaration is None else str(d.declaration),
                 tricks=[] if d.play is None else [t.to_json() for t in d.play.tricks],
                 current=None if d.play is None else d.play.current.to_json(),
                 result=None if d.result is None else d.result.to_json(),
