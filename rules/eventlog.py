@@ -18,7 +18,7 @@ Play(seat=0, card=Card.parse('KS'))
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from rules.cards import Card
 from rules.errors import InvalidEventError, InvalidOptionError
@@ -34,12 +34,17 @@ from rules.tricks.record import read_record, write_record
 from rules.verdicts import Verdict
 
 __all__ = [
+    "SUMMARY_KEYS",
     "EventLog",
     "Step",
     "apply_all",
     "check_seats",
     "events_of",
 ]
+
+
+#: The keys every game's ``summary()`` has (:meth:`EventLog._summary`).
+SUMMARY_KEYS: Final = ("game", "phase", "turn", "dealer", "scores", "score_by", "verdicts")
 
 
 class Step:
@@ -130,6 +135,9 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
     snapshots: ClassVar[bool] = False
     #: What a correction's note adds ("; the game is recounted").
     recount: ClassVar[str] = ""
+    #: Whether the game plays tricks: one without (cribbage) leaves a verdict's
+    #: ``trick`` out of its summary, as its records always have.
+    tricks: ClassVar[bool] = True
 
     def __init__(self, rules: RulesT) -> None:
         self.rules = rules
@@ -160,6 +168,34 @@ class EventLog(Generic[RulesT, StateT, StepT, OutcomeT]):
         self, verdicts: tuple[Verdict, ...], notes: tuple[str, ...], step: StepT | None
     ) -> OutcomeT:
         raise NotImplementedError
+
+    # What every game shows ----------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def turn(self) -> int | None:
+        raise NotImplementedError
+
+    @property
+    def dealer(self) -> int | None:
+        raise NotImplementedError
+
+    def _summary(self, scores: Sequence[int], score_by: str = "seat") -> dict[str, Any]:
+        """The keys every game's ``summary()`` starts with (:data:`SUMMARY_KEYS`):
+        ``scores`` by seat, or by side where sides score together (``score_by``
+        ``"team"``)."""
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "scores": list(scores),
+            "score_by": score_by,
+            "verdicts": [x.to_json(trick=self.tricks) for x in self._state.verdicts],
+        }
 
     # The log --------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ an :class:`~rules.outcome.Outcome` (its verdicts, notes, and the pegs, result or
 points where the game has them); :meth:`Game.undo` pops the last event and every
 derived number follows; :meth:`Game.to_json` and :meth:`Game.from_json` carry the
 log. :meth:`Game.summary` describes the table with at least the same top-level
-keys in every game (:data:`SUMMARY_KEYS`).
+keys in every game (:data:`SUMMARY_KEYS`: ``scores`` is a list by seat, or by
+side where sides score together, partnership cribbage and four-hand All Fours,
+as ``score_by``, ``"seat"`` or ``"team"``, says; ``verdicts`` are their JSON).
 
 The registry names the games as a table picks them: :data:`GAMES` maps a name to
 its :class:`GameSpec`, :func:`find_game` looks one up, :func:`new_game` starts one
@@ -41,6 +43,7 @@ from rules.allfours.game import AllFoursGame, AllFoursRules
 from rules.cribbage.game import CribbageGame
 from rules.cribbage.variants import CribbageRules
 from rules.errors import InvalidOptionError
+from rules.eventlog import SUMMARY_KEYS
 from rules.events import Event
 from rules.frog.game import FrogGame, FrogRules
 from rules.outcome import Outcome
@@ -49,11 +52,6 @@ from rules.skat.rulesets import RULE_SETS, SkatRules
 from rules.verdicts import Verdict
 
 __all__ = ["GAMES", "SUMMARY_KEYS", "Game", "GameSpec", "find_game", "new_game"]
-
-#: The keys every game's :meth:`Game.summary` has: ``scores`` is a list by seat, or
-#: by side where sides score together (partnership cribbage, four-hand All Fours),
-#: as ``score_by`` (``"seat"`` or ``"team"``) says; ``verdicts`` are their JSON.
-SUMMARY_KEYS: Final = ("game", "phase", "turn", "dealer", "scores", "score_by", "verdicts")
 
 
 @runtime_checkable

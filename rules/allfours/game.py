@@ -345,13 +345,7 @@ class AllFoursGame(EventLog[AllFoursRules, AllFoursState, _Step, Outcome[Never]]
         st = self._state
         d = st.deal
         return {
-            "game": self.name,
-            "phase": self.phase,
-            "turn": self.turn,
-            "dealer": st.dealer,
-            "scores": list(st.scores),
-            "score_by": "team" if self.rules.players == 4 else "seat",
-            "verdicts": [x.to_json() for x in st.verdicts],
+            **self._summary(st.scores, "team" if self.rules.players == 4 else "seat"),
             "deal_number": st.deal_number,
             "winner": st.winner,
             "trump": None if d is None else d.trump,

@@ -183,6 +183,7 @@ class CribbageGame(EventLog[CribbageRules, GameState, _Step, Outcome[Never]]):
     schema = SCHEMA
     snapshots = True
     recount = "; the game is recounted"
+    tricks = False
 
     def __init__(self, rules: CribbageRules | None = None) -> None:
         super().__init__(rules or CribbageRules())
@@ -254,15 +255,10 @@ class CribbageGame(EventLog[CribbageRules, GameState, _Step, Outcome[Never]]):
         st = self.state
         d = st.deal
         return {
-            "game": self.name,
-            "phase": st.phase,
+            **self._summary(st.scores, "team" if self.rules.partnerships else "seat"),
             "game_number": st.game_number,
             "deal_number": st.deal_number,
-            "dealer": st.dealer,
-            "turn": self.turn,
             "count": self.count,
-            "scores": list(st.scores),
-            "score_by": "team" if self.rules.partnerships else "seat",
             "pegs": [{"front": f, "back": b} for f, b in zip(st.scores, st.back_pegs, strict=True)],
             "games_won": list(st.games_won),
             "winner": st.winner,
@@ -270,8 +266,6 @@ class CribbageGame(EventLog[CribbageRules, GameState, _Step, Outcome[Never]]):
             "starter": None if d is None or d.starter is None else str(d.starter),
             "run": [] if d is None else [str(c) for c in d.run],
             "played": [] if d is None else [[str(c) for c in p] for p in d.played],
-            # Cribbage has no tricks: its records have never carried a verdict's trick.
-            "verdicts": [x.to_json(trick=False) for x in st.verdicts],
         }
 
     # Validation of malformed events ------------------------------------------------

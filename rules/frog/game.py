@@ -395,13 +395,7 @@ class FrogGame(EventLog[FrogRules, FrogState, _Step, Outcome[FrogResult]]):
         st = self._state
         d = st.deal
         return {
-            "game": self.name,
-            "phase": self.phase,
-            "turn": self.turn,
-            "dealer": self.dealer,
-            "scores": list(st.totals),
-            "score_by": "seat",
-            "verdicts": [x.to_json() for x in st.verdicts],
+            **self._summary(st.totals),
             "deal_number": st.deal_number,
             "declarer": None if d is None else d.declarer,
             "game_offered": None if d is None else d.high,

@@ -284,6 +284,11 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         return d.phase
 
     @property
+    def dealer(self) -> int | None:
+        d = self._state.deal
+        return None if d is None else d.dealer
+
+    @property
     def turn(self) -> int | None:
         """The seat to call in the auction or to play, if any."""
         d = self._state.deal
@@ -338,21 +343,14 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         st = self._state
         d = st.deal
         out: dict[str, Any] = {
-            "game": self.name,
-            "phase": self.phase,
+            **self._summary(st.pad),
             "deal_number": st.deal_number,
-            "turn": self.turn,
-            "dealer": None,
-            "scores": list(st.pad),
-            "score_by": "seat",
             "pad": list(st.pad),
             "tournament": list(st.tournament) if self.rules.isko else None,
             "bock_left": st.bock_left,
-            "verdicts": [x.to_json() for x in st.verdicts],
         }
         if d is not None:
             out.update(
-                dealer=d.dealer,
                 seats={"vorhand": d.seats[0], "mittelhand": d.seats[1], "hinterhand": d.seats[2]},
                 bid=d.bidding.value,
                 declarer=d.declarer,
