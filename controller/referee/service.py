@@ -313,7 +313,8 @@ class Referee:
             self._send(run, EVENT, "event", body)
         if up.applied or up.since is not None or up.new_match:
             self._store_events(run, up if not up.new_match else Update(since=0))
-        self._publish_state(run)
+        if up.anything:  # a card seen again, a trick's card swept: the state stands
+            self._publish_state(run)
         if self.on_update is not None:
             self.on_update(table, up)
 
@@ -334,6 +335,12 @@ class Referee:
             )
         except PayloadError as exc:  # a defect: say so, never crash the listener
             log.error("%s: %s body not sent: %s", run.table, kind, exc)
+
+    def inputs(self, table: str) -> int:
+        """How many inputs of ``table`` the referee has stored and read."""
+        with self._lock:
+            run = self.runs.get(table)
+            return 0 if run is None else run.inputs
 
     def state(self, table: str) -> dict[str, Any]:
         """The retained ``game/state`` body of ``table``."""

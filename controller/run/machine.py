@@ -230,7 +230,8 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             interrupted = True
         sent = service.health().get("observations", 0)
         service.flush()
-        settled = follower.wait(lambda s: s.get("inputs", 0) >= sent, cfg.settle_s)
+        settled = _wait(lambda: referee.inputs(table) >= sent, cfg.settle_s)
+        follower.wait(lambda s: s.get("events", 0) >= referee.state(table)["events"], 5.0)
         shown = _wait(lambda: link.health().synced, 5.0)
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
         summary.update(settled=settled, board_synced=shown, interrupted=interrupted)

@@ -163,6 +163,22 @@ class Update:
     error: str | None = None
     #: A new match began (``new_game`` with another game or options).
     new_match: bool = False
+    #: The input changed what the reading holds (an event, a card pending).
+    changed: bool = False
+
+    @property
+    def anything(self) -> bool:
+        """Whether observers need a new state: something changed or was said."""
+        return bool(
+            self.changed
+            or self.applied
+            or self.since is not None
+            or self.raised
+            or self.cleared
+            or self.notes
+            or self.error
+            or self.new_match
+        )
 
 
 class DealReader:
@@ -251,6 +267,8 @@ class TableReading:
         self._counter = 0
         self._current = 0
         self._replaying = False
+        self._summary_key: tuple[int, int] | None = None
+        self._summary: dict[str, Any] = {}
         self.reader: DealReader = READERS[setup.game](self)
         self.reader.start()
 
@@ -282,6 +300,7 @@ class TableReading:
             self._command(item)
         if (len(self.game.events), len(self.reader.pending())) != before:
             self._effective.append(number)
+            self.update.changed = True
 
     def _command(self, cmd: Command) -> None:
         r = self.reader
@@ -454,7 +473,10 @@ class TableReading:
         """The table's state for observers (the retained ``game/state`` body): the
         plays of the current deal (from event ``deal_start``), the scores, the open
         alerts, the verdicts proved, and the engine's own summary."""
-        engine = self.game.summary()
+        key = (id(self.game), len(self.game.events))
+        if self._summary_key != key:  # the engine's own summary changes only with an event
+            self._summary_key, self._summary = key, self.game.summary()
+        engine = self._summary
         out: dict[str, Any] = {
             "game": self.setup.game,
             "setup": self.setup.to_json(),
