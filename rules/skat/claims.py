@@ -39,10 +39,10 @@ def claim(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
     down, or known before) the rest is searched (:func:`rules.tricks.solve.solve`);
     otherwise, or where the search is too long, the count so far decides."""
     assert isinstance(e, Claim)
-    d = st.deal
-    if d is None or d.phase != "play" or d.play is None or d.declarer is None:
-        return game._out_of_phase(st, e, step, "a claim during the play of a game")
-    play = d.play
+    playing = game._in_play(st, e, step, "a claim during the play of a game")
+    if playing is None:
+        return None
+    d, play = playing
     tno = play.trick_number
     if e.shown:
         play.reveal(e.seat, e.shown, step.flag)

@@ -32,10 +32,10 @@ def exchange(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
     exchange cards, each giving as many as he receives (docs/skat.md: the seeds
     give only the game's value, Law 1). Anything else is an illegal exchange."""
     assert isinstance(e, Exchange)
-    d = st.deal
-    if d is None or d.phase != "play" or d.play is None or d.declarer is None:
-        return game._out_of_phase(st, e, step, "an exchange of cards in a Revolution")
-    play = d.play
+    playing = game._in_play(st, e, step, "an exchange of cards in a Revolution")
+    if playing is None:
+        return None
+    d, play = playing
     decl = d.declaration
     tno = play.trick_number
     assert decl is not None

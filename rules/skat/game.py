@@ -445,6 +445,17 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             f"{event.type} during {phase}; expected {want}",
         )
 
+    def _in_play(
+        self, st: SkatState, event: Event, step: SkatStep, want: str
+    ) -> tuple[DealState, TrickPlay] | None:
+        """The deal and its play while a declared game is played; else ``None``, the
+        event flagged out of phase (expecting ``want``)."""
+        d = st.deal
+        if d is None or d.phase != "play" or d.play is None or d.declarer is None:
+            self._out_of_phase(st, event, step, want)
+            return None
+        return d, d.play
+
     def _set_dealer(self, st: SkatState, e: Event, step: SkatStep) -> None:
         assert isinstance(e, SetDealer)
         if st.deal is not None and st.deal.phase != "over":
@@ -929,10 +940,10 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         at any other trick, or count his cards, he loses the game; but either of the
         others may insist on playing on to see if they can make schneider.\""""
         assert isinstance(e, LookBack)
-        d = st.deal
-        if d is None or d.phase != "play" or d.play is None or d.declarer is None:
-            return self._out_of_phase(st, e, step, "looking back during the play")
-        play = d.play
+        playing = self._in_play(st, e, step, "looking back during the play")
+        if playing is None:
+            return None
+        d, play = playing
         last = len(play.tricks)
         if 0 < e.trick == last and not play.current.cards:
             return None
