@@ -50,24 +50,38 @@ def _version() -> str:
 def _add_demo(commands: Commands) -> None:
     demo = commands.add_parser(
         "demo",
-        help="play a whole game of cribbage between two automatic players",
-        description="Play a whole game of cribbage between two automatic players.",
+        help="the running table on the bundled videos (or, --rules-only, a whole game of "
+        "cribbage between two automatic players)",
+        description=(
+            "Play the bundled synthetic videos (a cribbage deal, a Skat deal with a revoke) "
+            "through the whole loop: a private broker, the table service, the referee and an "
+            "emulated peg board, telling each game and ending with its summary. With "
+            "--rules-only, play a whole game of cribbage between two automatic players "
+            "through the rules engine alone."
+        ),
     )
-    demo.add_argument("--seed", type=int, default=2026, help="the shuffle's seed (default 2026)")
     demo.add_argument(
-        "--game-to", type=int, choices=(61, 121), default=121, help="game length (default 121)"
+        "--rules-only", action="store_true", help="the rules engine alone, no camera or broker"
+    )
+    demo.add_argument("--seed", type=int, default=2026, help="--rules-only: the shuffle's seed")
+    demo.add_argument(
+        "--game-to", type=int, choices=(61, 121), default=121, help="--rules-only: game length"
     )
     demo.add_argument(
-        "--variant", choices=DEMO_VARIANTS, default="six-card", help="deal (default six-card)"
+        "--variant", choices=DEMO_VARIANTS, default="six-card", help="--rules-only: the deal"
     )
     demo.set_defaults(handler=_demo)
 
 
 def _demo(args: argparse.Namespace) -> int:
     # Imported here so the scoring commands start without loading the game engine.
-    from controller import demo
+    if args.rules_only:
+        from controller import demo
 
-    return demo.run(seed=args.seed, game_to=args.game_to, variant=args.variant, out=sys.stdout)
+        return demo.run(seed=args.seed, game_to=args.game_to, variant=args.variant, out=sys.stdout)
+    from controller.run.demo import run_demo
+
+    return run_demo(out=sys.stdout)
 
 
 #: Each adds one command (or group of commands) to the top-level list.

@@ -350,6 +350,12 @@ class Referee:
             body.update(table=table, inputs=run.inputs)
             return body
 
+    def publish_state(self, table: str) -> None:
+        """Publish ``table``'s state now (the end of a run: its last word, whatever
+        the inputs before it changed)."""
+        with self._lock:
+            self._publish_state(self._run(table))
+
     def _publish_state(self, run: TableRun) -> None:
         body = run.reading.summary()
         body.update(table=run.table, inputs=run.inputs)

@@ -1,0 +1,200 @@
+"""The running table end to end: ``kiebitz run`` and ``kiebitz demo``.
+
+Every run here starts a real private Mosquitto, the referee with its SQLite log,
+the table service and an emulated peg board running the firmware's own code. The
+videos are the bundled synthetic deals (``config/videos``); their JSON is the
+truth they were rendered from.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from reading_helpers import cribbage_told, trick_told
+from test_reading_tricks import skat_deal
+
+from controller.cli import main
+from controller.run.demo import demo_runs, run_demo
+from rules.cribbage.autoplay import play_game
+from rules.cribbage.game import CribbageGame
+from rules.cribbage.variants import CribbageRules
+
+
+@pytest.mark.slow
+def test_the_demo_plays_both_videos_through_the_whole_loop(tmp_path):
+    out = io.StringIO()
+    assert run_demo(out=out, summary_dir=tmp_path) == 0, out.getvalue()[-2000:]
+    text = out.getvalue()
+    assert text.count("Checked against the video's truth: all right.") == 2
+    runs = {truth["game"]: (video, truth) for video, _, truth in demo_runs()}
+    # cribbage: every card, the scores, the pegs on the board and its displays
+    crib = json.loads((tmp_path / "cribbage-deal.json").read_text())
+    truth = runs["cribbage"][1]
+    assert crib["plays"] == truth["plays"] and crib["scores"] == truth["scores"]
+    assert crib["verdicts"] == [] and crib["alerts"] == []
+    assert [p[0] for p in crib["board"]["pegs"]] == truth["scores"]
+    assert [pg["front"] for pg in crib["pegs"]] == truth["scores"]
+    assert crib["board"]["display_text"] == {
+        str(s): f"{v:>4}" for s, v in enumerate(truth["scores"])
+    }
+    assert crib["board_synced"] and crib["settled"] and crib["calibration_error_mm"] < 1
+    assert "fifteen two" in text and "Anna's crib shows" in text
+    # Skat: the revoke at the right trick and seat, the deal settled by Law 52
+    skat = json.loads((tmp_path / "skat-revoke.json").read_text())
+    truth = runs["skat"][1]
+    assert skat["plays"] == truth["plays"]
+    assert [(v["kind"], v["seat"], v["trick"]) for v in skat["verdicts"]] == [
+        ("revoke", truth["revoke"]["seat"], truth["revoke"]["trick"])
+    ]
+    assert skat["scores"] == truth["result"]["changes"] and skat["alerts"] == []
+    assert skat["board"]["displays"] == truth["result"]["changes"]
+    assert "VERDICT revoke" in text
+
+
+def _cribbage_lines(tmp_path, seed=3):
+    game = CribbageGame(CribbageRules(game_to=61))
+    for _ in play_game(game, random.Random(seed), reveal_hands=False):
+        pass
+    path = tmp_path / "game.jsonl"
+    with path.open("w") as f:
+        for obs in cribbage_told(list(game.events), 2).lines():
+            f.write(json.dumps(obs.to_json()) + "\n")
+    return game, path
+
+
+def test_kiebitz_run_on_recorded_observations_writes_the_summary(tmp_path, capsys):
+    plays, contract, proven, reference = skat_deal(5, revoke=True)
+    path = tmp_path / "deal.jsonl"
+    with path.open("w") as f:
+        f.write('{"status": "calibrated", "error_mm": 0.4}\n')  # as vision watch prints
+        for obs in trick_told(plays, 3).lines():
+            f.write(json.dumps(obs.to_json()) + "\n")
+    summary = tmp_path / "summary.json"
+    args = [
+        "run",
+        "--observations",
+        str(path),
+        "--game",
+        "skat",
+        "--dealer",
+        "2",
+        "--declarer",
+        str(contract.declarer),
+        "--contract",
+        contract.game,
+        "--bid",
+        str(contract.bid),
+        "--headless",
+        "--summary",
+        str(summary),
+    ]
+    if contract.hand:
+        args.append("--hand")
+    assert main(args) == 0
+    s = json.loads(summary.read_text())
+    assert s["game"] == "skat" and s["plays"] == [{"seat": a, "card": str(c)} for a, c in plays]
+    assert sorted((v["seat"], v["trick"]) for v in s["verdicts"]) == proven
+    assert s["scores"] == list(reference.results[-1].changes)
+    assert s["settled"] and s["board_synced"] and s["observations"] == 60
+    assert "Summary: skat, 30 cards played" in capsys.readouterr().out
+
+
+def test_kiebitz_run_pegs_a_whole_cribbage_game_on_the_emulated_board(tmp_path):
+    game, path = _cribbage_lines(tmp_path)
+    summary = tmp_path / "summary.json"
+    assert (
+        main(
+            [
+                "run",
+                "--observations",
+                str(path),
+                "--game-to",
+                "61",
+                "--headless",
+                "--summary",
+                str(summary),
+                "--db",
+                str(tmp_path / "ref.db"),
+            ]
+        )
+        == 0
+    )
+    s = json.loads(summary.read_text())
+    assert s["phase"] == "over" and s["scores"] == list(game.scores)
+    assert s["board"]["pegs"] == [list(game.pegs(t)) for t in range(2)]
+    assert s["board"]["alert"] == "win" and s["log"].endswith("ref.db")
+
+
+def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path):
+    plays, contract, _, _ = skat_deal(8, revoke=True)
+    lines = [o for o in trick_told(plays, 3).lines()]
+    placed = [i for i, o in enumerate(lines) if o.kind == "placed"]
+    dropped = {placed[4], placed[17]}
+    path = tmp_path / "deal.jsonl"
+    with path.open("w") as f:
+        for i, obs in enumerate(lines):
+            if i not in dropped:
+                f.write(json.dumps(obs.to_json()) + "\n")
+    summary = tmp_path / "s.json"
+    args = [
+        "run",
+        "--observations",
+        str(path),
+        "--game",
+        "skat",
+        "--dealer",
+        "2",
+        "--declarer",
+        str(contract.declarer),
+        "--contract",
+        contract.game,
+        "--headless",
+        "--summary",
+        str(summary),
+    ]
+    if contract.hand:
+        args.append("--hand")
+    assert main(args) == 0
+    s = json.loads(summary.read_text())
+    assert sorted(a["trick"] for a in s["alerts"]) == [2, 6]
+    assert {a["kind"] for a in s["alerts"]} == {"missing-card"}
+    assert [v for v in s["verdicts"] if v["kind"] != "revoke"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--game", "skat", "--contract", "grand"], "give both --declarer and --contract"),
+        (["--game", "frog", "--players", "9"], "--players"),
+        (["--dealer", "5"], "--dealer 5: seats are 0 to 1"),
+        (["--table-id", "Table 1"], "--table-id"),
+        (["--summary", "/no/such/dir/s.json"], "no such folder"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(tmp_path, capsys, args, says):
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    assert main(["run", "--observations", str(path), "--headless", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+
+
+def test_a_source_without_a_layout_and_a_missing_file_are_refused(tmp_path, capsys):
+    assert main(["run", "--source", "video.mp4", "--headless"]) == 2
+    assert "--table" in capsys.readouterr().err
+    assert main(["run", "--observations", str(tmp_path / "none.jsonl"), "--headless"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
+    game, path = _cribbage_lines(tmp_path, seed=4)
+    with path.open("a") as f:
+        f.write("not json\n")
+    assert main(["referee", "--replay", str(path), "--game-to", "61"]) == 1
+    captured = capsys.readouterr()
+    state = json.loads(captured.out)
+    assert state["scores"] == list(game.scores)
+    assert "line" in captured.err and "error" in captured.err
