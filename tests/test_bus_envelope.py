@@ -237,4 +237,4 @@ def test_every_example_in_the_doc_decodes() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "mqtt.md").read_text()
     examples = re.findall(r"```json\n(.*?)\n```", doc, re.DOTALL)
     kinds = [decode(example.encode()).kind for example in examples]
-    assert sorted(kinds) == sorted(KINDS)
+    assert set(kinds) == set(KINDS)

@@ -412,7 +412,13 @@ class MqttBus:
             protocol=mqtt.MQTTv5,
             reconnect_on_failure=True,
         )
-        client.enable_logger(logging.getLogger("kiebitz.bus.paho"))
+        # paho says everything at its own levels, including "Client is not connected"
+        # from its loop after a clean disconnect; the bus reports trouble in its health
+        # and its own warnings, so paho's messages are kept for debugging only.
+        paho_log = logging.getLogger("kiebitz.bus.paho")
+        if paho_log.level == logging.NOTSET:
+            paho_log.setLevel(logging.CRITICAL)
+        client.enable_logger(paho_log)
         client.reconnect_delay_set(min_delay=reconnect[0], max_delay=reconnect[1])  # type: ignore[arg-type]
         if username is not None:
             client.username_pw_set(username, password)
