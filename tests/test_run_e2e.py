@@ -198,3 +198,54 @@ def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     state = json.loads(captured.out)
     assert state["scores"] == list(game.scores)
     assert "line" in captured.err and "error" in captured.err
+
+
+def test_ctrl_c_stops_every_part_cleanly(tmp_path):
+    """kiebitz run (not headless) on a recorded file waits for Ctrl-C once the file is
+    read; SIGINT then closes the table service, the board, the referee and the
+    broker, writes the summary and exits 130 with no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    game, path = _cribbage_lines(tmp_path, seed=6)
+    summary = tmp_path / "s.json"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "controller.cli",
+            "run",
+            "--observations",
+            str(path),
+            "--game-to",
+            "61",
+            "--summary",
+            str(summary),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        cwd=os.path.dirname(os.path.dirname(__file__)),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        lines = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            lines.append(proc.stdout.readline())
+            if "Ctrl-C stops the table" in lines[-1]:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = "".join(lines) + out
+    assert proc.returncode == 130, text[-2000:]
+    assert "Traceback" not in text
+    s = json.loads(summary.read_text())
+    assert s["interrupted"] and s["scores"] == list(game.scores)

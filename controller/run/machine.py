@@ -95,6 +95,10 @@ class _Follower:
         with self._lock:
             self._print(lines)
 
+    def say(self, line: str) -> None:
+        with self._lock:
+            self._print([line])
+
     def on_state(self, _topic: str, env: Envelope) -> None:
         with self.changed:
             self.state = dict(env.body)
@@ -225,6 +229,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             while service.step():
                 pass
             if not cfg.headless:
+                follower.say("The source has ended; Ctrl-C stops the table.")
                 stop.wait()  # a live source ends only with Ctrl-C
         except KeyboardInterrupt:
             interrupted = True
