@@ -289,6 +289,16 @@ def _camera_service(
     )
 
 
+def _by_seat(state: dict[str, Any]) -> list[Any]:
+    """Scores by seat: partners (four at cribbage or All Fours, seats 0 and 2 against
+    1 and 3) each show their side's score."""
+    scores = list(state.get("scores", []))
+    if state.get("score_by") != "team" or not scores:
+        return scores
+    players = int((state.get("setup") or {}).get("options", {}).get("players") or 4)
+    return [scores[seat % len(scores)] for seat in range(players)]
+
+
 def _summary(
     cfg: RunConfig,
     follower: _Follower,
@@ -322,8 +332,8 @@ def _summary(
         "table": cfg.table_id,
         "setup": cfg.setup.to_json(),
         "phase": state.get("phase"),
-        "scores": state.get("scores", []),
-        "score_by": state.get("score_by"),
+        "scores": _by_seat(state),
+        "side_scores": state.get("scores", []) if state.get("score_by") == "team" else None,
         "pegs": state.get("pegs"),
         "games_won": state.get("games_won"),
         "plays": follower.narrator.plays(),
