@@ -235,3 +235,17 @@ def test_replaying_the_inputs_gives_the_same_events_and_alert_ids():
         b.feed(o)
     assert a.game.events == b.game.events
     assert [x.id for x in a.alerts] == [x.id for x in b.alerts] and len(a.alerts) == 2
+
+
+def test_without_a_cut_or_a_dealer_the_first_to_play_tells_the_dealer():
+    reading = TableReading(TableSetup("cribbage"))
+    reading.feed(obs("placed", "JS", "starter"))
+    assert [a.kind for a in reading.alerts] == ["no-dealer"]
+    up = reading.feed(obs("placed", "9H", "play.0"))
+    assert reading.alerts == [] and reading.game.dealer == 1
+    assert reading.game.scores == (0, 2)  # his heels, to the dealer
+    assert any("seat 1 dealt" in n for n in up.notes)
+    reading.feed(obs("placed", "6C", "play.1"))
+    assert reading.game.scores == (0, 4)  # fifteen two for the dealer
+    reading.feed(Command("undo"))
+    assert reading.game.scores == (0, 2) and reading.game.dealer == 1

@@ -190,3 +190,21 @@ def test_frog_and_all_fours_read_their_deals():
         r.feed(obs)
     assert [(p["seat"], p["card"]) for p in r.plays()] == [(s, str(c)) for s, c in plays]
     assert r.alerts == []
+
+
+def test_without_a_dealer_the_first_lead_tells_who_dealt():
+    plays, contract, proven, _ = skat_deal(9, revoke=True)  # dealt by seat 2: seat 0 leads
+    r = TableReading(
+        TableSetup(
+            "skat",
+            contract=Contract(
+                (contract.declarer + 1) % 3, contract.game, hand=contract.hand, bid=contract.bid
+            ),
+        )
+    )
+    # the same deal one seat round: dealer 0, so seat 1 leads
+    for obs in trick_told([((s + 1) % 3, c) for s, c in plays], 3).lines():
+        r.feed(obs)
+    assert r.game.state.deal.dealer == 0
+    assert [(p["seat"], p["card"]) for p in r.plays()] == [((s + 1) % 3, str(c)) for s, c in plays]
+    assert revokes(r) == sorted(((s + 1) % 3, t) for s, t in proven)

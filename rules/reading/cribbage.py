@@ -79,6 +79,8 @@ class _Deal:
     gap: _Gap | None = None
     #: A new deal's first card is read, the engine's ``Deal`` not given yet.
     waiting: bool = False
+    #: The first deal's starter, turned with no cut seen and no dealer set.
+    starter_first: Card | None = None
 
 
 class CribbageReader(DealReader):
@@ -117,11 +119,22 @@ class CribbageReader(DealReader):
             )
             return
         if phase == "cut":
-            if kind in ("play", "show") and seat is not None:
+            if d.starter_first is not None and kind == "play" and seat is not None:
+                self._dealer_from_lead(seat, card)
+            elif kind in ("play", "show") and seat is not None:
                 self._cut(seat, card)
-            elif kind == "starter":
+            elif kind == "starter" and obs.kind == "placed" and not d.cut:
+                # Nobody was seen cutting: the starter waits for the first card played,
+                # whose seat is the eldest hand ("the eldest hand plays a card").
+                self._begin()
+                self.d.starter_first = card
                 self.raise_alert(
-                    Alert("no-dealer", "no-dealer", "cut for deal, or set the dealer, first")
+                    Alert(
+                        "no-dealer",
+                        "no-dealer",
+                        "no cut seen and no dealer set: the dealer is taken to be the seat "
+                        "before the first to play",
+                    )
                 )
             return
         if kind == "starter":
@@ -144,6 +157,20 @@ class CribbageReader(DealReader):
             if card not in d.crib:
                 d.crib.append(card)
             self._try_show()
+
+    def _dealer_from_lead(self, seat: int, card: Card) -> None:
+        """The first card of the first deal, with the starter seen before any cut: its
+        seat is the eldest hand, so the dealer sits before it."""
+        starter = self.d.starter_first
+        assert starter is not None
+        dealer = (seat - 1) % self.game.rules.players
+        self.table.update.notes.append(
+            f"seat {seat} played first, so seat {dealer} dealt (no cut was seen)"
+        )
+        self.emit(SetDealer(dealer))
+        self.clear_alert("no-dealer")
+        self._starter(starter, fresh=True)
+        self._play(seat, card)
 
     def _begin(self) -> None:
         """The first card of a new deal: the deal's inputs start here."""

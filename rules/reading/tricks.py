@@ -271,6 +271,10 @@ class TrickReader(DealReader):
                 return
             if not self.ready_to_open():
                 return
+            if self._dealer_unknown():
+                if not d.held:
+                    return  # the first trick will tell who dealt
+                self._dealer_from_lead(d.held[0])
             self.open_deal(d.contract)
             d.opened = True
             self.clear_alert("no-contract")
@@ -286,6 +290,24 @@ class TrickReader(DealReader):
 
     def ready_to_open(self) -> bool:
         return True
+
+    def _dealer_unknown(self) -> bool:
+        return self.table.setup.dealer is None and not any(
+            isinstance(e, SetDealer) or type(e).__name__ == "Deal" for e in self.game.events
+        )
+
+    def _dealer_from_lead(self, trick: _Trick) -> None:
+        """No dealer set: the seat whose card of the first trick came first led it, and
+        the first lead is the dealer's left (Skat's Vorhand, Law 45; Frog; All Fours'
+        eldest), so the dealer sits before it."""
+        leader = next(iter(trick.cards), None)
+        if leader is None:
+            return
+        dealer = (leader - 1) % int(self.game.rules.players)
+        self.table.update.notes.append(
+            f"seat {leader} led the first trick, so seat {dealer} dealt (no dealer was set)"
+        )
+        self.emit(SetDealer(dealer))
 
     def on_deal_end(self) -> None:
         """The last trick is played."""
