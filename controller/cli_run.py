@@ -76,6 +76,11 @@ def _add_run(commands: Commands) -> None:
         help="write one JSON object: game, scores, plays, verdicts, alerts, pegs",
     )
     run.add_argument("--fps", type=float, default=5.0, help="frames a second to read (default 5)")
+    run.add_argument(
+        "--gpio",
+        metavar="FACTORY",
+        help="the buttons, buzzer and LED: mock, lgpio (Pi 5), rpigpio, native",
+    )
     run.set_defaults(handler=_run)
 
 
@@ -108,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
         headless=args.headless,
         summary=args.summary,
         fps=args.fps,
+        gpio=args.gpio,
     )
     try:
         summary = run_table(cfg)

@@ -58,6 +58,8 @@ class RunConfig:
     headless: bool = False
     summary: Path | None = None
     fps: float = 5.0
+    #: The GPIO panel's pin factory (``mock``, ``lgpio``, ``rpigpio``, ``native``), if any.
+    gpio: str | None = None
     workdir: Path | None = None
     out: TextIO = field(default_factory=lambda: sys.stdout)
     #: Stop waiting for the referee and the board after this long (headless).
@@ -218,6 +220,8 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             service = _camera_service(
                 cfg, table, table_bus, link, board_layout.tracks, table_stamper, table_status
             )
+        if cfg.gpio is not None:
+            service.panel = _panel(cfg.gpio, service)
         stack.callback(service.close)
         if not _wait(
             lambda: ref_bus.health().subscriptions >= 2 and view.health().subscriptions >= 2, 10.0
@@ -250,6 +254,21 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             except OSError as exc:
                 raise UsageError(f"--summary {cfg.summary}: {exc.strerror or exc}") from exc
         return summary
+
+
+def _panel(factory_name: str, service: TableService) -> Any:
+    """The buttons, buzzer and status LED, their presses sent as the table's commands."""
+    from controller.gpio.errors import GpioError
+    from controller.gpio.factory import make_pin_factory
+    from controller.gpio.panel import Panel
+    from controller.gpio.pins import PanelPins
+
+    try:
+        factory = make_pin_factory(factory_name, where="--gpio")
+        return Panel(PanelPins(), pin_factory=factory, on_command=service.send_command)
+    except (GpioError, ValueError, OSError) as exc:
+        text = str(exc)
+        raise UsageError(text if text.startswith("--gpio") else f"--gpio: {text}") from exc
 
 
 def _camera_service(

@@ -480,6 +480,7 @@ class TableReading:
         out: dict[str, Any] = {
             "game": self.setup.game,
             "setup": self.setup.to_json(),
+            "players": self.game.rules.players,
             "phase": self.game.phase,
             "turn": self.game.turn,
             "dealer": engine.get("dealer"),
