@@ -213,6 +213,9 @@ def _referee(args: argparse.Namespace) -> int:
     return 0
 
 
+_NOT_INPUTS = frozenset({"status", "reading", "warning", "error"})
+
+
 def _replay(path: str, setup) -> int:
     from rules.errors import RulesError
     from rules.reading import TableReading, parse_input
@@ -223,21 +226,28 @@ def _replay(path: str, setup) -> int:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8-sig")  # noqa: SIM115
     except OSError as exc:
         raise UsageError(f"--replay {path}: {exc.strerror or exc}") from exc
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-                if isinstance(data, dict) and set(data) & {"status", "reading", "warning", "error"}:
-                    continue  # the lines of `kiebitz vision watch` that are not observations
-                up = reading.feed(parse_input(data))
-            except (ValueError, RulesError) as exc:
-                bad += 1
-                print(f"error: line {number}: {str(exc)[:200]}", file=sys.stderr)
-                continue
-            if up.error:
-                print(f"line {number}: refused: {up.error}", file=sys.stderr)
+    number = 0
+    try:
+        with handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                    if isinstance(data, dict) and set(data) & _NOT_INPUTS:
+                        continue  # the lines of `kiebitz vision watch` that are not observations
+                    up = reading.feed(parse_input(data))
+                except (ValueError, RulesError, RecursionError) as exc:
+                    bad += 1
+                    print(f"error: line {number}: {str(exc)[:200]}", file=sys.stderr)
+                    continue
+                if up.error:
+                    print(f"line {number}: refused: {up.error}", file=sys.stderr)
+    except UnicodeDecodeError:
+        raise UsageError(f"--replay {path}: line {number + 1} is not UTF-8 text") from None
+    except KeyboardInterrupt:
+        print(f"stopped at line {number}", file=sys.stderr)
+        return 130
     summary = reading.summary()
     summary["plays"] = reading.plays()
     print(json.dumps(summary))

@@ -249,3 +249,72 @@ def test_without_a_cut_or_a_dealer_the_first_to_play_tells_the_dealer():
     assert reading.game.scores == (0, 4)  # fifteen two for the dealer
     reading.feed(Command("undo"))
     assert reading.game.scores == (0, 2) and reading.game.dealer == 1
+
+
+def test_a_refused_or_failing_command_does_not_break_later_recounts():
+    r = _deal_one()
+    assert r.feed(Command("go", seat=5)).error  # not a seat at this table
+    assert r.feed(Command("replace", event=0, old=card("AS"), new=card("KS"))).error
+    for c, seat in [("10H", 1), ("5C", 0), ("6D", 1)]:
+        r.feed(obs("placed", c, f"play.{seat}"))
+    event = len(r.game.events) - 1
+    up = r.feed(Command("replace", event=event, old=card("6D"), new=card("6H")))
+    assert up.error is None and [p["card"] for p in r.plays()] == ["10H", "5C", "6H"]
+    assert r.game.scores == (2, 0)
+    r.feed(Command("undo"))
+    assert [p["card"] for p in r.plays()] == ["10H", "5C"]
+
+
+def test_undo_of_a_command_before_the_first_deal_keeps_the_setups_dealer():
+    r = TableReading(TableSetup("cribbage", dealer=0))
+    r.feed(Command("penalty", seat=0, points=2))
+    r.feed(Command("undo"))
+    assert r.game.dealer == 0
+    r.feed(obs("placed", "7S", "starter"))
+    assert r.alerts == [] and r.game.phase == "play"
+
+
+def test_a_supplied_card_can_be_replaced_too():
+    r = _deal_one("9H@1", "10C@1")
+    r.feed(Command("supply", seat=0, card=card("5D")))
+    event = next(i for i, e in enumerate(r.game.events) if isinstance(e, Play) and e.seat == 0)
+    r.feed(Command("replace", event=event, old=card("5D"), new=card("5H")))
+    assert [p["card"] for p in r.plays()] == ["9H", "5H", "10C"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"kind": []},
+        {"kind": "placed", "card": "QS", "zone_kind": []},
+        {"command": []},
+        {"kind": "placed", "card": "QS", "zone": "play.²"},
+        {"kind": "placed", "card": "QS", "t": 10**400},
+        {"command": "contract", "turned": 7},
+        [1, 2],
+        "text",
+    ],
+)
+def test_hostile_inputs_raise_only_the_documented_error(data):
+    from rules.reading import parse_input
+
+    try:
+        parsed = parse_input(data)
+    except InvalidInputError:
+        return
+    assert parsed.zone_kind == "play" and parsed.seat is None  # play.² names no seat
+
+
+def test_an_observation_line_with_null_zone_kind_takes_it_from_the_zone_name():
+    o = TableObservation.from_json(
+        {
+            "kind": "placed",
+            "card": "QH",
+            "zone": "play.1",
+            "zone_kind": None,
+            "seat": None,
+            "t": 1.0,
+        }
+    )
+    assert (o.zone_kind, o.seat) == ("play", 1)

@@ -208,3 +208,39 @@ def test_without_a_dealer_the_first_lead_tells_who_dealt():
     assert r.game.state.deal.dealer == 0
     assert [(p["seat"], p["card"]) for p in r.plays()] == [((s + 1) % 3, str(c)) for s, c in plays]
     assert revokes(r) == sorted(((s + 1) % 3, t) for s, t in proven)
+
+
+def _skat(*laid):
+    r = TableReading(TableSetup("skat", dealer=2, contract=Contract(0, "grand", hand=True)))
+    for kind, text, seat in laid:
+        zone = None if seat is None else f"trick.{seat}"
+        r.feed(TableObservation(kind, Card.parse(text), zone, "trick" if zone else None, seat))
+    return r
+
+
+def test_a_card_taken_back_and_laid_again_is_no_trick():
+    r = _skat(
+        ("placed", "JC", 0),
+        ("removed", "JC", None),
+        ("placed", "JC", 0),
+        ("placed", "7C", 1),
+        ("placed", "8C", 2),
+    )
+    assert r.alerts == [] and [p["card"] for p in r.plays()] == ["JC", "7C", "8C"]
+
+
+def test_a_card_moved_onto_another_seats_card_is_an_alert_and_loses_nothing():
+    r = _skat(("placed", "JC", 0), ("placed", "7C", 1), ("moved", "JC", 1), ("placed", "8C", 2))
+    assert [a.kind for a in r.alerts] == ["duplicate-card"]
+    assert [p["card"] for p in r.plays()] == ["JC", "7C", "8C"]
+
+
+def test_a_declarer_without_cards_or_a_wrong_word_can_be_said_again():
+    r = TableReading(TableSetup("skat", {"players": 4}, dealer=0))
+    assert r.feed(Command("contract", declarer=0, contract="stand")).error  # not Skat's
+    r.feed(Command("contract", declarer=0, contract="grand", hand=True))  # the dealer sits out
+    assert [a.kind for a in r.alerts] == ["no-contract"]
+    assert r.feed(Command("contract", declarer=1, contract="grand", hand=True)).error is None
+    assert r.alerts == [] and r.game.phase == "play"
+    with pytest.raises(ValueError, match="contract 'stand'"):
+        TableReading(TableSetup("skat", contract=Contract(0, "stand")))

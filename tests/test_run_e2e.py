@@ -249,3 +249,41 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
     assert "Traceback" not in text
     s = json.loads(summary.read_text())
     assert s["interrupted"] and s["scores"] == list(game.scores)
+
+
+def test_a_bad_line_in_the_recorded_file_is_one_error_and_nothing_is_run(tmp_path, capsys):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"kind": "placed", "card": "7S", "zone": "starter", "t": 1.0}\nnot json\n')
+    assert main(["run", "--observations", str(path), "--dealer", "0", "--headless"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "line 2" in err[0]
+
+
+def test_vision_watch_lines_with_a_bom_are_read_by_kiebitz_run(tmp_path):
+    path = tmp_path / "watch.jsonl"
+    lines = [
+        '{"status": "calibrated", "error_mm": 0.3}',
+        '{"kind": "placed", "card": "7S", "zone": "starter", "from_zone": null, "t": 1.0}',
+        '{"kind": "placed", "card": "10H", "zone": "play.1", "from_zone": null, "t": 2.0}',
+        '{"kind": "placed", "card": "5C", "zone": "play.0", "from_zone": null, "t": 3.0}',
+    ]
+    path.write_text("\ufeff" + "\n".join(lines) + "\n", encoding="utf-8")
+    summary = tmp_path / "s.json"
+    assert (
+        main(
+            [
+                "run",
+                "--observations",
+                str(path),
+                "--dealer",
+                "0",
+                "--headless",
+                "--summary",
+                str(summary),
+            ]
+        )
+        == 0
+    )
+    s = json.loads(summary.read_text())
+    assert s["plays"] == [{"seat": 1, "card": "10H"}, {"seat": 0, "card": "5C"}]
+    assert s["scores"] == [2, 0]

@@ -40,6 +40,7 @@ from controller.bus.topics import (
     topic,
 )
 from controller.referee.store import InputLog, StoreError
+from rules.cards import parse_card
 from rules.errors import RulesError
 from rules.events import event_to_json
 from rules.reading import TableReading, TableSetup, Update, parse_input
@@ -67,6 +68,7 @@ def setup_from_json(data: Mapping[str, Any]) -> TableSetup:
             schneider=bool(contract.get("schneider")),
             schwarz=bool(contract.get("schwarz")),
             bid=contract.get("bid"),
+            turned=None if not contract.get("turned") else parse_card(contract["turned"]),
         ),
     )
 
@@ -170,6 +172,7 @@ class Referee:
                 with self._lock:
                     self._run(table)
                     self._publish_state(self.runs[table])
+                    self._keep_seq(self.runs[table])
         if self.only is not None and len(self.only) == 1:
             patterns = [topic(next(iter(self.only)), s) for s in (OBSERVATION, COMMAND)]
         else:
@@ -179,6 +182,13 @@ class Referee:
         return self
 
     def close(self) -> None:
+        """Read what still waits for an earlier message (it was acknowledged to its
+        sender, so it must not be lost), then close the log."""
+        with self._lock:
+            for (table, _), order in self._orders.items():
+                for seq in sorted(order.held):
+                    self._input(table, order.held.pop(seq))
+                    order.next = seq + 1
         self.store.close()
 
     def reading(self, table: str) -> TableReading:
@@ -278,10 +288,11 @@ class Referee:
         return thread
 
     def _input(self, table: str, env: Envelope) -> None:
+        where = topic(table, COMMAND if env.kind == "command" else OBSERVATION)
         try:
             item = parse_input(dict(env.body))
         except RulesError as exc:
-            self._bad_payload(topic(table, OBSERVATION), str(exc), env.sender)
+            self._bad_payload(where, str(exc), env.sender)
             return
         run = self._run(table)
         try:
@@ -296,7 +307,7 @@ class Referee:
             )
         except StoreError as exc:
             log.error("%s", exc)
-            self._bad_payload(topic(table, OBSERVATION), f"not stored: {exc}", env.sender)
+            self._bad_payload(where, f"not stored: {exc}", env.sender)
             return
         if n is None:
             return  # the same message again: stored and read once
@@ -306,7 +317,7 @@ class Referee:
         except Exception as exc:  # a defect: the input is kept, the service goes on
             run.failures += 1
             log.exception("%s: input %d could not be read", table, n)
-            self._bad_payload(topic(table, OBSERVATION), f"could not be read: {exc}", env.sender)
+            self._bad_payload(where, f"could not be read: {exc}", env.sender)
             return
         bodies = update_events(run.reading, up)
         for body in bodies:
@@ -315,6 +326,7 @@ class Referee:
             self._store_events(run, up if not up.new_match else Update(since=0))
         if up.anything:  # a card seen again, a trick's card swept: the state stands
             self._publish_state(run)
+        self._keep_seq(run)
         if self.on_update is not None:
             self.on_update(table, up)
 
@@ -350,11 +362,21 @@ class Referee:
             body.update(table=table, inputs=run.inputs)
             return body
 
+    def _keep_seq(self, run: TableRun) -> None:
+        """The log keeps the next seq this table's messages will carry, so a referee
+        started again goes on past every seq it used (receivers drop seqs seen)."""
+        try:
+            self.store.set_next_seq(run.table, run.stamper.next_seq)
+        except StoreError as exc:
+            log.error("%s", exc)
+
     def publish_state(self, table: str) -> None:
         """Publish ``table``'s state now (the end of a run: its last word, whatever
         the inputs before it changed)."""
         with self._lock:
-            self._publish_state(self._run(table))
+            run = self._run(table)
+            self._publish_state(run)
+            self._keep_seq(run)
 
     def _publish_state(self, run: TableRun) -> None:
         body = run.reading.summary()

@@ -114,6 +114,14 @@ class InputLog:
                 (table, json.dumps(dict(setup))),
             )
 
+    def set_next_seq(self, table: str, next_seq: int) -> None:
+        """Keep the referee's next seq for ``table``: a restart goes on past it."""
+        with self._lock:
+            self._write(
+                "UPDATE tables SET next_seq = MAX(next_seq, ?) WHERE table_id = ?",
+                (next_seq, table),
+            )
+
     def next_seq(self, table: str) -> int:
         """The referee's next sequence number for ``table`` (kept across restarts)."""
         with self._lock:

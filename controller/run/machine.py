@@ -160,7 +160,6 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
     from controller.board.emulator import Emulator
     from controller.board.layouts import load_layout as load_board
     from controller.board.link import BoardLink
-    from controller.table.observations import read_observation_lines
 
     live = not cfg.headless and cfg.out.isatty()
     table = cfg.table_id
@@ -210,7 +209,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             service = TableService(
                 table,
                 table_bus,
-                observations=read_observation_lines(cfg.observations),
+                observations=_recorded(cfg),
                 board=link,
                 board_tracks=board_layout.tracks,
                 stamper=table_stamper,
@@ -254,6 +253,32 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             except OSError as exc:
                 raise UsageError(f"--summary {cfg.summary}: {exc.strerror or exc}") from exc
         return summary
+
+
+def _recorded(cfg: RunConfig) -> list[dict[str, Any]]:
+    """Every line of the recorded file, read before anything starts: a bad line is
+    one line of error naming it (and nothing is published), not the rest lost."""
+    from controller.table.observations import read_observation_lines
+
+    assert cfg.observations is not None
+    layout = None
+    if cfg.layout is not None:
+        from vision.errors import LayoutError
+        from vision.layout import load_layout
+
+        try:
+            layout = load_layout(cfg.layout)
+        except LayoutError as exc:
+            raise UsageError(str(exc)) from exc
+    try:
+        with cfg.observations.open(encoding="utf-8-sig") as handle:
+            return list(read_observation_lines(handle, layout=layout))
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--observations {cfg.observations}: not UTF-8 text") from exc
+    except OSError as exc:
+        raise UsageError(f"--observations {cfg.observations}: {exc.strerror or exc}") from exc
+    except (ValueError, RecursionError) as exc:
+        raise UsageError(f"--observations {cfg.observations}: {exc}"[:300]) from exc
 
 
 def _panel(factory_name: str, service: TableService) -> Any:

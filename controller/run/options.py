@@ -22,7 +22,7 @@ from typing import Any
 from controller.errors import UsageError
 from rules.cards import parse_card
 from rules.errors import InvalidCardError, RulesError
-from rules.reading import Contract, TableSetup
+from rules.reading import Contract, TableReading, TableSetup
 from rules.reading.games import READERS, engine_for
 
 __all__ = ["CONTRACTS", "add_game_options", "setup_from_args"]
@@ -123,4 +123,9 @@ def setup_from_args(args: argparse.Namespace) -> TableSetup:
             bid=args.bid,
             turned=turned,
         )
-    return TableSetup(game, options, dealer=args.dealer, contract=contract)
+    setup = TableSetup(game, options, dealer=args.dealer, contract=contract)
+    try:
+        TableReading(setup)
+    except RulesError as exc:
+        raise UsageError(f"--contract: {exc}") from exc
+    return setup

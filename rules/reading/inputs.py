@@ -83,8 +83,12 @@ def _text(where: str, value: Any, limit: int = 64) -> str:
 
 
 def _number(where: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidInputError(f"{where} must be a number, got {value!r}"[:200])
+    if isinstance(value, int) and abs(value) > 10**15:
+        raise InvalidInputError(f"{where} is out of range")
+    if not math.isfinite(value):
+        raise InvalidInputError(f"{where} must be a finite number")
     return float(value)
 
 
@@ -94,7 +98,8 @@ def _zone_parts(name: str) -> tuple[str | None, int | None]:
     kind, _, seat = name.partition(".")
     if kind not in ZONE_KINDS:
         return None, None
-    return kind, int(seat) if seat.isdigit() and int(seat) <= _MAX_SEAT else None
+    digits = seat.isascii() and seat.isdigit() and len(seat) <= 2
+    return kind, int(seat) if digits and int(seat) <= _MAX_SEAT else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +132,7 @@ class TableObservation:
                 f"observation: unknown field(s) {', '.join(sorted(map(str, unknown)))}"[:200]
             )
         kind = data.get("kind")
-        if kind not in OBSERVATION_KINDS:
+        if not isinstance(kind, str) or kind not in OBSERVATION_KINDS:
             raise InvalidInputError(
                 f"observation: field 'kind' must be placed, moved or removed, got {kind!r}"[:200]
             )
@@ -139,11 +144,13 @@ class TableObservation:
             zone = _text("observation: field 'zone'", zone)
         zone_kind = data.get("zone_kind")
         seat = data.get("seat")
-        if zone_kind is not None and zone_kind not in ZONE_KINDS:
+        if zone_kind is not None and (
+            not isinstance(zone_kind, str) or zone_kind not in ZONE_KINDS
+        ):
             raise InvalidInputError(f"observation: unknown zone kind {zone_kind!r}"[:200])
         if seat is not None:
             seat = _seat("observation: field 'seat'", seat)
-        if zone is not None and zone_kind is None and "zone_kind" not in data:
+        if zone is not None and zone_kind is None:  # a line of `vision watch`: by its name
             zone_kind, named_seat = _zone_parts(zone)
             seat = named_seat if seat is None else seat
         t = _number("observation: field 't'", data.get("t", 0.0))
@@ -178,6 +185,7 @@ _FIELDS: Final[dict[str, Any]] = {
     "card": _card,
     "old": _card,
     "new": _card,
+    "turned": _card,
 }
 
 
@@ -220,7 +228,7 @@ class Command:
         if not isinstance(data, dict):
             raise InvalidInputError(f"a command must be an object, got {type(data).__name__}")
         name = data.get("command")
-        if name not in COMMANDS:
+        if not isinstance(name, str) or name not in COMMANDS:
             raise InvalidInputError(
                 f"unknown command {name!r}; expected one of {', '.join(sorted(COMMANDS))}"[:200]
             )

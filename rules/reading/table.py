@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from rules.cards import Card
-from rules.errors import InvalidInputError, InvalidOptionError
+from rules.errors import InvalidInputError, InvalidOptionError, RulesError
 from rules.events import Correct, Event, Play, corrected
 from rules.reading.inputs import Alert, Command, TableObservation
 
@@ -256,6 +256,12 @@ class TableReading:
             raise InvalidOptionError(
                 f"unknown game {setup.game!r}; expected one of {', '.join(sorted(READERS))}"
             )
+        words: frozenset[str] = getattr(READERS[setup.game], "CONTRACT_WORDS", frozenset())
+        if setup.contract is not None and setup.contract.game not in words:
+            raise InvalidOptionError(
+                f"contract {setup.contract.game!r}: {setup.game} knows "
+                f"{', '.join(sorted(words)) or 'no contract'}"
+            )
         self.setup = setup
         self.game: Any = engine_for(setup.game, setup.options)
         self._engine_for: Callable[[], Any] = lambda: engine_for(setup.game, setup.options)
@@ -271,6 +277,8 @@ class TableReading:
         self._summary: dict[str, Any] = {}
         self.reader: DealReader = READERS[setup.game](self)
         self.reader.start()
+        # The setup's events (the first dealer) belong to no deal: a recount keeps them.
+        self.reader.deal_start = len(self.game.events)
 
     # Feeding ---------------------------------------------------------------------------
 
@@ -288,22 +296,37 @@ class TableReading:
                 return update
         self.deal_inputs.append((number, item))
         self._read(number, item)
+        if update.error is not None and isinstance(item, Command):
+            # A command refused changed nothing: a recount must not read it again.
+            self.ignored.add(number)
         return update
 
     def _read(self, number: int, item: Input) -> None:
         self._current = number
         before = (len(self.game.events), len(self.reader.pending()))
-        if isinstance(item, TableObservation):
-            card = self.reader.renames.get(item.card, item.card)
-            self.reader.observe(item, card)
-        else:
-            self._command(item)
+        try:
+            if isinstance(item, TableObservation):
+                card = self.reader.renames.get(item.card, item.card)
+                self.reader.observe(item, card)
+            else:
+                self._command(item)
+        except RulesError as exc:  # an event the engine refuses: say so, keep reading
+            what = item.command if isinstance(item, Command) else f"observation {item.kind}"
+            self.fail(f"{what}: {exc}"[:200])
         if (len(self.game.events), len(self.reader.pending())) != before:
             self._effective.append(number)
             self.update.changed = True
 
     def _command(self, cmd: Command) -> None:
         r = self.reader
+        players = int(self.game.rules.players)
+        for name in ("seat", "declarer", "dealer"):
+            seat = getattr(cmd, name)
+            if seat is not None and not 0 <= seat < players:
+                self.fail(f"{cmd.command}: {name} {seat} is not at this table (0..{players - 1})")
+                return
+        if cmd.card is not None and cmd.card in r.renames:
+            cmd = dataclasses.replace(cmd, card=r.renames[cmd.card])
         if cmd.command == "dismiss" or cmd.command == "confirm":
             ids = [cmd.alert] if cmd.alert is not None else list(r.alerts)[-1:]
             if not ids or ids[0] not in r.alerts:
@@ -430,6 +453,7 @@ class TableReading:
                 self._read(number, item)
         finally:
             self._replaying = False
+        self.update.error = None  # what a recount re-read was said when it came
         self.update.cleared = [a for a in old_alerts if a not in r.alerts]
         self.update.raised = [a for k, a in r.alerts.items() if k not in old_alerts]
 
@@ -441,7 +465,11 @@ class TableReading:
             dealer=cmd.dealer,
             contract=None,
         )
-        fresh = TableReading(setup)
+        try:
+            fresh = TableReading(setup)
+        except RulesError as exc:
+            self.fail(f"new_game: {exc}"[:200])
+            return
         self.__dict__.update(
             {k: v for k, v in fresh.__dict__.items() if k not in ("update", "_counter")}
         )

@@ -119,8 +119,12 @@ class TrickReader(DealReader):
         players: int = self.game.rules.players
         return tuple(range(players))
 
-    def open_deal(self, contract: Contract | None) -> None:
-        """Give the engine the deal and its contract (the game's own events)."""
+    #: The words a ``contract`` may say in this game.
+    CONTRACT_WORDS: frozenset[str] = frozenset()
+
+    def open_deal(self, contract: Contract | None) -> bool:
+        """Give the engine the deal and its contract (the game's own events); False
+        (and an alert, nothing given) when the contract cannot be this deal's."""
         raise NotImplementedError
 
     def pending(self) -> list[dict[str, Any]]:
@@ -188,12 +192,25 @@ class TrickReader(DealReader):
         d = self.d
         trick = d.current
         if card in trick.cards.values():
-            for s, c in list(trick.cards.items()):
-                if c == card and s != seat:  # moved to another seat's place
-                    del trick.cards[s]
-                    trick.cards[seat] = card
-                    d.seen[card] = seat
-            self._maybe_close(trick)
+            old = next(s for s, c in trick.cards.items() if c == card)
+            if old != seat and seat in trick.cards:
+                self.raise_alert(
+                    Alert(
+                        f"two:{self.deal_start}:{trick.number}:{seat}",
+                        "duplicate-card",
+                        f"{card} moved in front of seat {seat}, which laid "
+                        f"{trick.cards[seat]}: it stays seat {old}'s",
+                        seat=seat,
+                        trick=trick.number,
+                        cards=(card, trick.cards[seat]),
+                    )
+                )
+            elif old != seat:  # moved to another seat's place before the trick closed
+                del trick.cards[old]
+                trick.cards[seat] = card
+                d.seen[card] = seat
+                self._maybe_close(trick)
+            trick.removed.discard(card)
             return
         if card in d.seen:
             if d.seen[card] != seat:
@@ -226,13 +243,23 @@ class TrickReader(DealReader):
         self._maybe_close(trick)
 
     def _swept(self, card: Card) -> None:
-        self.d.gone.add(card)
-        trick = self.d.current
+        d = self.d
+        d.gone.add(card)
+        trick = d.current
         if card not in trick.cards.values():
             return
         trick.removed.add(card)
-        if trick.removed >= set(trick.cards.values()):
-            self._close(trick)
+        if trick.removed < set(trick.cards.values()):
+            return
+        if len(trick.cards) == 1:
+            # One card alone taken off the table is no trick gathered: it was taken
+            # back (or never lay there); it may be laid again.
+            seat = next(iter(trick.cards))
+            del trick.cards[seat]
+            trick.removed.clear()
+            d.seen.pop(card, None)
+            return
+        self._close(trick)
 
     def _maybe_close(self, trick: _Trick) -> None:
         if len(trick.cards) >= len(self.active_seats()):
@@ -275,7 +302,9 @@ class TrickReader(DealReader):
                 if not d.held:
                     return  # the first trick will tell who dealt
                 self._dealer_from_lead(d.held[0])
-            self.open_deal(d.contract)
+            if not self.open_deal(d.contract):
+                d.contract = None  # a contract that cannot be this deal's: say it again
+                return
             d.opened = True
             self.clear_alert("no-contract")
         while d.held and not d.held[0].missing and self.playing():
@@ -356,7 +385,12 @@ class TrickReader(DealReader):
             if d.opened:
                 self.table.fail("contract: this deal's game is declared already")
                 return
-            d.contract = Contract.of(cmd)
+            contract = Contract.of(cmd)
+            if contract.game not in self.CONTRACT_WORDS:
+                words = ", ".join(sorted(self.CONTRACT_WORDS))
+                self.table.fail(f"contract: {contract.game!r} is not a contract here ({words})")
+                return
+            d.contract = contract
             self._feed()
         elif name == "supply":
             gaps = [t for t in d.held if t.missing]
@@ -400,27 +434,37 @@ class TrickReader(DealReader):
 
 class SkatReader(TrickReader):
     DECK = SKAT_DECK
+    CONTRACT_WORDS = frozenset({"clubs", "spades", "hearts", "diamonds", "grand", "null"})
 
-    def open_deal(self, contract: Contract | None) -> None:
+    def open_deal(self, contract: Contract | None) -> bool:
         from rules.skat.declaration import Declaration
         from rules.skat.events import Bid, Deal, Declare, Discard, Hold, Pass, PickUp
+        from rules.skat.game import positions
 
         assert contract is not None
         g = self.game
-        self.emit(Deal())
-        seats = g.state.deal.seats
+        st, n = g.state, int(g.rules.players)
+        old = st.deal
+        if old is not None and old.phase != "over" and old.result is None:
+            dealer = old.dealer  # a fresh deal by the same dealer (Laws 19-23)
+        else:
+            dealer = st.next_dealer if st.next_dealer is not None else n - 1
         x = contract.declarer
-        bid = contract.bid or g.rules.lowest_bid
-        if x not in seats:
+        if x not in positions(dealer, n):
             self.raise_alert(
                 Alert(
-                    "declarer",
+                    f"declarer:{self.deal_start}",
                     "no-contract",
-                    f"seat {x} holds no cards this deal: set the contract again",
+                    f"seat {x} holds no cards this deal (seat {dealer} deals): set the "
+                    "contract again",
                     seat=x,
                 )
             )
-            return
+            return False
+        self.clear_alert(f"declarer:{self.deal_start}")
+        self.emit(Deal())
+        seats = g.state.deal.seats
+        bid = contract.bid or g.rules.lowest_bid
         pos = seats.index(x)
         v, m, h = seats
         calls = {
@@ -447,6 +491,7 @@ class SkatReader(TrickReader):
         order = [declare, *skat_events] if first else [*skat_events, declare]
         for event in order:
             self.emit(event)
+        return True
 
     def on_deal_end(self) -> None:
         self._show_skat()
@@ -466,8 +511,9 @@ class SkatReader(TrickReader):
 
 class FrogReader(TrickReader):
     DECK = FROG_DECK
+    CONTRACT_WORDS = frozenset({"frog", "grand", "spades", "diamonds", "clubs"})
 
-    def open_deal(self, contract: Contract | None) -> None:
+    def open_deal(self, contract: Contract | None) -> bool:
         from rules.frog.game import Deal, Discard, NameTrump, Offer, Pass, WidowShown
 
         assert contract is not None
@@ -488,11 +534,13 @@ class FrogReader(TrickReader):
         elif game == "frog":
             self.emit(WidowShown(x, tuple(self.d.aside)))
             self.emit(Discard(x, count=3))
+        return True
 
 
 class AllFoursReader(TrickReader):
     DECK = FRENCH_DECK
     NEEDS_CONTRACT = False
+    CONTRACT_WORDS = frozenset({"stand", "give"})
 
     def ready_to_open(self) -> bool:
         if self.d.trump_card is None:
@@ -509,7 +557,7 @@ class AllFoursReader(TrickReader):
             self.clear_alert("no-trump")
             self._feed()
 
-    def open_deal(self, contract: Contract | None) -> None:
+    def open_deal(self, contract: Contract | None) -> bool:
         from rules.allfours.game import Beg, Deal, Give, Stand
 
         g = self.game
@@ -521,3 +569,4 @@ class AllFoursReader(TrickReader):
             self.emit(Give(deal.dealer))
         else:
             self.emit(Stand(eldest))
+        return True
