@@ -9,26 +9,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from broker_helpers import start_private_mosquitto
 from hypothesis import settings
 
-from controller.bus.broker import Mosquitto, find_mosquitto
+from controller.bus.broker import Mosquitto
 
 settings.register_profile("kiebitz", deadline=None)
 settings.load_profile("kiebitz")
 
 
 # --------------------------------------------------------------------------- the bus
-
-
-def start_private_mosquitto(workdir: Path, extra_config: str = "") -> Mosquitto:
-    """A private Mosquitto on a free port; a missing binary FAILS the test, never skips it."""
-    if find_mosquitto() is None:
-        pytest.fail(
-            "mosquitto is not installed: the bus tests need a real broker. "
-            "Install it with `apt-get install mosquitto` (or `make system-deps` as root).",
-            pytrace=False,
-        )
-    return Mosquitto(workdir=workdir, extra_config=extra_config).start()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import start_private_mosquitto
+from broker_helpers import start_private_mosquitto
 
 from controller.bus.broker import Mosquitto
 from controller.bus.bus import Bus, MemoryBroker, MemoryBus, MqttBus, open_bus

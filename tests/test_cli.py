@@ -428,7 +428,7 @@ class FakeDemo:
 def test_demo_defaults(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeDemo()
     monkeypatch.setattr(controller.demo, "run", fake)
-    assert run("demo") == (0, "a game\n", "")
+    assert run("demo", "--rules-only") == (0, "a game\n", "")
     (call,) = fake.calls
     assert call["out"] is sys.stdout
     assert {k: v for k, v in call.items() if k != "out"} == {
@@ -441,7 +441,9 @@ def test_demo_defaults(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_demo_options_and_status(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeDemo(status=3)
     monkeypatch.setattr(controller.demo, "run", fake)
-    status, _, _ = run("demo", "--seed", "7", "--game-to", "61", "--variant", "five-card")
+    status, _, _ = run(
+        "demo", "--rules-only", "--seed", "7", "--game-to", "61", "--variant", "five-card"
+    )
     assert status == 3
     assert fake.calls[0]["seed"] == 7
     assert fake.calls[0]["game_to"] == 61
@@ -452,7 +454,7 @@ def test_demo_options_and_status(run: Run, monkeypatch: pytest.MonkeyPatch) -> N
 def test_demo_variants(run: Run, monkeypatch: pytest.MonkeyPatch, variant: str) -> None:
     fake = FakeDemo()
     monkeypatch.setattr(controller.demo, "run", fake)
-    assert run("demo", "--variant", variant)[0] == 0
+    assert run("demo", "--rules-only", "--variant", variant)[0] == 0
     assert fake.calls[0]["variant"] == variant
 
 
@@ -462,7 +464,23 @@ def test_demo_errors_are_not_swallowed(run: Run, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(controller.demo, "run", broken)
     with pytest.raises(RuntimeError, match="engine trouble"):
-        run("demo")
+        run("demo", "--rules-only")
+
+
+def test_demo_without_options_is_the_running_table(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import controller.run.demo
+
+    calls: list[object] = []
+
+    def loop(*, out: object) -> int:
+        calls.append(out)
+        return 0
+
+    monkeypatch.setattr(controller.run.demo, "run_demo", loop)
+    assert run("demo")[0] == 0
+    assert calls == [sys.stdout]
 
 
 # --- the installed entry point, as a real process --------------------------------
