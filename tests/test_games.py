@@ -104,3 +104,19 @@ def test_find_game_lists_the_choices():
     assert find_game("skat").title == "Skat" and find_game("all-fours").name == "allfours"
     with pytest.raises(InvalidOptionError, match="allfours, cribbage, frog, skat"):
         find_game("bridge")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_reads_back_its_plain_text_record(name):
+    options = {"rules": "foster1906", "ramsch": True} if name == "skat" else {}
+    game = new_game(name, **options)
+    events = events_for(name, 5)
+    if name == "skat":
+        events = list(skat_deal(random.Random(5), game.rules).events)
+    for event in events:
+        game.apply(event)
+    text = game.to_record()
+    assert text.splitlines()[0].startswith(f"kiebitz-record 1 {game.name} ")
+    again = type(game).from_record(text)
+    assert again.rules == game.rules and again.events == game.events
+    assert again.summary() == game.summary()

@@ -1,4 +1,4 @@
-"""Kiebitz's own plain-text game record, for Frog and All Fours (and any trick game).
+"""Kiebitz's own plain-text game record, for every game on :class:`~rules.eventlog.EventLog`.
 
 One record is a header line, one event a line, and ``end``::
 
@@ -54,6 +54,13 @@ def _value(value: Any) -> str:
     if isinstance(value, list):
         return ".".join(value) or "-"
     raise TypeError(f"cannot write {value!r}")  # pragma: no cover - the codec makes these
+
+
+def _rule_value(text: str) -> Any:
+    """A header option as written by :func:`_value`: a number, true/false, or text."""
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return {"true": True, "false": False}.get(text, unquote(text))
 
 
 def write_record(game: str, rules: Mapping[str, Any], events: Iterable[Event]) -> str:
@@ -119,7 +126,7 @@ def read_record(
         key, eq, value = word.partition("=")
         if not eq:
             raise InvalidEventError(f"line {number}: expected name=value, got {word!r}")
-        rules[key] = int(value) if value.lstrip("-").isdigit() else unquote(value)
+        rules[key] = _rule_value(value)
     registry = games[game]
     events: list[Event] = []
     ended = False
