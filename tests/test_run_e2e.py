@@ -54,6 +54,33 @@ def test_the_demo_plays_both_videos_through_the_whole_loop(tmp_path):
     assert "VERDICT revoke" in text
 
 
+def _write_lines(path, lines, *, skip=frozenset()):
+    with path.open("w") as f:
+        for i, obs in enumerate(lines):
+            if i not in skip:
+                f.write(json.dumps(obs.to_json()) + "\n")
+    return path
+
+
+def _skat_args(path, contract, *extra):
+    args = [
+        "run",
+        "--observations",
+        str(path),
+        "--game",
+        "skat",
+        "--dealer",
+        "2",
+        "--declarer",
+        str(contract.declarer),
+        "--contract",
+        contract.game,
+        "--headless",
+        *extra,
+    ]
+    return [*args, "--hand"] if contract.hand else args
+
+
 def _cribbage_lines(tmp_path, seed=3):
     game = CribbageGame(CribbageRules(game_to=61))
     for _ in play_game(game, random.Random(seed), reveal_hands=False):
@@ -67,32 +94,10 @@ def _cribbage_lines(tmp_path, seed=3):
 
 def test_kiebitz_run_on_recorded_observations_writes_the_summary(tmp_path, capsys):
     plays, contract, proven, reference = skat_deal(5, revoke=True)
-    path = tmp_path / "deal.jsonl"
-    with path.open("w") as f:
-        f.write('{"status": "calibrated", "error_mm": 0.4}\n')  # as vision watch prints
-        for obs in trick_told(plays, 3).lines():
-            f.write(json.dumps(obs.to_json()) + "\n")
+    path = _write_lines(tmp_path / "deal.jsonl", trick_told(plays, 3).lines())
+    path.write_text('{"status": "calibrated", "error_mm": 0.4}\n' + path.read_text())  # vision
     summary = tmp_path / "summary.json"
-    args = [
-        "run",
-        "--observations",
-        str(path),
-        "--game",
-        "skat",
-        "--dealer",
-        "2",
-        "--declarer",
-        str(contract.declarer),
-        "--contract",
-        contract.game,
-        "--bid",
-        str(contract.bid),
-        "--headless",
-        "--summary",
-        str(summary),
-    ]
-    if contract.hand:
-        args.append("--hand")
+    args = _skat_args(path, contract, "--bid", str(contract.bid), "--summary", str(summary))
     assert main(args) == 0
     s = json.loads(summary.read_text())
     assert s["game"] == "skat" and s["plays"] == [{"seat": a, "card": str(c)} for a, c in plays]
@@ -130,33 +135,11 @@ def test_kiebitz_run_pegs_a_whole_cribbage_game_on_the_emulated_board(tmp_path):
 
 def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path):
     plays, contract, _, _ = skat_deal(8, revoke=True)
-    lines = [o for o in trick_told(plays, 3).lines()]
+    lines = trick_told(plays, 3).lines()
     placed = [i for i, o in enumerate(lines) if o.kind == "placed"]
-    dropped = {placed[4], placed[17]}
-    path = tmp_path / "deal.jsonl"
-    with path.open("w") as f:
-        for i, obs in enumerate(lines):
-            if i not in dropped:
-                f.write(json.dumps(obs.to_json()) + "\n")
+    path = _write_lines(tmp_path / "deal.jsonl", lines, skip={placed[4], placed[17]})
     summary = tmp_path / "s.json"
-    args = [
-        "run",
-        "--observations",
-        str(path),
-        "--game",
-        "skat",
-        "--dealer",
-        "2",
-        "--declarer",
-        str(contract.declarer),
-        "--contract",
-        contract.game,
-        "--headless",
-        "--summary",
-        str(summary),
-    ]
-    if contract.hand:
-        args.append("--hand")
+    args = _skat_args(path, contract, "--summary", str(summary))
     assert main(args) == 0
     s = json.loads(summary.read_text())
     assert sorted(a["trick"] for a in s["alerts"]) == [2, 6]

@@ -400,10 +400,15 @@ class CribbageReader(DealReader):
 
     def _try_show(self) -> None:
         self._deduce()
-        g = self.game
         if self.d.gap is not None or self.d.held:
             return
         self._end_of_play()
+        self._show_in_order(as_laid=False)
+
+    def _show_in_order(self, *, as_laid: bool) -> None:
+        """Show each hand, then the crib, in the texts' order (non-dealer first), as
+        long as the next one's row holds its number of cards (``as_laid``: as it lies)."""
+        g = self.game
         while g.phase == "show":
             deal = g.state.deal
             n = g.rules.players
@@ -415,7 +420,9 @@ class CribbageReader(DealReader):
             seat, crib = todo[0]
             cards = self.d.crib if crib else self.d.show_rows.get(seat, [])
             need = g.rules.crib_size if crib else deal.hand_sizes[seat]
-            if len(cards) < need:
+            if as_laid:
+                need = len(cards)
+            elif len(cards) < need:
                 return
             self.emit(Show(seat, tuple(cards[:need]), crib=crib))
 
@@ -478,14 +485,4 @@ class CribbageReader(DealReader):
             self.table.fail("next_deal: the deal is not at the show")
             return
         self._try_show()
-        while g.phase == "show":
-            deal = g.state.deal
-            n = g.rules.players
-            order = [((deal.dealer + k) % n, False) for k in range(1, n + 1)]
-            order.append((deal.dealer, True))
-            todo = [k for k in order if k not in deal.shown]
-            if not todo:
-                return
-            seat, crib = todo[0]
-            cards = self.d.crib if crib else self.d.show_rows.get(seat, [])
-            self.emit(Show(seat, tuple(cards), crib=crib))
+        self._show_in_order(as_laid=True)
