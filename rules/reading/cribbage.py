@@ -266,15 +266,7 @@ class CribbageReader(DealReader):
             d.held.append((seat, card))
             return
         if phase != "play":
-            self.raise_alert(
-                Alert(
-                    f"late:{card}",
-                    "out-of-phase",
-                    f"{card} laid in seat {seat}'s play row after the play",
-                    seat=seat,
-                    cards=(card,),
-                )
-            )
+            self._late(seat, card)
             return
         deal = g.state.deal
         for _ in range(2 * g.rules.players + 2):
@@ -293,18 +285,21 @@ class CribbageReader(DealReader):
             self._open_gap(turn, seat, card, deal.count)
             return
         if g.phase != "play":
-            self.raise_alert(
-                Alert(
-                    f"late:{card}",
-                    "out-of-phase",
-                    f"{card} laid in seat {seat}'s play row after the play",
-                    seat=seat,
-                    cards=(card,),
-                )
-            )
+            self._late(seat, card)
             return
         d.seen[card] = ("play", seat)
         self.emit(Play(seat, card))
+
+    def _late(self, seat: int, card: Card) -> None:
+        self.raise_alert(
+            Alert(
+                f"late:{card}",
+                "out-of-phase",
+                f"{card} laid in seat {seat}'s play row after the play",
+                seat=seat,
+                cards=(card,),
+            )
+        )
 
     def _open_gap(self, missing: int, seat: int, card: Card, count: int) -> None:
         d = self.d
