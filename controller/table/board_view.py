@@ -39,6 +39,8 @@ from controller.board.model import BoardState
 __all__ = ["DISPUTE_KINDS", "board_state"]
 
 log = logging.getLogger("kiebitz.table")
+#: (game, what, why) of the warnings given, so that each is given once.
+_WARNED: set[tuple[str, str, str]] = set()
 
 #: Alert kinds the board shows as a dispute.
 DISPUTE_KINDS = frozenset(
@@ -59,6 +61,13 @@ class _Reader:
         self.game = self.state.get("game")
 
     def warn(self, what: str, value: Any, why: str) -> None:
+        # Each kind of trouble is said once: a state comes with every card played.
+        key = (self.game, what, why)
+        if key in _WARNED:
+            log.debug("state of %s: %s %r %s", self.game, what, value, why)
+            return
+        if len(_WARNED) < 256:
+            _WARNED.add(key)
         log.warning("state of %s: %s %r %s", self.game, what, value, why)
 
     def integer(self, value: Any, what: str) -> int | None:
