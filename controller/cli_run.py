@@ -84,22 +84,44 @@ def _add_run(commands: Commands) -> None:
     run.set_defaults(handler=_run)
 
 
+def _layout_defaults(args: argparse.Namespace) -> None:
+    """The table layout names its game and players: they are the defaults."""
+    from vision.errors import LayoutError
+    from vision.layout import load_layout
+
+    try:
+        layout = load_layout(args.layout)
+    except LayoutError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.game is None:
+        args.game = layout.game
+    if args.players is None and layout.game == args.game:
+        args.players = layout.players
+
+
 def _run(args: argparse.Namespace) -> int:
     from controller.bus.errors import BrokerError
     from controller.bus.topics import check_table_id
     from controller.run.machine import RunConfig, run_table
 
+    if args.layout is not None:
+        _layout_defaults(args)
+    if args.fps <= 0:
+        raise UsageError(f"--fps {args.fps:g}: frames a second must be more than 0")
     setup = setup_from_args(args)
     try:
         check_table_id(args.table_id)
     except ValueError as exc:
         raise UsageError(f"--table-id: {exc}") from exc
     if args.observations is not None and not Path(args.observations).is_file():
-        raise UsageError(f"--observations {args.observations}: no such file")
+        what = "a folder, not a file" if Path(args.observations).is_dir() else "no such file"
+        raise UsageError(f"--observations {args.observations}: {what}")
     if args.source is not None and args.layout is None:
         raise UsageError("--source needs --table LAYOUT.toml (the zones and markers)")
     if args.summary is not None and not args.summary.parent.is_dir():
         raise UsageError(f"--summary {args.summary}: no such folder {args.summary.parent}")
+    if args.summary is not None and args.summary.is_dir():
+        raise UsageError(f"--summary {args.summary}: a folder; name the file to write")
     cfg = RunConfig(
         setup=setup,
         table_id=args.table_id,
@@ -120,6 +142,13 @@ def _run(args: argparse.Namespace) -> int:
     except BrokerError as exc:
         raise UsageError(str(exc)) from exc
     print(_summary_words(summary))
+    if not summary.get("board_synced"):
+        print(
+            f"warning: the peg board did not show the last state: {summary.get('board_link')}",
+            file=sys.stderr,
+        )
+    if not summary.get("observations"):
+        print("warning: no observation was read from the source", file=sys.stderr)
     return 130 if summary.get("interrupted") else 0
 
 
@@ -222,32 +251,46 @@ def _replay(path: str, setup) -> int:
 
     reading = TableReading(setup)
     bad = 0
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8-sig")  # noqa: SIM115
-    except OSError as exc:
-        raise UsageError(f"--replay {path}: {exc.strerror or exc}") from exc
     number = 0
     try:
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise UsageError(f"--replay {path}: {exc.strerror or exc}") from exc
+
+    def fault(why: str) -> None:
+        nonlocal bad
+        bad += 1
+        print(f"kiebitz: {path}: line {number}: {why[:200]}", file=sys.stderr)
+
+    try:
         with handle:
-            for number, line in enumerate(handle, 1):
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    fault(f"not UTF-8 text (byte {exc.start + 1})")
+                    continue
                 if not line.strip():
                     continue
                 try:
                     data = json.loads(line)
-                    if isinstance(data, dict) and set(data) & _NOT_INPUTS:
-                        continue  # the lines of `kiebitz vision watch` that are not observations
+                except (ValueError, RecursionError) as exc:
+                    fault(f"not JSON: {getattr(exc, 'msg', exc)}")
+                    continue
+                if isinstance(data, dict) and set(data) & _NOT_INPUTS:
+                    continue  # the lines of `kiebitz vision watch` that are not observations
+                try:
                     up = reading.feed(parse_input(data))
-                except (ValueError, RulesError, RecursionError) as exc:
-                    bad += 1
-                    print(f"error: line {number}: {str(exc)[:200]}", file=sys.stderr)
+                except (ValueError, RulesError) as exc:
+                    fault(str(exc))
                     continue
                 if up.error:
-                    print(f"line {number}: refused: {up.error}", file=sys.stderr)
-    except UnicodeDecodeError:
-        raise UsageError(f"--replay {path}: line {number + 1} is not UTF-8 text") from None
+                    print(f"kiebitz: {path}: line {number}: refused: {up.error}", file=sys.stderr)
     except KeyboardInterrupt:
         print(f"stopped at line {number}", file=sys.stderr)
         return 130
+    if number == 0:
+        print(f"warning: {path} is empty: nothing was read", file=sys.stderr)
     summary = reading.summary()
     summary["plays"] = reading.plays()
     print(json.dumps(summary))

@@ -180,7 +180,8 @@ def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     captured = capsys.readouterr()
     state = json.loads(captured.out)
     assert state["scores"] == list(game.scores)
-    assert "line" in captured.err and "error" in captured.err
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "game.jsonl: line" in err[0] and "not JSON" in err[0]
 
 
 def test_ctrl_c_stops_every_part_cleanly(tmp_path):
@@ -270,3 +271,70 @@ def test_vision_watch_lines_with_a_bom_are_read_by_kiebitz_run(tmp_path):
     s = json.loads(summary.read_text())
     assert s["plays"] == [{"seat": 1, "card": "10H"}, {"seat": 0, "card": "5C"}]
     assert s["scores"] == [2, 0]
+
+
+def test_a_replay_names_the_line_that_is_not_utf8_and_reads_the_others(tmp_path, capsys):
+    path = tmp_path / "latin.jsonl"
+    good = b'{"kind": "placed", "card": "7S", "zone": "starter", "t": 1.0}\n'
+    path.write_bytes(
+        good
+        + b'{"kind": "placed", "card": "\xe910H"}\n'
+        + good.replace(b"7S", b"10H").replace(b"starter", b"play.1")
+    )
+    assert main(["referee", "--replay", str(path), "--dealer", "0"]) == 1
+    captured = capsys.readouterr()
+    assert "line 2: not UTF-8" in captured.err
+    assert json.loads(captured.out)["plays"] == [{"seat": 1, "card": "10H"}]
+
+
+def test_the_layout_names_the_game_and_a_folder_is_no_summary(tmp_path, capsys):
+    path = tmp_path / "o.jsonl"
+    path.write_text('{"kind": "placed", "card": "JC", "zone": "trick.0", "t": 1.0}\n')
+    assert (
+        main(
+            [
+                "run",
+                "--observations",
+                str(path),
+                "--table",
+                "config/tables/skat-3.toml",
+                "--dealer",
+                "2",
+                "--declarer",
+                "0",
+                "--contract",
+                "grand",
+                "--hand",
+                "--headless",
+                "--summary",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
+    assert "a folder" in capsys.readouterr().err
+    summary = tmp_path / "s.json"
+    assert (
+        main(
+            [
+                "run",
+                "--observations",
+                str(path),
+                "--table",
+                "config/tables/skat-3.toml",
+                "--dealer",
+                "2",
+                "--declarer",
+                "0",
+                "--contract",
+                "grand",
+                "--hand",
+                "--headless",
+                "--summary",
+                str(summary),
+            ]
+        )
+        == 0
+    )
+    s = json.loads(summary.read_text())
+    assert s["game"] == "skat" and s["setup"]["options"] == {"rules": "isko", "players": 3}

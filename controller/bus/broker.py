@@ -130,6 +130,9 @@ class Mosquitto:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=open(self.workdir / "mosquitto.stderr", "wb"),  # noqa: SIM115
+                # Its own session: a Ctrl-C at the terminal stops the run, which then
+                # closes its clients and stops the broker last, not the broker first.
+                start_new_session=True,
             )
         except OSError as exc:
             raise BrokerError(f"cannot run {binary}: {exc}; {_INSTALL}") from None

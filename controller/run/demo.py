@@ -112,11 +112,19 @@ def run_demo(*, out: TextIO = sys.stdout, summary_dir: Path | None = None) -> in
         )
         wrong = _checked(summary, truth)
         board = summary.get("board") or {}
+        verdicts = ", ".join(
+            f"{v['kind']} by seat {v['seat']} at trick {v['trick']}" for v in summary["verdicts"]
+        )
+        pegs = board.get("pegs")
+        shown = (
+            "pegs " + ", ".join(f"{f} (back peg {b})" for f, b in pegs)
+            if pegs
+            else f"displays {board.get('displays')}"
+        )
         print(
             f"Summary: {len(summary['plays'])} cards played; scores {summary['scores']}; "
-            f"verdicts {[(v['kind'], v['seat'], v['trick']) for v in summary['verdicts']]}; "
-            f"alerts {len(summary['alerts'])}; board pegs {board.get('pegs')}, displays "
-            f"{board.get('displays')}",
+            f"verdicts: {verdicts or 'none'}; alerts open: {len(summary['alerts'])}; "
+            f"the board shows {shown}.",
             file=out,
         )
         print(

@@ -244,7 +244,12 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         follower.wait(lambda s: s.get("inputs", 0) >= read, 5.0)
         shown = _wait(lambda: link.health().synced, 5.0)
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
-        summary.update(settled=settled, board_synced=shown, interrupted=interrupted)
+        summary.update(
+            settled=settled,
+            board_synced=shown,
+            board_link=link.health().summary(),
+            interrupted=interrupted,
+        )
         if live:
             cfg.out.write("\n")
         if cfg.summary is not None:

@@ -119,8 +119,25 @@ class Narrator:
             out.append(f"  {note}")
         result = body.get("result")
         if result:
-            out.append(f"  result: {result}")
+            out.append(f"  {self.say_result(result)}")
         return out
+
+    def say_result(self, r: Mapping[str, Any]) -> str:
+        """A deal's result in words: who played what, won or lost, for how much."""
+        if r.get("declarer") is None or r.get("won") is None:
+            changes = r.get("changes")
+            return f"the deal: {r.get('kind', 'over')}" + (f", {changes}" if changes else "")
+        words = [
+            f"{self.name(r['declarer'])} played {r.get('name') or r.get('game')}",
+            "and won" if r["won"] else "and lost",
+        ]
+        if r.get("value") is not None:
+            words.append(f"{r['value']:+d}")
+        if r.get("points") is not None:
+            words.append(f"with {r['points']} card points")
+        if r.get("decided_by"):
+            words.append(f"(decided by {r['decided_by']})")
+        return " ".join(words)
 
     # The run's summary ---------------------------------------------------------------
 

@@ -45,8 +45,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--game",
         choices=sorted(READERS),
-        default="cribbage",
-        help="the game at the table (default cribbage)",
+        help="the game at the table (default: the table layout's, else cribbage)",
     )
     g.add_argument(
         "--variant",
@@ -77,7 +76,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 
 def setup_from_args(args: argparse.Namespace) -> TableSetup:
     """The match the options describe; a bad combination is a :class:`UsageError`."""
-    game: str = args.game
+    game: str = args.game or "cribbage"
     options: dict[str, Any] = {}
     if args.players is not None:
         options["players"] = args.players
