@@ -318,3 +318,32 @@ def test_an_observation_line_with_null_zone_kind_takes_it_from_the_zone_name():
         }
     )
     assert (o.zone_kind, o.seat) == ("play", 1)
+
+
+def _played_deal():
+    """Dealer 0, starter 7S; every card of both hands played, in the engine's order."""
+    r = _deal_one("KH@1", "10S@0", "9D@1", "3C@0", "JH@1", "5S@0", "9C@1", "QD@0")
+    assert r.game.phase == "show", r.alerts
+    return r
+
+
+def test_a_card_misread_in_a_show_row_does_not_count_in_place_of_the_hand():
+    r = _played_deal()
+    for c in ["KH", "9D", "8H", "JH"]:  # 8H: the half-covered 9C read as another card
+        r.feed(obs("moved" if c != "8H" else "placed", c, "show.1"))
+    assert not any(isinstance(e, Show) for e in r.game.events)
+    r.feed(obs("moved", "9C", "show.1"))
+    shows = [e for e in r.game.events if isinstance(e, Show)]
+    assert sorted(map(str, shows[0].shown)) == ["9C", "9D", "JH", "KH"]
+
+
+def test_a_new_starter_during_the_show_counts_the_rows_as_they_lay():
+    r = _played_deal()
+    for c in ["KH", "9D", "JH", "9C"]:
+        r.feed(obs("moved", c, "show.1"))
+    for c in ["10S", "3C", "5S"]:  # seat 0's QD never seen in its row
+        r.feed(obs("moved", c, "show.0"))
+    up = r.feed(obs("placed", "2H", "starter"))  # the next deal's starter
+    assert any("counted as they lay" in n for n in up.notes)
+    assert r.game.state.deal_number == 2 and r.game.phase == "play"
+    assert r.game.dealer == 1

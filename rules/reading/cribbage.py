@@ -208,6 +208,14 @@ class CribbageReader(DealReader):
         g = self.game
         d = self.d
         phase = g.phase
+        if phase == "show" and fresh and card not in d.seen:
+            # A new starter while hands of the last deal are still to be shown: the
+            # next deal has begun, so what lies in the rows is what was shown.
+            self.table.update.notes.append(
+                f"{card} turned for the next deal: the hands are counted as they lay"
+            )
+            self._show_in_order(as_laid=True)
+            phase = g.phase
         if phase == "deal" and fresh:
             self._begin()
             d = self.d
@@ -413,10 +421,19 @@ class CribbageReader(DealReader):
             if not todo:
                 return
             seat, crib = todo[0]
-            cards = self.d.crib if crib else self.d.show_rows.get(seat, [])
+            cards = list(self.d.crib if crib else self.d.show_rows.get(seat, []))
             need = g.rules.crib_size if crib else deal.hand_sizes[seat]
+            if not crib:
+                # The cards the seat was seen playing come first: a card read in the row
+                # that it never played is the likelier misread (a half-covered index).
+                played = list(deal.played[seat])
+                cards = [c for c in cards if c in played] + [c for c in cards if c not in played]
+                if not as_laid and len(played) == need and not set(played) <= set(cards):
+                    # every card of the hand was played: wait until the row shows them
+                    # (or the next deal begins, which counts the row as it lies)
+                    return
             if as_laid:
-                need = len(cards)
+                need = len(cards) if crib else min(need, len(cards))
             elif len(cards) < need:
                 return
             self.emit(Show(seat, tuple(cards[:need]), crib=crib))
