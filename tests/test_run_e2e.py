@@ -290,51 +290,24 @@ def test_a_replay_names_the_line_that_is_not_utf8_and_reads_the_others(tmp_path,
 def test_the_layout_names_the_game_and_a_folder_is_no_summary(tmp_path, capsys):
     path = tmp_path / "o.jsonl"
     path.write_text('{"kind": "placed", "card": "JC", "zone": "trick.0", "t": 1.0}\n')
-    assert (
-        main(
-            [
-                "run",
-                "--observations",
-                str(path),
-                "--table",
-                "config/tables/skat-3.toml",
-                "--dealer",
-                "2",
-                "--declarer",
-                "0",
-                "--contract",
-                "grand",
-                "--hand",
-                "--headless",
-                "--summary",
-                str(tmp_path),
-            ]
-        )
-        == 2
-    )
+    args = [
+        "run",
+        "--observations",
+        str(path),
+        "--table",
+        "config/tables/skat-3.toml",
+        "--dealer",
+        "2",
+        "--declarer",
+        "0",
+        "--contract",
+        "grand",
+        "--hand",
+        "--headless",
+    ]
+    assert main([*args, "--summary", str(tmp_path)]) == 2
     assert "a folder" in capsys.readouterr().err
     summary = tmp_path / "s.json"
-    assert (
-        main(
-            [
-                "run",
-                "--observations",
-                str(path),
-                "--table",
-                "config/tables/skat-3.toml",
-                "--dealer",
-                "2",
-                "--declarer",
-                "0",
-                "--contract",
-                "grand",
-                "--hand",
-                "--headless",
-                "--summary",
-                str(summary),
-            ]
-        )
-        == 0
-    )
+    assert main([*args, "--summary", str(summary)]) == 0
     s = json.loads(summary.read_text())
     assert s["game"] == "skat" and s["setup"]["options"] == {"rules": "isko", "players": 3}
