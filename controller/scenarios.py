@@ -48,6 +48,9 @@ __all__ = ["VIDEOS", "Scenario", "cribbage_deal", "main", "render_all", "skat_de
 #: 2.36 over a club table (100 cm).
 PX_PER_MM = {"cribbage-2.toml": 2.74, "skat-3.toml": 2.36}
 FPS = 4.0
+#: Table around the club table's markers: less for the Skat video keeps its file under
+#: 8 MiB (mp4v writes a key frame every 12 frames whatever it is told).
+MARGIN_MM = {"cribbage-2.toml": 40.0, "skat-3.toml": 15.0}
 STILL_S = 1.3  # still table after each hand has gone: enough for the tracker to settle
 GATHER_PAUSE_S = 2.4  # the trick lies complete before it is gathered
 
@@ -280,6 +283,7 @@ def render_scenario(scenario: Scenario, path: Path, *, seed: int = 0) -> VideoIn
         px_per_mm=PX_PER_MM[scenario.layout],
         fps=FPS,
         seed=seed,
+        margin_mm=MARGIN_MM[scenario.layout],
     )
     data = scenario.to_json()
     data["video"] = {

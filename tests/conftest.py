@@ -46,3 +46,25 @@ def wait_until() -> Callable[..., None]:
             time.sleep(0.01)
 
     return wait
+
+
+# --------------------------------------------------------------------------- GPIO
+
+
+@pytest.fixture
+def factory() -> Iterator[object]:
+    """gpiozero's mock pin factory (with PWM pins), also as gpiozero's default while
+    the test runs; closed and restored afterwards."""
+    from gpiozero import Device
+
+    from controller.gpio.factory import make_pin_factory
+
+    saved = Device.pin_factory
+    mock = make_pin_factory("mock")
+    Device.pin_factory = mock
+    try:
+        yield mock
+    finally:
+        mock.close()
+        mock.reset()
+        Device.pin_factory = saved

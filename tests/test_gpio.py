@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Button, Device
+from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from controller.gpio.errors import ConfigError, GpioUnavailableError
@@ -62,20 +62,6 @@ def eventually(predicate: Callable[[], bool], what: str) -> None:
             return
         done.wait(0.01)
     raise AssertionError(f"never happened: {what}")
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    """A mock factory with PWM pins, also as gpiozero's default; restored afterwards."""
-    saved = Device.pin_factory
-    mock = make_pin_factory("mock")
-    Device.pin_factory = mock
-    try:
-        yield mock
-    finally:
-        mock.close()
-        mock.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

@@ -404,23 +404,6 @@ def test_malformed_states_are_error_events_and_the_service_keeps_running(
     assert len(listener.bodies(EVT)) == 2
 
 
-@pytest.fixture
-def factory() -> Iterator[Any]:
-    from gpiozero import Device
-
-    from controller.gpio.factory import make_pin_factory
-
-    saved = Device.pin_factory
-    mock = make_pin_factory("mock")
-    Device.pin_factory = mock
-    try:
-        yield mock
-    finally:
-        mock.close()
-        mock.reset()
-        Device.pin_factory = saved
-
-
 def test_a_button_press_publishes_a_command_and_states_light_the_panel(
     broker: MemoryBroker, listener: Listener, services: list[TableService], factory: Any
 ) -> None:
