@@ -1,32 +1,68 @@
 """Cheap motion analysis on a small grey copy of each frame.
 
-Two uses in the live loop:
+Three uses in the live loop:
 
-* **gating**: a frame that looks like the last one read in full is not read
-  again; its readings are the same (a still table costs about a millisecond a
-  frame instead of a full reading); a full reading is forced every
-  ``refresh_s`` all the same;
+* **what to read**: the gate keeps a *reference*, the small copy as it was when
+  each part of the frame was last read, and says which parts now differ from it
+  (:meth:`MotionGate.look`): only those are read again, region by region
+  (:meth:`~vision.recognize.Recognizer.detect_regions`), and only once they have
+  stopped moving: a region where something is moving in this very frame (a hand)
+  is left for a later frame, since nothing read under a moving hand may be placed
+  or removed anyway. A frame that looks like the last one read costs about a
+  millisecond a megapixel; a card laid down costs the read of its region, not of
+  the frame;
 * **occlusion**: where something moved recently (a hand reaching over the
   table), a card that cannot be seen is taken to be covered, not removed; a card
-  that is taken away leaves a still table behind, and its absence counts.
+  that is taken away leaves a still table behind, and its absence counts;
+* **a slow sweep**: on a frame where nothing is read, one tile of a grid over the
+  frame that has not been read for ``refresh_s`` is offered for reading, so that
+  every part of the table is read afresh now and then even if the gate never saw
+  it change.
+
+The caller tells the gate what it read (:meth:`MotionGate.mark_read`): only
+there is the reference brought up to date, so a change that creeps in below the
+gate's level, frame by frame, still adds up until it is read.
 
 >>> import numpy as np
 >>> gate = MotionGate()
 >>> still = np.full((72, 128, 3), 90, np.uint8)
->>> gate.update(0.0, still), gate.update(0.1, still)
-(True, False)
+>>> gate.look(0.0, still).full                   # the first frame is read whole
+True
+>>> gate.mark_read(0.0)
+>>> gate.look(0.1, still)                        # nothing changed
+Look(full=False, regions=(), sweep=None)
 >>> moved = still.copy(); moved[10:40, 10:60] = 250
->>> gate.update(0.2, moved), gate.moving_near(30, 25, 0.3), gate.moving_near(120, 70, 0.3)
-(True, True, False)
+>>> gate.look(0.2, moved).regions                # moving in this frame: not yet
+()
+>>> gate.look(0.3, moved).regions                # lying still now: read that region
+((0, 0, 72, 48),)
+>>> gate.moving_near(30, 25, 0.3), gate.moving_near(120, 70, 0.3)
+(True, False)
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["MotionGate"]
+from vision.proposals import Box, Picture
+
+__all__ = ["Look", "MotionGate"]
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the gate says of one frame: read it whole (``full``), or these
+    ``regions`` (boxes in the frame's pixels, on the gate's grid) that changed since
+    they were last read and lie still now; ``sweep``, on a frame with nothing else
+    to read, a tile of the frame due for reading afresh."""
+
+    full: bool
+    regions: tuple[Box, ...] = ()
+    sweep: Box | None = None
 
 
 class MotionGate:
@@ -35,47 +71,129 @@ class MotionGate:
         *,
         shrink: int = 8,
         level: int = 18,
-        share: float = 0.0015,
-        refresh_s: float = 1.0,
+        min_cells: int = 2,
+        refresh_s: float = 5.0,
+        tiles: tuple[int, int] = (6, 6),
         memory_s: float = 0.7,
     ) -> None:
         self.shrink = shrink
         self.level = level
-        self.share = share
+        self.min_cells = min_cells
         self.refresh_s = refresh_s
+        self.tiles = tiles
         self.memory_s = memory_s
+        self.frame_shape: tuple[int, int] | None = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
-        self._last_full = float("-inf")
+        self._small_now: NDArray[np.uint8] | None = None
         self._last_moved: NDArray[np.float32] | None = None
+        self._read_at: NDArray[np.float64] | None = None
 
-    def _small(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        h, w = gray.shape
+    def _small(self, image: NDArray[np.uint8] | Picture) -> NDArray[np.uint8]:
+        if isinstance(image, Picture):  # its half-size grey copy, which the reading shares
+            h, w = image.shape
+            gray = image.half
+        else:
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+            h, w = gray.shape
         small = cv2.resize(
             gray, (max(1, w // self.shrink), max(1, h // self.shrink)), interpolation=cv2.INTER_AREA
         )
         return cv2.GaussianBlur(small, (3, 3), 0)
 
-    def update(self, t: float, image: NDArray[np.uint8]) -> bool:
-        """Take the next frame; return whether it must be read in full."""
+    def look(self, t: float, image: NDArray[np.uint8] | Picture) -> Look:
+        """Take the next frame taken at ``t`` (BGR, its grey copy, or a
+        :class:`~vision.proposals.Picture` of it); say what to read."""
         small = self._small(image)
+        self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
+        moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:
-            moving = cv2.absdiff(small, self._previous) > self.level
+            moving = (cv2.absdiff(small, self._previous) > self.level).astype(np.uint8)
+            moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
                 self._last_moved = np.full(small.shape, -np.inf, np.float32)
-            self._last_moved[cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0] = t
+            self._last_moved[moving_now > 0] = t
         self._previous = small
-        if (
-            self._reference is None
-            or self._reference.shape != small.shape
-            or t - self._last_full >= self.refresh_s
-            or np.mean(cv2.absdiff(small, self._reference) > self.level) > self.share
-        ):
-            self._reference = small
-            self._last_full = t
-            return True
-        return False
+        self._small_now = small
+        if self._reference is None or self._reference.shape != small.shape:
+            self._reference = None
+            return Look(full=True)
+        changed = cv2.absdiff(small, self._reference) > self.level
+        still = (changed & (moving_now == 0)).astype(np.uint8)
+        regions: list[Box] = []
+        if still.any():
+            # one region per patch of change; bits within a cell or two of each other are one
+            grown = cv2.dilate(still, np.ones((3, 3), np.uint8))
+            n, labels = cv2.connectedComponents(grown, connectivity=8)
+            ys, xs = np.nonzero(still)
+            lab = labels[ys, xs]
+            count = np.bincount(lab, minlength=n)
+            x0 = np.full(n, small.shape[1])
+            y0 = np.full(n, small.shape[0])
+            x1 = np.zeros(n, np.int64)
+            y1 = np.zeros(n, np.int64)
+            np.minimum.at(x0, lab, xs)
+            np.minimum.at(y0, lab, ys)
+            np.maximum.at(x1, lab, xs + 1)
+            np.maximum.at(y1, lab, ys + 1)
+            for i in np.nonzero(count >= self.min_cells)[0].tolist():
+                regions.append(self._box(int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i])))
+        sweep = None if regions else self._due_tile(t)
+        return Look(full=False, regions=tuple(regions), sweep=sweep)
+
+    def _box(self, cx0: int, cy0: int, cx1: int, cy1: int) -> Box:
+        """Cells of the small copy as a box of the frame's pixels."""
+        assert self.frame_shape is not None
+        h, w = self.frame_shape
+        s = self.shrink
+        return (cx0 * s, cy0 * s, min(w, cx1 * s), min(h, cy1 * s))
+
+    def _due_tile(self, t: float) -> Box | None:
+        """The tile read longest ago, if that was ``refresh_s`` or more ago."""
+        if self._read_at is None:
+            return None
+        sh, sw = self._read_at.shape
+        ty, tx = self.tiles
+        best: tuple[float, Box] | None = None
+        for i in range(ty):
+            for j in range(tx):
+                y0, y1 = i * sh // ty, (i + 1) * sh // ty
+                x0, x1 = j * sw // tx, (j + 1) * sw // tx
+                if y1 <= y0 or x1 <= x0:
+                    continue
+                age = t - float(self._read_at[y0:y1, x0:x1].min())
+                if age >= self.refresh_s and (best is None or age > best[0]):
+                    best = (age, self._box(x0, y0, x1, y1))
+        return best[1] if best else None
+
+    def mark_read(self, t: float, boxes: list[Box] | tuple[Box, ...] | None = None) -> None:
+        """The caller read these boxes of the frame last looked at (all of it with
+        ``None``): the reference takes the frame's cells that lie wholly inside them."""
+        small = self._small_now
+        if small is None:
+            return
+        if self._reference is None or self._reference.shape != small.shape:
+            self._reference = small.copy()
+            self._read_at = np.full(small.shape, t, np.float64)
+            if boxes is None:
+                return
+            self._read_at[:] = -np.inf  # nothing of it read yet but the boxes below
+        assert self._read_at is not None
+        if boxes is None:
+            self._reference[:] = small
+            self._read_at[:] = t
+            return
+        s = self.shrink
+        sh, sw = small.shape
+        h, w = self.frame_shape or (sh * s, sw * s)
+        for x0, y0, x1, y1 in boxes:
+            # cells wholly inside; a box reaching the frame's edge takes the edge's cells
+            cx0, cy0 = -(-max(0, x0) // s), -(-max(0, y0) // s)
+            cx1 = sw if x1 >= w else min(sw, x1 // s)
+            cy1 = sh if y1 >= h else min(sh, y1 // s)
+            if cx1 > cx0 and cy1 > cy0:
+                self._reference[cy0:cy1, cx0:cx1] = small[cy0:cy1, cx0:cx1]
+                self._read_at[cy0:cy1, cx0:cx1] = t
 
     def moving_near(self, x_px: float, y_px: float, t: float) -> bool:
         """Did something move near this pixel within the last ``memory_s`` seconds?"""

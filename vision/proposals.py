@@ -22,7 +22,9 @@ from numpy.typing import NDArray
 __all__ = [
     "PATCH_H",
     "PATCH_W",
+    "Box",
     "Components",
+    "Picture",
     "Proposals",
     "Pyramid",
     "extract_patches",
@@ -83,21 +85,100 @@ class Proposals:
 _PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 
 
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
+
+
+class Picture:
+    """A picture as the proposal stage reads it: whole, or one region at a time.
+
+    The ink and paper tests measure each pixel against its surroundings, with
+    windows sized by the whole picture (:func:`_paper`, :func:`_components`), and
+    paper's reference level is the local brightest level over the whole picture
+    at an eighth of its size. A region read alone would judge differently, so the
+    picture keeps what its regions share: the grey image, its half-size copy and
+    the paper bar, each made once when first asked for. A region is read with a
+    margin (:meth:`margin`) wide enough that every blob, pair and free card whose
+    proposal lies inside it is exactly what the whole picture's reading finds
+    there (``tests/test_vision_regions.py`` holds the two readings to that).
+
+    >>> import numpy as np
+    >>> pic = Picture(np.full((64, 96, 3), 200, np.uint8))
+    >>> pic.shape, pic.background_k, pic.half.shape, pic.bar.shape
+    ((64, 96), 15, (32, 48), (32, 48))
+    """
+
+    def __init__(self, image: NDArray[np.uint8], gray: NDArray[np.uint8] | None = None) -> None:
+        self.image = image
+        self.gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+        h, w = self.gray.shape
+        self.shape = (h, w)
+        # the window ink is judged darker than its surroundings in
+        self.background_k = max(15, (min(h, w) // 24) | 1)
+        self._half: NDArray[np.uint8] | None = None
+        self._bar: NDArray[np.uint8] | None = None
+
+    @property
+    def half(self) -> NDArray[np.uint8]:
+        """The grey picture at half size (a 2 x 2 average), what paper is judged on."""
+        if self._half is None:
+            h, w = self.shape
+            self._half = cv2.resize(
+                self.gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA
+            )
+        return self._half
+
+    @property
+    def bar(self) -> NDArray[np.uint8]:
+        """The level over which a half-size pixel is paper (:func:`_paper_bar`)."""
+        if self._bar is None:
+            self._bar = _paper_bar(self.half)
+        return self._bar
+
+    def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
+        """The half-size paper mask of the whole picture, or of ``box`` (even corners)."""
+        if box is None:
+            return _paper(self.half, self.bar)
+        x0, y0, x1, y1 = (v // 2 for v in box)
+        return _paper(self.half[y0:y1, x0:x1], self.bar[y0:y1, x0:x1])
+
+    def margin(self, d: float) -> int:
+        """How far around a region its crop must reach, for indices of rank-to-suit
+        distance up to about ``d`` pixels: the background window, a blob's paper band,
+        the pairing reach of its neighbours and theirs (blobs up to 1.5 d, pairs up
+        to 2.6 sizes apart), and a whole card (about 10 d long) lying free."""
+        return self.background_k // 2 + int(np.ceil(11 * d)) + 8
+
+    def crop(self, roi: Box, d: float) -> Box:
+        """The box to read for proposals in ``roi``: grown by :meth:`margin`, its
+        corners on multiples of 32 (so that the image pyramid's levels of the crop
+        are the whole picture's, cut), clipped to the picture."""
+        h, w = self.shape
+        m = self.margin(d)
+        x0, y0 = max(0, (roi[0] - m) // 32 * 32), max(0, (roi[1] - m) // 32 * 32)
+        x1 = min(w, -(-(roi[2] + m) // 32) * 32)
+        y1 = min(h, -(-(roi[3] + m) // 32) * 32)
+        return (x0, y0, x1, y1)
+
+
 def find_components(
     image: NDArray[np.uint8], *, min_size: float = 6.0, max_size: float = 90.0
 ) -> Components:
     """Blobs of dark or red ink, mostly surrounded by light paper."""
-    return _components(image, min_size, max_size)[0]
+    return _components(Picture(image), None, min_size, max_size)[0]
 
 
 def _components(
-    image: NDArray[np.uint8], min_size: float = 6.0, max_size: float = 90.0
+    pic: Picture, box: Box | None = None, min_size: float = 6.0, max_size: float = 90.0
 ) -> tuple[Components, NDArray[np.uint8]]:
-    """:func:`find_components`, and the half-size paper mask it judged the blobs by."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h, w = gray.shape
-    paper = _half_paper(gray)  # card_quads finds the card outlines on the same mask
-    k = max(15, (min(h, w) // 24) | 1)
+    """:func:`find_components` of the picture or of ``box`` in it (in the box's own
+    pixels), and the half-size paper mask it judged the blobs by."""
+    if box is None:
+        image, gray = pic.image, pic.gray
+    else:
+        x0, y0, x1, y1 = box
+        image, gray = pic.image[y0:y1, x0:x1], pic.gray[y0:y1, x0:x1]
+    paper = pic.paper(box)  # card_quads finds the card outlines on the same mask
+    k = pic.background_k
     background = cv2.blur(gray, (k, k))
     b, g, r = cv2.split(image)
     # saturating uint8 arithmetic: a few SIMD passes instead of int16 NumPy temporaries
@@ -191,16 +272,8 @@ def _components(
     return comps, paper
 
 
-def _half_paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """:func:`_paper` at half resolution: a 2 x 2 average first, which also smooths
-    the paper's grain."""
-    h, w = gray.shape
-    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    return _paper(half)
-
-
-def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """255 where the picture is light enough to be card paper, else 0.
+def _paper_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The grey level over which a pixel of ``gray`` is card paper.
 
     Card paper is the brightest thing near it, but how bright depends on the
     light: a dim table or the dark end of a lighting gradient gives paper of 140
@@ -212,13 +285,19 @@ def _paper(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """
     h, w = gray.shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
-        return np.where(gray > 150, 255, 0).astype(np.uint8)
+        return np.full((h, w), 150, np.uint8)
     small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     k = max(3, (min(h, w) // 30) | 1)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
     floor = min(150.0, 0.55 * float(np.percentile(small, 99)))
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
-    bar = cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _paper(gray: NDArray[np.uint8], bar: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """255 where ``gray`` (lightly smoothed) is over ``bar`` (:func:`_paper_bar`), else 0."""
+    if min(gray.shape) < 8:
+        return np.where(gray > bar, 255, 0).astype(np.uint8)
     return cv2.compare(cv2.blur(gray, (3, 3)), bar, cv2.CMP_GT)
 
 
@@ -403,6 +482,7 @@ def card_quads(
     *,
     min_area: float = 1500.0,
     paper: NDArray[np.uint8] | None = None,
+    region: tuple[Box, tuple[int, int]] | None = None,
 ) -> list[NDArray[np.float32]]:
     """Outlines of cards lying free: light, four-cornered, card-shaped regions.
 
@@ -410,18 +490,33 @@ def card_quads(
     large, so the outlines are found at half resolution (a quarter of the work) and
     scaled back, on the same adaptive paper mask the ink blobs are judged by
     (``paper``, when the caller has it already): a fixed "bright and grey" bar
-    missed cards under a colour cast or a dim lamp.
+    missed cards under a colour cast or a dim lamp. ``region`` (box, the
+    picture's (height, width)) says that ``image`` and ``paper`` are that box cut
+    from a larger picture: a light patch reaching an edge where the box was cut is
+    not taken for a card (the cut would be one of its sides), and the "too large
+    to be a card" limit is the picture's.
     """
     if paper is None:
-        paper = _half_paper(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        paper = Picture(image).paper()
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads = []
-    limit = 0.9 * paper.shape[0] * paper.shape[1]
+    ph, pw = paper.shape
+    limit = 0.9 * ph * pw
+    cut = (False, False, False, False)  # left, top, right, bottom
+    if region is not None:
+        (x0, y0, x1, y1), (h, w) = region
+        limit = 0.9 * (h // 2) * (w // 2)
+        cut = (x0 > 0, y0 > 0, x1 < w, y1 < h)
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area / 4 or area > limit:
             continue
+        if any(cut):
+            x, y, cw, ch = cv2.boundingRect(contour)
+            touches = (x <= 1, y <= 1, x + cw >= pw - 1, y + ch >= ph - 1)
+            if any(c and t for c, t in zip(cut, touches, strict=True)):
+                continue
         approx = cv2.approxPolyDP(contour, 0.02 * cv2.arcLength(contour, True), True)
         if len(approx) != 4 or not cv2.isContourConvex(approx):
             continue
@@ -463,7 +558,15 @@ def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
     return Proposals(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], minus, minus)
 
 
-def all_proposals(image: NDArray[np.uint8]) -> Proposals:
-    """Ink pairs, merged indices and the corners of free cards."""
-    comps, paper = _components(image)
-    return _concat(pair_proposals(comps), quad_proposals(card_quads(image, paper=paper)))
+def all_proposals(image: NDArray[np.uint8] | Picture, box: Box | None = None) -> Proposals:
+    """Ink pairs, merged indices and the corners of free cards: of the whole picture,
+    or of ``box`` in it (in the box's own pixels; read a region through
+    :meth:`Picture.crop` so that what lies inside the region is exact)."""
+    pic = image if isinstance(image, Picture) else Picture(image)
+    comps, paper = _components(pic, box)
+    if box is None:
+        quads = card_quads(pic.image, paper=paper)
+    else:
+        x0, y0, x1, y1 = box
+        quads = card_quads(pic.image[y0:y1, x0:x1], paper=paper, region=(box, pic.shape))
+    return _concat(pair_proposals(comps), quad_proposals(quads))

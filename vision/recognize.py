@@ -33,9 +33,16 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
-from vision.proposals import Proposals, Pyramid, all_proposals, extract_patches
+from vision.proposals import (
+    Box,
+    Picture,
+    Proposals,
+    Pyramid,
+    all_proposals,
+    extract_patches,
+)
 
-__all__ = ["CardReading", "Recognizer"]
+__all__ = ["CardReading", "IndexDetection", "Recognizer", "suppress"]
 
 # The distance from rank centre to suit centre on a printed card, and the size in
 # pixels the classifier works at: a calibrated camera's frames are shrunk to it.
@@ -53,6 +60,11 @@ _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
 # From one index to the opposite one, in units of the index's d, along (v, u).
 _OTHER_CORNER = ((FACE_W - 2 * _FACE_ANCHOR[0]) / _FACE_D, (FACE_H - 2 * _FACE_ANCHOR[1]) / _FACE_D)
+# Two readings closer than this share of the smaller one's d are one index: the surer stays.
+SAME_INDEX = 0.7
+# The rank-to-suit distance assumed, in the working picture's pixels, where no
+# calibration gives it (it sets how wide a margin a region is read with).
+UNCALIBRATED_D = 40.0
 
 
 @dataclass(frozen=True)
@@ -122,6 +134,21 @@ def _card_outline(det: IndexDetection) -> tuple[tuple[float, float], ...]:
     return tuple(pts)
 
 
+def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
+    """Are two readings so close that they are one index read twice?"""
+    return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * min(a.d, b.d))
+
+
+def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
+    """Of readings that are one index read twice, the surer (as :meth:`Recognizer.read`
+    keeps them): for joining readings of neighbouring regions of one frame."""
+    kept: list[IndexDetection] = []
+    for det in sorted(dets, key=lambda d: -d.confidence):
+        if not any(_one_index(k, det) for k in kept):
+            kept.append(det)
+    return kept
+
+
 def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
     """Are two readings of one card its two opposite corner indices?"""
     if a.ux * b.ux + a.uy * b.uy > -0.6:
@@ -165,17 +192,58 @@ class Recognizer:
         """A calibrated camera also fixes the working scale: pictures are shrunk until
         an index measures about ``WORK_D`` pixels, which is all the classifier needs."""
         self._calibration = value
+        self.index_px: float | None = None
         if value is not None:
             quads = list(value.markers.values())
             centre = np.mean(np.concatenate(quads), axis=0) if quads else np.zeros(2)
             px_per_mm = 1.0 / value.mm_per_px((float(centre[0]), float(centre[1])))
             self.scale = min(1.0, WORK_D / (INDEX_D_MM * px_per_mm))
+            self.index_px = INDEX_D_MM * px_per_mm  # an index's d in the frame's pixels
+
+    def _region_d(self, index_px: float | None) -> float:
+        """The index size regions are cut for, in the working picture's pixels."""
+        s = self.scale if self.shrinks else 1.0
+        if self.index_px is not None:
+            return self.index_px * s
+        return index_px * s if index_px is not None else UNCALIBRATED_D
+
+    def region_margin(self, frame_shape: tuple[int, int], index_px: float | None = None) -> float:
+        """How far, in the frame's pixels, a region's crop reaches past it
+        (:meth:`Picture.margin` for this camera), give or take the grid it is cut on."""
+        s = self.scale if self.shrinks else 1.0
+        h, w = frame_shape
+        k = max(15, (min(int(h * s), int(w * s)) // 24) | 1)
+        return (k // 2 + 11 * self._region_d(index_px) + 8) / s
+
+    @property
+    def shrinks(self) -> bool:
+        """Whether frames are shrunk to the working scale before they are read."""
+        return self.scale < 0.75  # resizing costs more than a mild shrink saves
+
+    def working(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """The frame at the scale it is read at."""
+        if not self.shrinks:
+            return image
+        s = self.scale
+        return cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+
+    def _to_frame(
+        self, dets: list[IndexDetection], dx: float = 0.0, dy: float = 0.0
+    ) -> list[IndexDetection]:
+        """Detections made in a working picture (or its region at ``dx``, ``dy``), in the
+        frame's pixels."""
+        k = 1.0 / self.scale if self.shrinks else 1.0
+        if k == 1.0 and dx == dy == 0.0:
+            return dets
+        return [
+            replace(d, x=(d.x + dx + 0.5) * k - 0.5, y=(d.y + dy + 0.5) * k - 0.5, d=d.d * k)
+            for d in dets
+        ]
 
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
+        """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
-        s = self.scale
-        if s < 0.75:  # resizing costs more than a mild shrink saves
-            image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        image = self.working(image)
         props = all_proposals(image)
         t1 = time.perf_counter()
         pyramid = Pyramid(image)
@@ -189,24 +257,74 @@ class Recognizer:
             "proposals_n": float(len(props)),
             "rechecked_n": float(rechecked),
         }
-        dets = self._decode(props, rank_p, suit_p)
-        if s < 0.75:  # back to the caller's pixels
-            k = 1.0 / s
-            dets = [
-                IndexDetection(
-                    d.rank,
-                    d.suit,
-                    d.confidence,
-                    d.rank_confidence,
-                    (d.x + 0.5) * k - 0.5,
-                    (d.y + 0.5) * k - 0.5,
-                    d.ux,
-                    d.uy,
-                    d.d * k,
-                )
-                for d in dets
-            ]
-        return dets
+        return self._to_frame(self._decode(props, rank_p, suit_p))
+
+    def detect_regions(
+        self,
+        image: NDArray[np.uint8] | Picture,
+        rois: list[Box],
+        *,
+        index_px: float | None = None,
+    ) -> list[IndexDetection]:
+        """The indices whose midpoints lie in ``rois`` (boxes in the frame's pixels),
+        read region by region: what :meth:`detect_indices` finds there, at a
+        fraction of the work when the regions are small.
+
+        Each region is cut with the margin :meth:`Picture.crop` gives for this
+        camera's index size (``index_px``, from the calibration), so the paper, ink,
+        pairs and patches of every proposal near the region are the whole frame's.
+        ``image`` may be a :class:`Picture` of the working frame (:meth:`working`)
+        that the caller made already. Without a calibration, ``index_px`` (the
+        largest index d the caller expects, in the frame's pixels) sets the margin;
+        a larger index near a region's edge may then read a little differently
+        from the whole frame's reading.
+        """
+        t0 = time.perf_counter()
+        pic = image if isinstance(image, Picture) else Picture(self.working(image))
+        s = self.scale if self.shrinks else 1.0
+        d = self._region_d(index_px)
+        found: list[IndexDetection] = []
+        parts = {"proposals": 0.0, "gate": 0.0, "classify": 0.0, "recheck": 0.0}
+        counts = {"proposals_n": 0.0, "rechecked_n": 0.0, "pixels_n": 0.0}
+        for roi in rois:
+            # the region in the working picture, and a pad for the indices near it
+            # that decide between two readings of one index on its edge
+            w_roi = (
+                int(np.floor(roi[0] * s)),
+                int(np.floor(roi[1] * s)),
+                int(np.ceil(roi[2] * s)),
+                int(np.ceil(roi[3] * s)),
+            )
+            box = pic.crop(w_roi, d)
+            x0, y0, x1, y1 = box
+            if x1 <= x0 or y1 <= y0:
+                continue
+            ta = time.perf_counter()
+            props = all_proposals(pic, box)
+            pad = 2 * SAME_INDEX * d
+            near = (
+                (props.x + x0 >= w_roi[0] - pad)
+                & (props.x + x0 < w_roi[2] + pad)
+                & (props.y + y0 >= w_roi[1] - pad)
+                & (props.y + y0 < w_roi[3] + pad)
+            )
+            props = props.take(np.nonzero(near)[0])
+            tb = time.perf_counter()
+            pyramid = Pyramid(pic.image[y0:y1, x0:x1])
+            rank_p, suit_p = self.classifier.read(pyramid, props)
+            tc = time.perf_counter()
+            counts["rechecked_n"] += self._recheck(pyramid, props, rank_p, suit_p)
+            parts["proposals"] += tb - ta
+            parts["gate"] += self.classifier.timings["gate"]
+            parts["classify"] += self.classifier.timings["classify"]
+            parts["recheck"] += time.perf_counter() - tc
+            counts["proposals_n"] += len(props)
+            counts["pixels_n"] += (x1 - x0) * (y1 - y0)
+            for det in self._to_frame(self._decode(props, rank_p, suit_p), x0, y0):
+                if roi[0] <= det.x < roi[2] and roi[1] <= det.y < roi[3]:
+                    found.append(det)
+        self.timings = {"regions": time.perf_counter() - t0, **parts, **counts}
+        return found
 
     def _index_read(self, rank_p: NDArray[np.float32]) -> NDArray[np.bool_]:
         """Which proposals read as an index: a rank, not "no index", at a rank
@@ -258,14 +376,19 @@ class Recognizer:
                 float(props.uy[i]),
                 float(props.d[i]),
             )
-            if any(np.hypot(k.x - det.x, k.y - det.y) < 0.7 * min(k.d, det.d) for k in kept):
+            if any(_one_index(k, det) for k in kept):
                 continue
             kept.append(det)
         return kept
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
-        dets = self.detect_indices(image)  # already at least threshold * 0.6 sure of the rank
+        return self.cards(self.detect_indices(image))
+
+    def cards(self, dets: list[IndexDetection]) -> list[CardReading]:
+        """The cards that index detections (each at least ``threshold * 0.6`` sure of
+        its rank) make: two opposite corners of one card joined, placed on the
+        table when calibrated, flagged, best first."""
         by_card: dict[str, list[IndexDetection]] = {}
         for det in dets:
             by_card.setdefault(det.card, []).append(det)

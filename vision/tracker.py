@@ -87,6 +87,7 @@ class _Track:
 
 
 Busy = Callable[[float, float], bool]
+Looked = Callable[[float, float], bool]
 
 
 class Tracker:
@@ -113,11 +114,29 @@ class Tracker:
         self.min_looks = min_looks
         self.min_misses = min_misses
         self._tracks: dict[str, _Track] = {}
+        self._last_t = float("-inf")
 
     @property
     def placed(self) -> dict[str, str | None]:
         """Every card now placed, with its zone."""
         return {card: tr.placed_zone for card, tr in self._tracks.items() if tr.placed}
+
+    def wanted(self, t: float) -> list[tuple[float, float]]:
+        """Where a fresh look would settle something (positions as the sightings give
+        them): a card seen lately but not yet placed where it lies (its placing or
+        move needs looks), and a placed card missing from the last frame (its
+        removal needs misses). The live loop reads these spots again each frame,
+        even where the picture did not change, so that a card is placed or removed
+        as soon as the times allow, not when the whole table is next read."""
+        out = []
+        for tr in self._tracks.values():
+            missing = tr.placed and tr.last_seen < self._last_t
+            pending = (
+                not (tr.placed and tr.placed_zone == tr.zone) and t - tr.last_seen <= self.gap_s
+            )
+            if missing or pending:
+                out.append((tr.x, tr.y))
+        return out
 
     def update(
         self,
@@ -125,7 +144,7 @@ class Tracker:
         sightings: Sequence[Sighting],
         busy: Busy | None = None,
         *,
-        looked: bool = True,
+        looked: bool | Looked = True,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
@@ -134,9 +153,13 @@ class Tracker:
         towards placing it, and a placed card missing there is covered, not gone.
         ``looked=False`` marks a frame that was not read afresh (its sightings repeat
         the last reading because nothing changed): it confirms what was seen but is
-        no evidence that anything is missing. A placed card is removed after it has
-        been missing from ``min_misses`` frames that were read, over ``absent_s``.
+        no evidence that anything is missing. ``looked(x, y)`` says it spot by spot,
+        for a frame of which only some regions were read. A placed card is removed
+        after it has been missing from ``min_misses`` frames that were read there,
+        over ``absent_s``.
         """
+        looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
+        self._last_t = t
         events: list[Observation] = []
         best: dict[str, Sighting] = {}
         for s in sightings:
@@ -152,11 +175,11 @@ class Tracker:
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
             elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s:
                 tr.frames += 1
-                tr.looks += looked
+                tr.looks += looked_at(s.x_mm, s.y_mm)
                 tr.confidence_sum += s.confidence
             else:
                 tr.zone, tr.since, tr.frames = s.zone, t, 1
-                tr.looks, tr.confidence_sum = int(looked), s.confidence
+                tr.looks, tr.confidence_sum = int(looked_at(s.x_mm, s.y_mm)), s.confidence
             tr.last_seen = t
             tr.x, tr.y = s.x_mm, s.y_mm
             settled = (
@@ -176,8 +199,8 @@ class Tracker:
                 if t - tr.last_seen > self.gap_s:
                     del self._tracks[card]  # a passing glimpse: forget it
                 continue
-            if not looked or t - tr.last_seen <= self.gap_s:
-                continue  # no fresh look, or a dropped frame or two
+            if t - tr.last_seen <= self.gap_s or not looked_at(tr.x, tr.y):
+                continue  # a dropped frame or two, or no fresh look there
             if busy is not None and busy(tr.x, tr.y):
                 tr.absent_since, tr.misses = None, 0
                 continue

@@ -1,8 +1,14 @@
 """The live loop: frames in, table observations out (`kiebitz vision watch SOURCE`).
 
-:class:`TableWatcher` is the loop's body for one frame: it reads the frame in
-full only when it differs from the last one read (:class:`~vision.motion.MotionGate`),
-feeds the readings to the :class:`~vision.tracker.Tracker`, and tells the tracker
+:class:`TableWatcher` is the loop's body for one frame. It reads only what it
+must, region by region (:meth:`~vision.recognize.Recognizer.detect_regions`):
+the parts of the frame that changed since they were last read and lie still now
+(:class:`~vision.motion.MotionGate`), and the spots where the tracker waits for a
+fresh look (a card seen but not yet placed, a placed card gone missing); on a
+frame with nothing else to read, one tile of a slow sweep. The first frame, and
+a frame whose regions would cost more than half a whole reading, is read whole.
+The readings of the regions replace the earlier ones there, the cards are made
+from all of them, and the tracker is told which spots were looked at afresh and
 where something moved a moment ago: a card there is neither placed (it may be in
 a passing hand) nor removed (it may be under one).
 
@@ -17,6 +23,8 @@ that cannot be read is reported and skipped.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -28,7 +36,8 @@ from vision.geometry import calibrate
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
-from vision.recognize import CardReading, Recognizer
+from vision.proposals import Box, Picture
+from vision.recognize import CardReading, IndexDetection, Recognizer, suppress
 from vision.sources import (
     CameraSource,
     ImageFolderSource,
@@ -41,8 +50,20 @@ from vision.tracker import Observation, Sighting, Tracker
 __all__ = ["TableWatcher", "watch"]
 
 
+# A card's long side, and how far from its centre a box must reach to hold its
+# corner indices, in units of an index's rank-to-suit distance d
+CARD_D = 350 / 36
+REACH = 0.62 * CARD_D
+
+
 class TableWatcher:
-    """One table: recogniser, motion gate, tracker, and the calibration once found."""
+    """One table: recogniser, motion gate, tracker, and the calibration once found.
+
+    ``full_share``: a frame whose regions (with their margins) would cover more of
+    it than this is read whole instead. Counters: ``full_reads`` (frames read
+    whole), ``region_reads`` (frames read region by region), ``timings`` (the last
+    frame's ``gate``, ``read`` and ``track`` seconds, and how many ``regions``).
+    """
 
     def __init__(
         self,
@@ -51,13 +72,18 @@ class TableWatcher:
         layout: TableLayout | None = None,
         tracker: Tracker | None = None,
         gate: MotionGate | None = None,
+        full_share: float = 0.5,
     ) -> None:
         self.recognizer = recognizer
         self.layout = layout
         self.tracker = tracker or Tracker()
         self.gate = gate or MotionGate()
+        self.full_share = full_share
+        self.dets: list[IndexDetection] = []
         self.readings: list[CardReading] = []
         self.full_reads = 0
+        self.region_reads = 0
+        self.timings: dict[str, float] = {}
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -68,28 +94,133 @@ class TableWatcher:
         self.recognizer.calibration = cal
         return cal.error_mm
 
+    def _index_d(self) -> float | None:
+        """The largest index d to expect, in the frame's pixels: from the calibration,
+        else a quarter over the larger indices read so far, else unknown."""
+        if self.recognizer.index_px is not None:
+            return self.recognizer.index_px
+        if self.dets:
+            return 1.25 * float(np.percentile([d.d for d in self.dets], 90))
+        return None
+
+    def _regions(
+        self, changed: tuple[Box, ...], spots: list[tuple[float, float]], shape: tuple[int, int]
+    ) -> list[Box]:
+        """Boxes to read: each changed region grown by the reach of an index that
+        changed only in part, and a box around each spot (a card's centre, in
+        pixels) that holds its corner indices; on the gate's grid, merged where one
+        read of both costs no more than two."""
+        h, w = shape
+        g = self.gate.shrink
+        d = self._index_d() or 30.0
+
+        def snap(x0: float, y0: float, x1: float, y1: float) -> Box:
+            return (
+                max(0, int(x0) // g * g),
+                max(0, int(y0) // g * g),
+                min(w, -(-int(np.ceil(x1)) // g) * g),
+                min(h, -(-int(np.ceil(y1)) // g) * g),
+            )
+
+        pad = 2 * d
+        boxes = [snap(x0 - pad, y0 - pad, x1 + pad, y1 + pad) for x0, y0, x1, y1 in changed]
+        r = REACH * d
+        boxes += [snap(x - r, y - r, x + r, y + r) for x, y in spots]
+        boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+        cost = self._cost(shape)
+        i = 0
+        while i < len(boxes):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if cost(u) <= cost(a) + cost(b):
+                    boxes[i] = u
+                    del boxes[j]
+                    i = -1  # the grown box may now join an earlier one: start again
+                    break
+            i += 1
+        return boxes
+
+    def _cost(self, shape: tuple[int, int]) -> Callable[[Box], float]:
+        """The pixels read for a box: the box with the margin it is read with."""
+        h, w = shape
+        m = self.recognizer.region_margin(shape, self._index_d())
+
+        def cost(b: Box) -> float:
+            return float(
+                (min(w, b[2] + m) - max(0.0, b[0] - m)) * (min(h, b[3] + m) - max(0.0, b[1] - m))
+            )
+
+        return cost
+
     def process(
         self, t: float, image: NDArray[np.uint8]
     ) -> tuple[list[Observation], list[CardReading]]:
-        """Observations this frame settles, and the flagged readings it made (if read)."""
-        flagged: list[CardReading] = []
-        looked = self.gate.update(t, image)
-        if looked:
-            self.readings = self.recognizer.read(image)
-            self.full_reads += 1
-            flagged = [r for r in self.readings if r.flags]
+        """Observations this frame settles, and the flagged readings it made afresh."""
+        t0 = time.perf_counter()
+        picture = Picture(image)  # the grey copies the gate and the regions' reading share
+        look = self.gate.look(t, picture)
         cal = self.recognizer.calibration
+        shape = (image.shape[0], image.shape[1])
+
+        def to_px(x: float, y: float) -> tuple[float, float]:
+            if cal is None:
+                return x, y
+            px = cal.to_px([[x, y]])[0]
+            return float(px[0]), float(px[1])
+
+        def busy(x: float, y: float) -> bool:
+            return self.gate.moving_near(*to_px(x, y), t)
+
+        full = look.full
+        rois: list[Box] = []
+        if not full:
+            spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not busy(x, y)]
+            rois = self._regions(look.regions, spots, shape)
+            if not rois and look.sweep is not None:
+                rois = [look.sweep]
+            cost = self._cost(shape)
+            full = sum(cost(b) for b in rois) > self.full_share * shape[0] * shape[1]
+        t1 = time.perf_counter()
+        fresh: list[IndexDetection] = []
+        looked: bool | Callable[[float, float], bool] = False
+        if full:
+            fresh = self.dets = self.recognizer.detect_indices(image)
+            self.gate.mark_read(t)
+            self.full_reads += 1
+            looked = True
+        elif rois:
+            working = image if self.recognizer.shrinks else picture
+            fresh = self.recognizer.detect_regions(working, rois, index_px=self._index_d())
+            kept = [
+                d
+                for d in self.dets
+                if not any(b[0] <= d.x < b[2] and b[1] <= d.y < b[3] for b in rois)
+            ]
+            self.dets = suppress(fresh + kept)
+            self.gate.mark_read(t, rois)
+            self.region_reads += 1
+
+            def looked(x: float, y: float) -> bool:
+                px, py = to_px(x, y)
+                return any(b[0] <= px < b[2] and b[1] <= py < b[3] for b in rois)
+
+        t2 = time.perf_counter()
+        self.readings = self.recognizer.cards(self.dets)
+        new = {id(d) for d in fresh}
+        flagged = [r for r in self.readings if r.flags and any(id(d) in new for d in r.indices)]
         sightings = []
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
             sightings.append(Sighting(r.card, r.confidence, x, y, r.zone))
-
-        def busy(x: float, y: float) -> bool:
-            if cal is not None:
-                x, y = cal.to_px([[x, y]])[0]
-            return self.gate.moving_near(float(x), float(y), t)
-
-        return self.tracker.update(t, sightings, busy, looked=looked), flagged
+        observations = self.tracker.update(t, sightings, busy, looked=looked)
+        self.timings = {
+            "gate": t1 - t0,
+            "read": t2 - t1,
+            "track": time.perf_counter() - t2,
+            "regions": 0.0 if full else float(len(rois)),
+        }
+        return observations, flagged
 
 
 def watch(

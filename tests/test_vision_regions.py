@@ -1,0 +1,285 @@
+"""Reading a frame region by region (the live loop's way): a region reads what the whole
+frame's reading finds there; the motion gate offers only what changed and lies still;
+the tracker asks for fresh looks where they settle something; the watcher reads a laid
+card without reading the whole frame again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.geometry import calibrate
+from vision.layout import LAYOUT_DIR, load_layout
+from vision.motion import Look, MotionGate
+from vision.proposals import Picture, all_proposals
+from vision.recognize import IndexDetection, Recognizer, suppress
+from vision.synth import d_for_mounting, make_scene
+from vision.tracker import Sighting, Tracker
+from vision.watch import TableWatcher
+
+VIDEO = Path(__file__).resolve().parent.parent / "config" / "videos" / "cribbage-deal.mp4"
+
+
+def _frames(every: int, last: int) -> list[np.ndarray]:
+    assert VIDEO.is_file(), f"{VIDEO} missing: run python -m controller.scenarios render"
+    capture = cv2.VideoCapture(str(VIDEO))
+    out = []
+    for i in range(last + 1):
+        ok, image = capture.read()
+        assert ok, f"{VIDEO} ended at frame {i}"
+        if i % every == 0:
+            out.append(image)
+    capture.release()
+    return out
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[Recognizer, list[np.ndarray]]:
+    frames = _frames(every=40, last=200)
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    rec = Recognizer(layout=layout)
+    rec.calibration = calibrate(frames[0], layout)
+    return rec, frames
+
+
+def _key(d: IndexDetection) -> tuple[str, float, float]:
+    return (d.card, round(d.x, 2), round(d.y, 2))
+
+
+def _same_as_whole(rec: Recognizer, image: np.ndarray, rois, rng=None) -> int:
+    """Check every region against the whole frame's reading; the detections compared."""
+    whole = rec.detect_indices(image)
+    compared = 0
+    for roi in rois:
+        x0, y0, x1, y1 = roi
+        expected = sorted(
+            (_key(d), d.confidence) for d in whole if x0 <= d.x < x1 and y0 <= d.y < y1
+        )
+        got = sorted((_key(d), d.confidence) for d in rec.detect_regions(image, [roi]))
+        assert [k for k, _ in got] == [k for k, _ in expected], roi
+        # the same patches through the network in other batches: equal but for rounding
+        assert [c for _, c in got] == pytest.approx([c for _, c in expected], abs=1e-3)
+        compared += len(expected)
+    return compared
+
+
+def _random_rois(rng: np.random.Generator, image: np.ndarray, n: int, rec: Recognizer):
+    """``n`` boxes anywhere, and ``n`` around indices the whole reading finds (their
+    edges often cutting through cards and through neighbouring indices)."""
+    h, w = image.shape[:2]
+    rois = []
+    for _ in range(n):
+        x0, y0 = int(rng.integers(0, w - 64)), int(rng.integers(0, h - 64))
+        x1 = min(w, x0 + int(rng.integers(64, 900)))
+        rois.append((x0, y0, x1, min(h, y0 + int(rng.integers(64, 900)))))
+    dets = rec.detect_indices(image)
+    for k in rng.permutation(len(dets))[:n].tolist():
+        x, y = int(dets[k].x), int(dets[k].y)
+        a, b, c, e = (int(v) for v in rng.integers(10, 400, size=4))
+        rois.append((max(0, x - a), max(0, y - b), min(w, x + c), min(h, y + e)))
+    return rois
+
+
+def test_a_region_of_a_calibrated_table_reads_what_the_whole_frame_reads_there(table):
+    rec, frames = table
+    rng = np.random.default_rng(11)
+    compared = sum(_same_as_whole(rec, f, _random_rois(rng, f, 6, rec)) for f in frames)
+    assert compared >= 40  # the regions held cards, not only felt
+
+
+def test_regions_of_uncalibrated_and_shrunk_pictures_read_the_same_as_the_whole():
+    rng = np.random.default_rng(12)
+    compared = 0
+    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
+    for i in range(3):
+        image = make_scene(np.random.default_rng(700 + i), size=(1280, 720), d_range=d_range).image
+        rec = Recognizer()
+        compared += _same_as_whole(rec, image, _random_rois(rng, image, 5, rec))
+    # a camera closer than it needs to be: frames are shrunk before they are read
+    image = make_scene(np.random.default_rng(710), size=(1600, 1200), d_range=(34.0, 40.0)).image
+    shrunk = Recognizer(scale=0.6)
+    assert shrunk.shrinks
+    compared += _same_as_whole(shrunk, image, _random_rois(rng, image, 5, shrunk))
+    assert compared >= 20
+
+
+def test_a_region_as_large_as_the_frame_is_the_whole_reading_and_an_empty_one_reads_nothing(table):
+    rec, frames = table
+    image = frames[-1]
+    h, w = image.shape[:2]
+    assert _same_as_whole(rec, image, [(0, 0, w, h)]) > 0
+    assert rec.detect_regions(image, [(500, 500, 500, 900)]) == []
+    pic = Picture(image)
+    assert pic.crop((0, 0, w, h), 20.0) == (0, 0, w, h)
+    full = all_proposals(image)
+    whole_box = all_proposals(pic, (0, 0, w, h))
+    assert np.array_equal(full.x, whole_box.x) and np.array_equal(full.d, whole_box.d)
+
+
+def test_crops_lie_on_the_pyramid_grid_and_inside_the_picture():
+    pic = Picture(np.zeros((1000, 1500, 3), np.uint8))
+    x0, y0, x1, y1 = pic.crop((700, 400, 760, 470), 20.0)
+    assert x0 % 32 == 0 and y0 % 32 == 0 and x0 <= 700 - pic.margin(20.0)
+    assert x1 == 1500 or x1 % 32 == 0
+    assert 0 <= x0 < x1 <= 1500 and 0 <= y0 < y1 <= 1000
+
+
+def test_suppress_keeps_the_surer_of_one_index_read_twice():
+    a = IndexDetection("Q", "H", 0.9, 0.95, 100.0, 100.0, 0.0, 1.0, 20.0)
+    b = IndexDetection("Q", "D", 0.6, 0.9, 105.0, 102.0, 0.0, 1.0, 20.0)
+    c = IndexDetection("7", "S", 0.8, 0.9, 300.0, 100.0, 0.0, 1.0, 20.0)
+    assert suppress([b, c, a]) == [a, c]
+
+
+# -- the gate -------------------------------------------------------------------------
+
+
+def _table(h: int = 240, w: int = 320) -> np.ndarray:
+    return np.full((h, w, 3), 80, np.uint8)
+
+
+def test_the_gate_offers_a_change_only_once_it_lies_still_and_once_read_no_more():
+    gate = MotionGate(refresh_s=100.0)
+    base = _table()
+    assert gate.look(0.0, base).full
+    gate.mark_read(0.0)
+    card = base.copy()
+    card[100:160, 200:240] = 240
+    hand = card.copy()
+    hand[0:120, 0:150] = 160  # a hand still moving elsewhere on the table
+    look = gate.look(0.1, card)
+    assert look.regions == ()  # the card arrived in this frame: it may still be moving
+    look = gate.look(0.2, card)
+    (region,) = look.regions
+    x0, y0, x1, y1 = region
+    assert x0 <= 200 and y0 <= 100 and x1 >= 240 and y1 >= 160 and x1 - x0 < 120
+    look = gate.look(0.3, hand)  # the card's region not read yet: still offered
+    assert len(look.regions) == 1 and look.regions[0] == region
+    gate.mark_read(0.3, look.regions)
+    assert gate.look(0.4, hand).regions != ()  # the hand stopped: now its region is offered
+    gate.mark_read(0.4)
+    assert gate.look(0.5, hand) == Look(full=False)
+
+
+def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
+    gate = MotionGate(level=18, refresh_s=100.0)
+    image = _table()
+    gate.look(0.0, image)
+    gate.mark_read(0.0)
+    offered = []
+    for step in range(1, 8):
+        image = image.copy()
+        image[40:120, 40:120] += 5  # too little each frame to be motion
+        offered.append(bool(gate.look(step / 10, image).regions))
+    assert offered[:3] == [False, False, False] and offered[-1] is True
+
+
+def test_a_region_not_read_stays_offered_and_a_read_one_is_forgotten():
+    gate = MotionGate(refresh_s=100.0)
+    base = _table()
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    two = base.copy()
+    two[16:64, 16:64] = 250
+    two[160:224, 240:304] = 250
+    gate.look(0.1, two)
+    a, b = sorted(gate.look(0.2, two).regions)
+    gate.mark_read(0.2, [a])
+    assert gate.look(0.3, two).regions == (b,)
+
+
+def test_the_sweep_offers_a_stale_tile_only_when_nothing_else_is_read():
+    gate = MotionGate(refresh_s=1.0, tiles=(2, 2))
+    base = _table()
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    assert gate.look(0.5, base).sweep is None  # nothing due yet
+    look = gate.look(1.5, base)
+    assert look.sweep is not None and look.regions == ()
+    gate.mark_read(1.5, [look.sweep])
+    swept = {look.sweep}
+    for k in range(3):
+        look = gate.look(1.6 + k / 10, base)
+        swept.add(look.sweep)
+        gate.mark_read(1.6 + k / 10, [look.sweep])
+    assert len(swept) == 4  # every tile once
+    assert gate.look(2.0, base).sweep is None
+    busy = base.copy()
+    busy[0:50, 0:50] = 250
+    gate.look(5.0, busy)
+    look = gate.look(5.1, busy)
+    assert look.regions and look.sweep is None
+
+
+# -- the tracker's wishes ---------------------------------------------------------------
+
+
+def test_the_tracker_wants_a_look_at_pending_and_missing_cards_only():
+    tr = Tracker(stable_s=0.3, absent_s=1.0)
+    qh = Sighting("QH", 0.95, 400.0, 250.0, "play.0")
+    seven = Sighting("7S", 0.95, 100.0, 50.0, "play.1")
+    tr.update(0.0, [qh])
+    assert tr.wanted(0.1) == [(400.0, 250.0)]  # seen, not yet placed
+    for k in range(1, 10):
+        tr.update(k / 10, [qh, seven] if k >= 7 else [qh])  # the seven laid at 0.7 s
+    assert tr.placed == {"QH": "play.0"}
+    assert tr.wanted(1.0) == [(100.0, 50.0)]  # the placed queen needs nothing
+    tr.update(1.0, [seven])
+    assert (400.0, 250.0) in tr.wanted(1.1)  # the queen is missing: look again
+
+
+def test_a_missing_card_is_removed_only_on_frames_that_looked_at_its_spot():
+    tr = Tracker(stable_s=0.3, absent_s=1.0)
+    qh = Sighting("QH", 0.95, 400.0, 250.0, "play.0")
+    for k in range(10):
+        tr.update(k / 10, [qh])
+    elsewhere = lambda x, y: x < 200  # noqa: E731 - only the left of the table was read
+    events = [e for k in range(10, 60) for e in tr.update(k / 10, [], looked=elsewhere)]
+    assert events == [] and tr.placed == {"QH": "play.0"}
+    here = lambda x, y: x > 200  # noqa: E731
+    events = [e for k in range(60, 90) for e in tr.update(k / 10, [], looked=here)]
+    assert [(e.kind, e.card) for e in events] == [("removed", "QH")]
+
+
+# -- the watcher ------------------------------------------------------------------------
+
+
+def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    size = (2400, 1600)
+    before = make_scene(np.random.default_rng(801), size=size, d_range=d_range, hands=0.0)
+    other = make_scene(np.random.default_rng(802), size=size, d_range=d_range, hands=0.0)
+    rec = Recognizer()
+    # a stretch of another table laid into this one: the cards there are new
+    x0, y0, x1, y1 = (1500, 700, 1900, 1100)
+    after = before.image.copy()
+    after[y0:y1, x0:x1] = other.image[y0:y1, x0:x1]
+    hand = after.copy()
+    cv2.ellipse(hand, (1700, 900), (180, 130), 20, 0, 360, (120, 150, 210), -1)
+    whole_after = {r.card for r in rec.read(after) if r.confidence >= 0.7}
+    whole_before = {r.card for r in rec.read(before.image) if r.confidence >= 0.7}
+    new = whole_after - whole_before
+    assert new, "the pasted stretch should hold cards of its own"
+
+    watcher = TableWatcher(Recognizer())
+    placed: dict[str, float] = {}
+    t = 0.0
+    reads = []
+    for image, seconds in ((before.image, 2.0), (hand, 1.0), (after, 3.0)):
+        for _ in range(int(seconds * 5)):
+            for obs in watcher.process(t, image)[0]:
+                if obs.kind == "placed":
+                    placed[obs.card] = t
+            reads.append((watcher.full_reads, watcher.region_reads))
+            t += 0.2
+    # the whole frame is read while the table's first cards wait to be placed (all of
+    # them at once cost more than one whole reading), never again after that
+    assert reads[9][0] == reads[-1][0]
+    assert reads[-1][1] > reads[9][1]
+    assert set(placed) >= whole_before
+    assert {c for c, at in placed.items() if at >= 3.0} == new
+    # what the watcher holds now is what a whole reading of the last frame finds
+    assert {r.card for r in watcher.readings if r.confidence >= 0.7} == whole_after
