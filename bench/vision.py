@@ -12,7 +12,13 @@ Prints, each with the command that measures it:
 * synthetic rows, tricks and fans with overlap and hands, from seeds training never
   meets: share of cards with a visible index that are read, and false readings;
 * the tracker over a synthetic occlusion video: false ``placed`` events;
-* median and 90th percentile time per 1280x720 frame, and peak resident memory.
+* median and 90th percentile time per 1280x720 frame, and peak resident memory;
+* the live loop over the bundled cribbage video (2688 x 2688 frames, calibrated):
+  time per frame by what it read (the whole frame, regions, nothing), for the
+  frames that settled an observation, and a whole reading of such a frame.
+
+``--only PART`` (``real``, ``synthetic``, ``occlusion``, ``speed``, ``live``; may
+be repeated) runs only those parts.
 """
 
 # ruff: noqa: E402 - thread counts must be set before NumPy and OpenCV load
@@ -158,7 +164,8 @@ def occlusion_video(rec: Recognizer, seconds: float, fps: float = 5.0) -> None:
                 removed += 1
     print(
         f"\nocclusion video ({seconds:.0f} s at {fps:g} fps, a hand over the table a quarter "
-        f"of the time; {watcher.full_reads} of {frames} frames read in full)"
+        f"of the time; of {frames} frames {watcher.full_reads} read whole, "
+        f"{watcher.region_reads} region by region)"
     )
     print(
         f"  cards on the table placed at the start: {len(placed_first & set(scene.cards))} of "
@@ -221,6 +228,74 @@ def speed(rec: Recognizer, frames: int = 40, passes: int = 3) -> None:
     print(f"  resident memory of a process reading those frames: {rss:.0f} MB (target <= 300 MB)")
 
 
+def live_table(rec: Recognizer) -> None:
+    """The live loop (motion gate, regions, tracker) over the bundled cribbage video as
+    ``kiebitz vision watch --table`` runs it, frame by frame; each frame's time sorted
+    by what it read; and whole readings of frames of that size, for comparison."""
+    from vision.layout import load_layout
+    from vision.sources import open_source
+
+    video = ROOT / "config" / "videos" / "cribbage-deal.mp4"
+    if not video.is_file():
+        raise SystemExit(f"{video} is missing: python -m controller.scenarios render config/videos")
+    layout = load_layout(ROOT / "config" / "tables" / "cribbage-2.toml")
+    watcher = TableWatcher(Recognizer(rec.classifier.path), layout=layout)
+    source = open_source(str(video), fps=4.0)
+    source.open()
+    by_kind: dict[str, list[float]] = {"whole": [], "regions": [], "nothing": []}
+    settling: list[float] = []
+    kept = []
+    n = 0
+    while (frame := source.read()) is not None:
+        if watcher.recognizer.calibration is None:
+            watcher.try_calibrate(frame.image)
+        whole = watcher.full_reads
+        t0 = time.perf_counter()
+        observations, _ = watcher.process(frame.t, frame.image)
+        dt = time.perf_counter() - t0
+        if watcher.full_reads > whole:
+            by_kind["whole"].append(dt)
+        elif watcher.timings["regions"]:
+            by_kind["regions"].append(dt)
+        else:
+            by_kind["nothing"].append(dt)
+        if observations:
+            settling.append(dt)
+        if n % 57 == 28:
+            kept.append(frame.image)
+        n += 1
+    source.close()
+    reader = watcher.recognizer
+    whole_times = []
+    for image in kept * 2:
+        t0 = time.perf_counter()
+        reader.read(image)
+        whole_times.append(time.perf_counter() - t0)
+    h, w = kept[0].shape[:2]
+
+    def ms(xs: list[float]) -> str:
+        xs = sorted(xs)
+        if not xs:
+            return "none"
+        return (
+            f"median {1000 * statistics.median(xs):.1f} ms, 90th percentile "
+            f"{1000 * xs[int(0.9 * len(xs))]:.1f}, max {1000 * xs[-1]:.1f}"
+        )
+
+    print(
+        f"\nlive loop over {video.name} ({n} frames of {w}x{h}, calibrated, "
+        f"{reader.index_px / 8.5:.2f} px/mm), one core, as `kiebitz vision watch --table`"
+    )
+    print(f"  read whole: {len(by_kind['whole'])} frames, {ms(by_kind['whole'])}")
+    print(f"  read region by region: {len(by_kind['regions'])} frames, {ms(by_kind['regions'])}")
+    print(f"  nothing to read: {len(by_kind['nothing'])} frames, {ms(by_kind['nothing'])}")
+    print(
+        f"  the {len(settling)} frames that settled an observation (a card laid, moved, "
+        f"removed): {ms(settling)} (target a card laid <= 15 ms)"
+    )
+    print(f"  a whole reading of a {w}x{h} frame of it, for comparison: {ms(whole_times)}")
+
+
 def _reader_memory(folder: str, model: str) -> float:
     """Peak resident memory (MB) of a fresh process that loads the model and reads the
     frames in ``folder`` one by one, as the table service does."""
@@ -249,17 +324,26 @@ def main() -> int:
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--video-seconds", type=float, default=120.0)
+    parts = ("real", "synthetic", "occlusion", "speed", "live")
+    ap.add_argument("--only", action="append", choices=parts)
     args = ap.parse_args()
+    only = set(args.only or parts)
     print(f"Kiebitz vision bench: model {args.model}, {pin_one_core()}, OpenCV {cv2.__version__}")
     rec = Recognizer(args.model)
     data = Path(args.data)
-    if (data / "labels.csv").exists():
-        real_sets(rec, data)
-    else:
-        print(f"\n(no labelled photographs at {data})")
-    synthetic(rec, args.scenes)
-    occlusion_video(rec, args.video_seconds)
-    speed(rec)
+    if "real" in only:
+        if (data / "labels.csv").exists():
+            real_sets(rec, data)
+        else:
+            print(f"\n(no labelled photographs at {data})")
+    if "synthetic" in only:
+        synthetic(rec, args.scenes)
+    if "occlusion" in only:
+        occlusion_video(rec, args.video_seconds)
+    if "speed" in only:
+        speed(rec)
+    if "live" in only:
+        live_table(rec)
     return 0
 
 

@@ -10,6 +10,7 @@ never guess, and never flag a revoke it cannot prove.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -73,16 +74,43 @@ def test_a_deal_read_from_the_table_is_the_deal_played(seed, revoke, shuffle):
     assert r.game.results[-1].changes == reference.results[-1].changes
 
 
-def test_cards_laid_in_any_order_within_a_trick_are_played_in_turn():
-    plays, contract, _, _ = skat_deal(3)
+def _reversed_tricks(plays, gap: float) -> list[TableObservation]:
+    """Each trick's cards seen last seat first, ``gap`` seconds apart, then swept."""
     told = trick_told(plays, 3)
-    reversed_frames = []
+    lines = []
+    t = 0.0
     for k in range(0, len(told.frames), 4):  # three cards and a sweep per trick
-        reversed_frames += told.frames[k : k + 3][::-1] + told.frames[k + 3 : k + 4]
-    told.frames = reversed_frames
-    r = read(told.lines(), contract)
+        for frame in told.frames[k : k + 3][::-1]:
+            t += gap
+            lines += [replace(o, t=t) for o in frame]
+        t += 2.0
+        lines += [replace(o, t=t) for o in told.frames[k + 3]]
+    return lines
+
+
+def test_cards_seen_in_another_order_within_a_trick_moments_apart_are_played_in_turn():
+    plays, contract, _, _ = skat_deal(3)
+    r = read(_reversed_tricks(plays, gap=0.4), contract)  # the camera's settling
+    assert [(p["seat"], p["card"]) for p in r.plays()] == [(s, str(c)) for s, c in plays]
+    assert r.game.verdicts == () and r.alerts == []
+
+
+def test_a_lead_out_of_turn_seen_clearly_is_one_alert_per_trick_and_no_verdict():
+    plays, contract, _, _ = skat_deal(3)
+    r = read(_reversed_tricks(plays, gap=2.0), contract)
+    # read in turn all the same: the deal is refereed as played
     assert [(p["seat"], p["card"]) for p in r.plays()] == [(s, str(c)) for s, c in plays]
     assert r.game.verdicts == ()
+    alerts = [a for a in r.alerts if a.kind == "led-out-of-turn"]
+    # every trick's last card in play order was seen first, two seconds before the lead
+    assert [(a.trick, a.seat) for a in alerts] == [
+        (k + 1, s) for k, (s, _) in enumerate(plays[2::3])
+    ]
+    first = alerts[0]
+    assert "Laws 47-48" in first.detail and first.cards[0] == plays[2][1]
+    # the operator rules on it: dismissed (the camera was slow), it is gone
+    r.feed(Command("dismiss", alert=first.id))
+    assert first.id not in {a.id for a in r.alerts} and len(r.alerts) == 9
 
 
 @pytest.mark.parametrize("seed", [1, 2, 5, 8, 13])

@@ -453,6 +453,8 @@ def test_a_rendered_table_video_calibrates_and_publishes_the_card_played(
     service.run()
     health = service.health()
     assert health["calibrated"] and health["frames"] > 0 and health["full_reads"] > 0
+    # after the first frame the card laid is read region by region, not whole frames
+    assert health["region_reads"] > 0 and health["full_reads"] < health["frames"] // 2
     placed = [b for b in listener.bodies(OBS) if b["kind"] == "placed"]
     assert [(b["card"], b["zone"], b["zone_kind"], b["seat"]) for b in placed] == [
         ("QH", "play.0", "play", 0)

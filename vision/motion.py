@@ -72,7 +72,7 @@ class MotionGate:
         shrink: int = 8,
         level: int = 18,
         min_cells: int = 2,
-        refresh_s: float = 5.0,
+        refresh_s: float = 10.0,
         tiles: tuple[int, int] = (6, 6),
         memory_s: float = 0.7,
     ) -> None:

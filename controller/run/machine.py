@@ -393,6 +393,7 @@ def _summary(
         "inputs": state.get("inputs"),
         "frames": health.get("frames"),
         "full_reads": health.get("full_reads"),
+        "region_reads": health.get("region_reads"),
         "calibration_error_mm": health.get("calibration_error_mm"),
         "log": str(db) if cfg.db is not None else None,
     }

@@ -44,7 +44,14 @@ _WARNED: set[tuple[str, str, str]] = set()
 
 #: Alert kinds the board shows as a dispute.
 DISPUTE_KINDS = frozenset(
-    {"missing-card", "duplicate-card", "not-in-pack", "out-of-turn", "hand-mismatch"}
+    {
+        "missing-card",
+        "duplicate-card",
+        "not-in-pack",
+        "out-of-turn",
+        "led-out-of-turn",
+        "hand-mismatch",
+    }
 )
 _DISPLAY = 32767  # the displays show -32767..32767
 _DISPLAYS = 16  # at most this many displays in a STATE frame

@@ -472,6 +472,7 @@ class TableService:
             out["last_board_state"] = self._last_board
         out["table"] = self.table
         out["full_reads"] = self.watcher.full_reads if self.watcher is not None else 0
+        out["region_reads"] = self.watcher.region_reads if self.watcher is not None else 0
         calibrated = self.watcher is not None and self.watcher.recognizer.calibration is not None
         out["calibrated"] = calibrated
         out["calibration_error_mm"] = self._calibrated_mm

@@ -283,6 +283,7 @@ class Alert:
     ``id`` is stable: reading the same observations again gives the same alerts
     with the same ids, so a command can name one. ``kind`` is the stable name
     (``missing-card``, ``duplicate-card``, ``not-in-pack``, ``out-of-turn``,
+    ``led-out-of-turn``,
     ``no-contract``, ``no-starter``, ``no-dealer``, or an engine verdict's kind that
     is evidence of a misread rather than proof, such as ``hand-mismatch``).
     """

@@ -13,7 +13,12 @@ Zones (``config/tables/skat-*.toml``): a ``trick`` zone in front of each seat, a
 * **the play**: "a card in front of a seat is played by it". A trick is the
   cards laid in front of the seats until each active seat has laid one; it goes
   to the engine in the order of play from the seat to lead (the engine's turn),
-  so cards seen in another order within a trick are no fault.
+  so cards seen in another order within a trick are no fault, with one
+  exception: a trick whose first card came from a seat not to lead, and whose
+  leader's card was seen ``LEAD_GAP_S`` or more later, is a lead out of turn
+  as far as the camera can tell (Laws 47-48): one ``led-out-of-turn`` alert with
+  the cards and times as evidence, for an operator to confirm or dismiss (a
+  camera can be slow to see a card; the play is still read in turn).
 * **a missed card**: a trick swept off the table, or a seat laying a second card,
   with a seat's card not seen, is **one** alert that asks for that card; the
   tricks after it wait behind it instead of being refereed against a wrong
@@ -48,6 +53,10 @@ from rules.reading.table import Contract, DealReader
 __all__ = ["AllFoursReader", "FrogReader", "SkatReader", "TrickReader"]
 
 _SUIT_WORDS: Final = {"clubs": "C", "spades": "S", "hearts": "H", "diamonds": "D"}
+# How much later than another seat's card the leader's card must be seen before the
+# other is taken to have been led out of turn: the camera settles a card some
+# tenths of a second after the hand has left it, later when a hand passes over it.
+LEAD_GAP_S: Final = 1.0
 
 
 @dataclass
@@ -59,6 +68,7 @@ class _Trick:
     removed: set[Card] = field(default_factory=set)
     missing: tuple[int, ...] = ()
     alert: str = ""
+    seen_at: dict[int, float] = field(default_factory=dict)  # seat -> when its card was laid
 
 
 @dataclass
@@ -158,7 +168,7 @@ class TrickReader(DealReader):
             self._aside(card, kind)
             return
         if kind in ("trick", "play") and seat is not None:
-            self._laid(seat, card)
+            self._laid(seat, card, obs.t)
 
     def _begin_if_over(self, card: Card | None = None) -> bool:
         """The first card or contract after a deal is over starts the next deal; a
@@ -186,7 +196,7 @@ class TrickReader(DealReader):
     def on_aside(self, card: Card) -> None:
         """A card laid face up on the skat / widow / starter zone."""
 
-    def _laid(self, seat: int, card: Card) -> None:
+    def _laid(self, seat: int, card: Card, t: float = 0.0) -> None:
         if not self._begin_if_over(card):
             return
         d = self.d
@@ -208,6 +218,7 @@ class TrickReader(DealReader):
             elif old != seat:  # moved to another seat's place before the trick closed
                 del trick.cards[old]
                 trick.cards[seat] = card
+                trick.seen_at.pop(old, None)  # its time no longer tells who laid first
                 d.seen[card] = seat
                 self._maybe_close(trick)
             trick.removed.discard(card)
@@ -239,6 +250,7 @@ class TrickReader(DealReader):
             self._close(trick)  # a second card from a seat: the trick was gathered
             trick = d.current
         trick.cards[seat] = card
+        trick.seen_at[seat] = t
         d.seen[card] = seat
         self._maybe_close(trick)
 
@@ -310,12 +322,37 @@ class TrickReader(DealReader):
         while d.held and not d.held[0].missing and self.playing():
             trick = d.held.pop(0)
             leader = self.game.turn
+            self._check_lead(trick, leader)
             seats = self.active_seats()
             start = seats.index(leader) if leader in seats else 0
             for seat in seats[start:] + seats[:start]:
                 self.emit(Play(seat, trick.cards[seat]))
         if self.deal_over():
             self.on_deal_end()
+
+    def _check_lead(self, trick: _Trick, leader: int | None) -> None:
+        """One ``led-out-of-turn`` alert when the trick's first card came from a seat
+        not to lead and the leader's card was seen ``LEAD_GAP_S`` or more after it
+        (a card supplied or moved has no time, and tells nothing)."""
+        at = trick.seen_at
+        if leader is None or leader not in at or len(at) < 2:
+            return
+        first = min(at, key=lambda s: at[s])
+        if first == leader or at[leader] - at[first] < LEAD_GAP_S:
+            return
+        order = sorted(at, key=lambda s: at[s])
+        seen = ", ".join(f"seat {s} {trick.cards[s]} at {at[s]:g} s" for s in order)
+        self.raise_alert(
+            Alert(
+                f"lead:{self.deal_start}:{trick.number}",
+                "led-out-of-turn",
+                f"trick {trick.number}: seat {first} laid {trick.cards[first]} first, seat "
+                f"{leader} was to lead (Laws 47-48); seen: {seen}; read in turn",
+                seat=first,
+                trick=trick.number,
+                cards=tuple(trick.cards[s] for s in order),
+            )
+        )
 
     def ready_to_open(self) -> bool:
         return True
