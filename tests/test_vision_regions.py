@@ -191,6 +191,18 @@ def test_a_region_not_read_stays_offered_and_a_read_one_is_forgotten():
     assert gate.look(0.3, two).regions == (b,)
 
 
+def test_a_new_scene_is_read_whole_at_once_though_everything_in_it_moved():
+    gate = MotionGate()
+    a = _table()
+    b = np.full_like(a, 200)
+    b[100:140, 100:140] = 20
+    gate.look(0.0, a)
+    gate.mark_read(0.0)
+    for k in range(1, 5):  # photographs of a folder, each unlike the one before
+        assert gate.look(k / 10, b if k % 2 else a).full
+        gate.mark_read(k / 10)
+
+
 def test_the_sweep_offers_a_stale_tile_only_when_nothing_else_is_read():
     gate = MotionGate(refresh_s=1.0, tiles=(2, 2))
     base = _table()

@@ -19,6 +19,10 @@ Three uses in the live loop:
   every part of the table is read afresh now and then even if the gate never saw
   it change.
 
+A frame more than ``new_scene`` of which differs from the reference (the next
+photograph of a folder, the light switched on, the camera knocked) is read
+whole at once, moving or not.
+
 The caller tells the gate what it read (:meth:`MotionGate.mark_read`): only
 there is the reference brought up to date, so a change that creeps in below the
 gate's level, frame by frame, still adds up until it is read.
@@ -75,6 +79,7 @@ class MotionGate:
         refresh_s: float = 10.0,
         tiles: tuple[int, int] = (6, 6),
         memory_s: float = 0.7,
+        new_scene: float = 0.5,
     ) -> None:
         self.shrink = shrink
         self.level = level
@@ -82,6 +87,7 @@ class MotionGate:
         self.refresh_s = refresh_s
         self.tiles = tiles
         self.memory_s = memory_s
+        self.new_scene = new_scene
         self.frame_shape: tuple[int, int] | None = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
@@ -119,6 +125,10 @@ class MotionGate:
             self._reference = None
             return Look(full=True)
         changed = cv2.absdiff(small, self._reference) > self.level
+        if np.count_nonzero(changed) > self.new_scene * changed.size:
+            # most of the picture is new (another photo of a folder, the light switched
+            # on, the camera knocked): read it whole, moving or not
+            return Look(full=True)
         still = (changed & (moving_now == 0)).astype(np.uint8)
         regions: list[Box] = []
         if still.any():
