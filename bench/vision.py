@@ -17,8 +17,11 @@ Prints, each with the command that measures it:
   time per frame by what it read (the whole frame, regions, nothing), for the
   frames that settled an observation, and a whole reading of such a frame.
 
-``--only PART`` (``real``, ``synthetic``, ``occlusion``, ``speed``, ``live``; may
-be repeated) runs only those parts.
+* bounded work: a frame of noise and a page of print against a table frame,
+  time and memory;
+
+``--only PART`` (``real``, ``synthetic``, ``occlusion``, ``speed``, ``bounded``,
+``live``; may be repeated) runs only those parts.
 """
 
 # ruff: noqa: E402 - thread counts must be set before NumPy and OpenCV load
@@ -72,7 +75,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
         ok = 0
         for s in singles:
             image = cv2.imread(str(data / s.file))
-            readings = rec.read(image)
+            readings = rec.read_any_scale(image)
             label = s.file.split("/")[-1].split(".")[0].upper()
             ok += bool(readings) and readings[0].card == label
         print(
@@ -228,6 +231,36 @@ def speed(rec: Recognizer, frames: int = 40, passes: int = 3) -> None:
     print(f"  resident memory of a process reading those frames: {rss:.0f} MB (target <= 300 MB)")
 
 
+def bounded(rec: Recognizer, reads: int = 5) -> None:
+    """Frames that are no card table (uniform noise, a page of small print) against a
+    synthetic table, 1280x720: time per reading and the memory of a process reading
+    them (targets: about twice a table frame's)."""
+    rng = np.random.default_rng(EVAL_SEED - 7)
+    table = make_scene(rng, size=(1280, 720), d_range=(d_for_mounting(2.35), d_for_mounting(2.8)))
+    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    page = np.full((720, 1280, 3), 235, np.uint8)
+    letters = list("abcdefghijklmnopqrstuvwxyz0123456789AKQJ  ")
+    for y in range(14, 720, 14):
+        line = "".join(rng.choice(letters) for _ in range(1280 // 7))
+        cv2.putText(page, line, (2, y), cv2.FONT_HERSHEY_PLAIN, 0.8, (20, 20, 20), 1)
+    print(
+        "\nbounded work, 1280x720, one core (median of 5 readings; a fresh process's peak memory)"
+    )
+    for name, image in (("a card table", table.image), ("uniform noise", noise), ("print", page)):
+        times = []
+        for _ in range(reads):
+            t0 = time.perf_counter()
+            rec.read(image)
+            times.append(time.perf_counter() - t0)
+        with tempfile.TemporaryDirectory() as tmp:
+            cv2.imwrite(f"{tmp}/frame.png", image)
+            rss = _reader_memory(tmp, str(rec.classifier.path))
+        print(
+            f"  {name}: {1000 * statistics.median(times):.1f} ms, "
+            f"{rec.timings.get('proposals_n', 0):.0f} proposals, {rss:.0f} MB"
+        )
+
+
 def live_table(rec: Recognizer) -> None:
     """The live loop (motion gate, regions, tracker) over the bundled cribbage video as
     ``kiebitz vision watch --table`` runs it, frame by frame; each frame's time sorted
@@ -324,7 +357,7 @@ def main() -> int:
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--video-seconds", type=float, default=120.0)
-    parts = ("real", "synthetic", "occlusion", "speed", "live")
+    parts = ("real", "synthetic", "occlusion", "speed", "bounded", "live")
     ap.add_argument("--only", action="append", choices=parts)
     args = ap.parse_args()
     only = set(args.only or parts)
@@ -342,6 +375,8 @@ def main() -> int:
         occlusion_video(rec, args.video_seconds)
     if "speed" in only:
         speed(rec)
+    if "bounded" in only:
+        bounded(rec)
     if "live" in only:
         live_table(rec)
     return 0

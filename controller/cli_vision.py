@@ -101,21 +101,21 @@ def _recognizer(args: argparse.Namespace, **kwargs: Any) -> Any:
 
 
 def _read_image(path: str) -> Any:
-    import cv2
+    from vision.images import ImageError, read_image
 
-    if not Path(path).is_file():
-        raise UsageError(f"cannot read image {path}: no such file")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"cannot read image {path}: not a readable image")
-    return image
+    try:
+        return read_image(path)
+    except ImageError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def _identify(args: argparse.Namespace) -> int:
     image = _read_image(args.image)
-    readings = _recognizer(args).read(image)
+    recognizer = _recognizer(args)
+    readings = recognizer.read_any_scale(image)
     if args.json:
-        print(json.dumps({"image": args.image, "cards": [r.to_json() for r in readings]}))
+        cards = [r.to_json() for r in readings]
+        print(json.dumps({"image": args.image, "scale": recognizer.last_scale, "cards": cards}))
     else:
         for r in readings:
             flags = f"  [{', '.join(r.flags)}]" if r.flags else ""
@@ -128,7 +128,7 @@ def _annotate(args: argparse.Namespace) -> int:
     import numpy as np
 
     image = _read_image(args.image)
-    readings = _recognizer(args).read(image)
+    readings = _recognizer(args).read_any_scale(image)
     out = image.copy()
     for r in readings:
         colour = (0, 200, 0) if not r.flags else (0, 165, 255)

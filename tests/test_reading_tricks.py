@@ -272,3 +272,21 @@ def test_a_declarer_without_cards_or_a_wrong_word_can_be_said_again():
     assert r.alerts == [] and r.game.phase == "play"
     with pytest.raises(ValueError, match="contract 'stand'"):
         TableReading(TableSetup("skat", contract=Contract(0, "stand")))
+
+
+def test_a_card_taken_back_and_supplied_later_does_not_lend_its_time_to_a_lead():
+    plays, contract, _, _ = skat_deal(3)
+    (s0, c0), (s1, c1), (s2, c2) = plays[:3]
+    r = TableReading(TableSetup("skat", {"rules": "isko"}, dealer=2, contract=contract))
+    # the second seat lays a card early and takes it back; the trick is then played in
+    # turn, that seat's card never seen again; the operator supplies it
+    r.feed(TableObservation("placed", c1, f"trick.{s1}", "trick", s1, 0.5))
+    r.feed(TableObservation("removed", c1, None, None, None, 0.7))
+    r.feed(TableObservation("placed", c0, f"trick.{s0}", "trick", s0, 4.0))
+    r.feed(TableObservation("placed", c2, f"trick.{s2}", "trick", s2, 6.0))
+    for c in (c0, c2):
+        r.feed(TableObservation("removed", c, None, None, None, 8.0))
+    assert [a.kind for a in r.alerts] == ["missing-card"]
+    r.feed(Command("supply", seat=s1, card=c1))
+    assert r.alerts == []
+    assert [(p["seat"], p["card"]) for p in r.plays()] == [(s, str(c)) for s, c in plays[:3]]

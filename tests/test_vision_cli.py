@@ -57,6 +57,36 @@ def test_calibrate_with_a_broken_layout_names_file_and_key(table_photo, tmp_path
     assert "bad.toml: table.players" in err
 
 
+@pytest.mark.parametrize("suffix", [".jpg", ".png"])
+def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys, suffix):
+    from vision.synth import make_scene
+
+    whole = tmp_path / f"table{suffix}"
+    cv2.imwrite(str(whole), make_scene(np.random.default_rng(5), size=(640, 480)).image)
+    data = whole.read_bytes()
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes(data[: int(len(data) * 0.7)])
+    assert main(["vision", "identify", str(whole)]) == 0
+    capsys.readouterr()
+    assert main(["vision", "identify", str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    kind = {".jpg": "JPEG", ".png": "PNG"}[suffix]
+    assert f"cannot read image {cut}: the {kind} is cut short" in err
+    # the folder source reports it and goes on with the next picture
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "0.png").write_bytes(
+        (tmp_path / "table.png").read_bytes() if suffix == ".png" else data
+    )
+    (folder / f"1{suffix}").write_bytes(cut.read_bytes())
+    (folder / f"2{suffix}").write_bytes(data)
+    assert main(["vision", "watch", str(folder)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    errors = [line["error"] for line in lines if "error" in line]
+    assert len(errors) == 1 and "cut short" in errors[0] and f"1{suffix}" in errors[0]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -3,6 +3,7 @@ faces and their anchors, synthetic scenes, proposals, patches, labels, scoring."
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -234,3 +235,29 @@ def test_a_free_card_under_a_dim_blue_light_is_outlined():
     found = sorted(map(tuple, np.round(quads[0]).astype(int)))
     drawn = sorted(map(tuple, box))
     assert all(np.hypot(a[0] - b[0], a[1] - b[1]) < 6 for a, b in zip(found, drawn, strict=True))
+
+
+def _print_page(h: int = 720, w: int = 1280) -> np.ndarray:
+    """A page of small dense print: thousands of ink blobs on white paper."""
+    page = np.full((h, w, 3), 235, np.uint8)
+    rng = np.random.default_rng(3)
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789AKQJ"
+    for y in range(14, h, 14):
+        line = "".join(rng.choice(list(letters + "  ")) for _ in range(w // 7))
+        cv2.putText(page, line, (2, y), cv2.FONT_HERSHEY_PLAIN, 0.8, (20, 20, 20), 1)
+    return page
+
+
+def test_noise_and_print_are_read_with_bounded_work_and_give_no_cards():
+    from vision.proposals import MAX_BLOBS, Picture, _components
+    from vision.recognize import Recognizer
+
+    rec = Recognizer()
+    noise = np.random.default_rng(0).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    for image in (noise, _print_page()):
+        comps, _ = _components(Picture(image))
+        assert len(comps) == MAX_BLOBS  # thousands pass the paper test; the cap holds
+        readings = rec.read(image)
+        # each blob pairs with at most three others, or is a whole index both ways
+        assert rec.timings["proposals_n"] <= 5 * MAX_BLOBS
+        assert [r.card for r in readings if r.confidence >= 0.8] == []

@@ -52,6 +52,29 @@ def test_real_single_cards_are_identified(rec):
 
 
 @needs_data
+def test_a_real_card_photographed_close_enough_to_fill_the_frame_is_read(rec, tmp_path, capsys):
+    singles = sorted((DATA / "bidly" / "single").glob("*.jpg"))[::7]
+    right = 0
+    for k, path in enumerate(singles):
+        photo = cv2.imread(str(path))
+        # the card fills a phone's frame: indices several times what the network reads
+        big = cv2.resize(photo, None, fx=5 + k % 4, fy=5 + k % 4, interpolation=cv2.INTER_CUBIC)
+        assert not any(r.confidence >= rec.confident for r in rec.read(big))
+        readings = rec.read_any_scale(big)
+        right += bool(readings) and readings[0].card == path.stem.upper()
+        assert rec.last_scale < 1.0
+        # positions come back in the photo's own pixels: the index lies in the photo
+        # and its size is the photo's (the card's outline is a guess from the index)
+        h, w = big.shape[:2]
+        assert all(0 <= i.x < w and 0 <= i.y < h and i.d > 60 for i in readings[0].indices)
+    assert right == len(singles)
+    cv2.imwrite(str(tmp_path / "close.jpg"), big)
+    assert main(["vision", "identify", str(tmp_path / "close.jpg"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scale"] < 1.0 and out["cards"][0]["card"] == singles[-1].stem.upper()
+
+
+@needs_data
 def test_a_real_overhead_deal_is_read_with_few_mistakes(rec):
     with open(DATA / "labels.csv", newline="") as fh:
         rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}

@@ -203,6 +203,31 @@ def test_a_new_scene_is_read_whole_at_once_though_everything_in_it_moved():
         gate.mark_read(k / 10)
 
 
+def test_a_folder_of_stills_reads_each_change_in_its_own_frame(tmp_path):
+    size = (2400, 1600)
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    a = make_scene(np.random.default_rng(801), size=size, d_range=d_range, hands=0.0).image
+    other = make_scene(np.random.default_rng(802), size=size, d_range=d_range, hands=0.0).image
+    b = a.copy()
+    b[700:1100, 1500:1900] = other[700:1100, 1500:1900]
+    rec = Recognizer()
+    expected = [{r.card for r in rec.read(img)} for img in (a, b, a, b)]
+    assert expected[0] != expected[1]
+    for k, img in enumerate((a, b, a, b)):
+        cv2.imwrite(str(tmp_path / f"{k}.png"), img)
+    from vision.sources import ImageFolderSource
+
+    source = ImageFolderSource(tmp_path, fps=1.0)  # a photo a second
+    source.open()
+    watcher = TableWatcher(Recognizer())
+    watcher.gate.stills = True
+    seen = []
+    while (frame := source.read()) is not None:
+        watcher.process(frame.t, frame.image)
+        seen.append({r.card for r in watcher.readings})
+    assert seen == expected and watcher.full_reads + watcher.region_reads == 4
+
+
 def test_the_sweep_offers_a_stale_tile_only_when_nothing_else_is_read():
     gate = MotionGate(refresh_s=1.0, tiles=(2, 2))
     base = _table()

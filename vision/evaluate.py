@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
-
 from vision.errors import SourceError
+from vision.images import ImageError, read_image
 from vision.recognize import CardReading, Recognizer
 
 __all__ = ["ImageScore", "evaluate_dir", "read_labels", "score_image"]
@@ -88,9 +87,10 @@ def evaluate_dir(
     for file, labels in read_labels(folder):
         if subset and not file.startswith(subset):
             continue
-        image = cv2.imread(str(folder / file))
-        if image is None:
+        try:
+            image = read_image(folder / file)
+        except ImageError as exc:
             if on_error:
-                on_error(f"cannot read image {folder / file}")
+                on_error(str(exc))
             continue
-        yield score_image(file, labels, recognizer.read(image))
+        yield score_image(file, labels, recognizer.read_any_scale(image))

@@ -21,7 +21,8 @@ Three uses in the live loop:
 
 A frame more than ``new_scene`` of which differs from the reference (the next
 photograph of a folder, the light switched on, the camera knocked) is read
-whole at once, moving or not.
+whole at once, moving or not. With ``stills`` (a folder of photographs, each
+shown for one frame) every change is read at once.
 
 The caller tells the gate what it read (:meth:`MotionGate.mark_read`): only
 there is the reference brought up to date, so a change that creeps in below the
@@ -80,6 +81,7 @@ class MotionGate:
         tiles: tuple[int, int] = (6, 6),
         memory_s: float = 0.7,
         new_scene: float = 0.5,
+        stills: bool = False,
     ) -> None:
         self.shrink = shrink
         self.level = level
@@ -88,6 +90,9 @@ class MotionGate:
         self.tiles = tiles
         self.memory_s = memory_s
         self.new_scene = new_scene
+        # frames that are photographs, not a video (a folder): each shows for one frame,
+        # so a change is read at once, without waiting for it to lie still
+        self.stills = stills
         self.frame_shape: tuple[int, int] | None = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
@@ -129,7 +134,7 @@ class MotionGate:
             # most of the picture is new (another photo of a folder, the light switched
             # on, the camera knocked): read it whole, moving or not
             return Look(full=True)
-        still = (changed & (moving_now == 0)).astype(np.uint8)
+        still = (changed if self.stills else changed & (moving_now == 0)).astype(np.uint8)
         regions: list[Box] = []
         if still.any():
             # one region per patch of change; bits within a cell or two of each other are one

@@ -86,6 +86,9 @@ _PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
+# At most this many ink blobs, or one per this many pixels of a larger picture.
+MAX_BLOBS = 600
+BLOB_AREA = 4000
 
 
 class Picture:
@@ -114,6 +117,10 @@ class Picture:
         self.shape = (h, w)
         # the window ink is judged darker than its surroundings in
         self.background_k = max(15, (min(h, w) // 24) | 1)
+        # The most ink blobs read: a photograph of a whole deal spread on cork has
+        # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
+        # page of print many thousands, and pairing them costs their number squared.
+        self.max_blobs = max(MAX_BLOBS, h * w // BLOB_AREA)
         self._half: NDArray[np.uint8] | None = None
         self._bar: NDArray[np.uint8] | None = None
 
@@ -234,8 +241,14 @@ def _components(
 
     band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
     band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
-    ok &= band >= 0.25 * np.maximum(band_area, 1)
+    paper_share = band / np.maximum(band_area, 1)
+    ok &= paper_share >= 0.25
     idx = np.nonzero(ok)[0]
+    cap = pic.max_blobs
+    if idx.size > cap:
+        # not a card table (sensor noise, a page of print, a patterned cloth): the
+        # blobs most surrounded by paper, so that the work stays bounded
+        idx = np.sort(idx[np.argsort(-paper_share[idx], kind="stable")[:cap]])
     if idx.size == 0:
         return _no_components(), paper
     # second moments and red share of the kept blobs (a hundred or so of several hundred

@@ -65,6 +65,8 @@ SAME_INDEX = 0.7
 # The rank-to-suit distance assumed, in the working picture's pixels, where no
 # calibration gives it (it sets how wide a margin a region is read with).
 UNCALIBRATED_D = 40.0
+# A picture of unknown scale is read shrunk by halves down to this shorter side.
+MIN_SIDE = 160
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,18 @@ def _card_outline(det: IndexDetection) -> tuple[tuple[float, float], ...]:
     return tuple(pts)
 
 
+def _scaled(r: CardReading, kx: float, ky: float) -> CardReading:
+    """A reading of a resized picture in the original picture's pixels."""
+
+    def pt(x: float, y: float) -> tuple[float, float]:
+        return ((x + 0.5) * kx - 0.5, (y + 0.5) * ky - 0.5)
+
+    indices = tuple(
+        replace(d, x=pt(d.x, d.y)[0], y=pt(d.x, d.y)[1], d=d.d * (kx + ky) / 2) for d in r.indices
+    )
+    return replace(r, corners=tuple(pt(x, y) for x, y in r.corners), indices=indices)
+
+
 def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
     """Are two readings so close that they are one index read twice?"""
     return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * min(a.d, b.d))
@@ -182,6 +196,7 @@ class Recognizer:
         self.scale = scale
         self.calibration = calibration
         self.timings: dict[str, float] = {}
+        self.last_scale = 1.0
 
     @property
     def calibration(self) -> Calibration | None:
@@ -384,6 +399,38 @@ class Recognizer:
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
         return self.cards(self.detect_indices(image))
+
+    def read_any_scale(self, image: NDArray[np.uint8]) -> list[CardReading]:
+        """Every card in a picture of unknown scale, best first: a phone photo of one
+        card filling the frame, or of a whole table.
+
+        The classifier reads indices of about ``WORK_D`` pixels, and the blob stage
+        takes ink blobs up to 90 pixels: an index much larger is never proposed. So
+        a picture in which nothing is read surely (at ``confident``) at its own size
+        is read again shrunk by halves, down to a shorter side of ``MIN_SIDE``
+        pixels, and the scale whose sure readings are surest in sum wins (the larger
+        on a tie). A picture that reads at its own size keeps that reading: a
+        smaller scale that also finds cards in it would mostly add misreadings of
+        small print. ``last_scale`` says which scale was used. A calibrated camera
+        knows its scale: the picture is read as :meth:`read` reads it.
+        """
+        self.last_scale = 1.0
+        readings = self.read(image)
+        if self.calibration is not None or any(r.confidence >= self.confident for r in readings):
+            return readings
+        h, w = image.shape[:2]
+        best: tuple[float, float, list[CardReading]] = (0.0, 1.0, readings)
+        k = 0.5
+        while min(h, w) * k >= MIN_SIDE:
+            size = (max(1, round(w * k)), max(1, round(h * k)))
+            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            found = [_scaled(r, w / size[0], h / size[1]) for r in self.read(small)]
+            score = sum(r.confidence for r in found if r.confidence >= self.confident)
+            if score > best[0]:
+                best = (score, k, found)
+            k /= 2
+        self.last_scale = best[1]
+        return best[2]
 
     def cards(self, dets: list[IndexDetection]) -> list[CardReading]:
         """The cards that index detections (each at least ``threshold * 0.6`` sure of

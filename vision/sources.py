@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import SourceError
+from vision.images import ImageError, read_image
 
 __all__ = [
     "CameraSource",
@@ -99,9 +100,10 @@ class ImageFolderSource:
         index = self._next
         self._next += 1
         path = self._files[index]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SourceError(f"cannot read image {path}")
+        try:
+            image = read_image(path)
+        except ImageError as exc:
+            raise SourceError(str(exc)) from exc
         return Frame(image, index / self.fps, index, path.name)
 
     def close(self) -> None:

@@ -37,7 +37,7 @@ from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
 from vision.proposals import Box, Picture
-from vision.recognize import CardReading, IndexDetection, Recognizer, suppress
+from vision.recognize import UNCALIBRATED_D, CardReading, IndexDetection, Recognizer, suppress
 from vision.sources import (
     CameraSource,
     ImageFolderSource,
@@ -112,7 +112,7 @@ class TableWatcher:
         read of both costs no more than two."""
         h, w = shape
         g = self.gate.shrink
-        d = self._index_d() or 30.0
+        d = self._index_d() or UNCALIBRATED_D
 
         def snap(x0: float, y0: float, x1: float, y1: float) -> Box:
             return (
@@ -240,6 +240,7 @@ def watch(
         out.flush()
 
     raw = open_source(spec, fps=fps)
+    watcher.gate.stills = isinstance(raw, ImageFolderSource)
     live = isinstance(raw, (CameraSource, PiCameraSource))
     source = (
         Reconnecting(raw, on_state=lambda s, d: emit({"status": s, "source": spec, "detail": d}))

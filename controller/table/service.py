@@ -150,6 +150,12 @@ class TableService:
         )
         self._source = self._wrap(source) if source is not None else None
         self._live = source is not None and self._is_live(source)
+        gate = getattr(watcher, "gate", None)
+        if source is not None and gate is not None:
+            from vision.sources import ImageFolderSource
+
+            # a folder's photographs are stills, each shown once: read a change at once
+            gate.stills = isinstance(source, ImageFolderSource)
         self._lock = threading.Lock()
         self._closed = False
         self._started = False

@@ -268,6 +268,7 @@ class TrickReader(DealReader):
             # back (or never lay there); it may be laid again.
             seat = next(iter(trick.cards))
             del trick.cards[seat]
+            trick.seen_at.pop(seat, None)
             trick.removed.clear()
             d.seen.pop(card, None)
             return
@@ -405,6 +406,7 @@ class TrickReader(DealReader):
 
     def _fill(self, trick: _Trick, seat: int, card: Card) -> None:
         trick.cards[seat] = card
+        trick.seen_at.pop(seat, None)  # supplied, not seen: no time to order it by
         trick.missing = tuple(s for s in trick.missing if s != seat)
         self.d.seen[card] = seat
         if not trick.missing:

@@ -1,0 +1,92 @@
+"""Reading a picture from a file: whole, or not at all.
+
+OpenCV decodes a JPEG cut short (a copy interrupted, a card full) without a
+word: the missing part comes out grey, and the cards in it are silently not
+there. :func:`read_image` checks that the file ends as its format says a whole
+file ends before it decodes it, and raises :class:`ImageError` naming the file
+and what is wrong: missing, not a picture, or cut short.
+
+* JPEG: the last marker is EOI (``FF D9``); a few bytes of padding after it (some
+  cameras write zeros or a newline) are allowed.
+* PNG: the last chunk is ``IEND``.
+* Other formats (BMP, TIFF, WebP): what OpenCV decodes, with the size the file
+  says when it says one (BMP).
+
+>>> import tempfile, pathlib, cv2, numpy as np
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = cv2.imwrite(str(folder / "a.jpg"), np.full((40, 60, 3), 128, np.uint8))
+>>> read_image(folder / "a.jpg").shape
+(40, 60, 3)
+>>> data = (folder / "a.jpg").read_bytes()
+>>> _ = (folder / "cut.jpg").write_bytes(data[: len(data) // 2])
+>>> read_image(folder / "cut.jpg")
+Traceback (most recent call last):
+...
+vision.images.ImageError: cannot read image .../cut.jpg: the JPEG is cut short (no end marker): ...
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+__all__ = ["ImageError", "decode_image", "read_image"]
+
+_JPEG_START = b"\xff\xd8\xff"
+_JPEG_END = b"\xff\xd9"
+_PNG_START = b"\x89PNG\r\n\x1a\n"
+_PNG_END = b"IEND\xaeB`\x82"
+_PADDING = 16  # bytes after the end marker that some writers add
+
+
+class ImageError(VisionError, ValueError):
+    """A picture file that is missing, not a picture, or not whole."""
+
+
+def _whole(data: bytes) -> str | None:
+    """Why ``data`` is not a whole picture, or ``None`` when it looks whole."""
+    if data.startswith(_JPEG_START):
+        tail = data[-(_PADDING + 2) :].rstrip(b"\x00\r\n\t ")
+        if not tail.endswith(_JPEG_END):
+            return f"the JPEG is cut short (no end marker): {len(data):,} bytes"
+    elif data.startswith(_PNG_START):
+        if _PNG_END not in data[-(_PADDING + 12) :]:
+            return f"the PNG is cut short (no IEND chunk): {len(data):,} bytes"
+    elif data.startswith(b"BM") and len(data) >= 14:
+        (size,) = struct.unpack_from("<I", data, 2)
+        if size > 0 and len(data) < size:
+            return f"the BMP is cut short: {len(data):,} of {size:,} bytes"
+    return None
+
+
+def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
+    """A whole picture (BGR) from the bytes of its file; :class:`ImageError` if not."""
+    if not data:
+        raise ImageError(f"cannot read image {name}: the file is empty")
+    why = _whole(data)
+    if why is not None:
+        raise ImageError(f"cannot read image {name}: {why}")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageError(f"cannot read image {name}: not a readable image")
+    return image
+
+
+def read_image(path: str | Path) -> NDArray[np.uint8]:
+    """A whole picture (BGR) from ``path``; :class:`ImageError` naming what is wrong."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError(f"cannot read image {path}: no such file") from None
+    except IsADirectoryError:
+        raise ImageError(f"cannot read image {path}: it is a folder") from None
+    except OSError as exc:
+        raise ImageError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    return decode_image(data, str(path))
