@@ -255,14 +255,20 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     if not cv2.imwrite(args.out, draw_layout(frame.image, layout, cal)):
         raise UsageError(f"cannot write {args.out}")
+    warnings = cal.trouble()
     print(
         json.dumps(
             {
                 "table": layout.name,
                 "markers": sorted(cal.markers),
                 "error_mm": round(cal.error_mm, 2),
+                "marker_errors_mm": {str(k): round(v, 2) for k, v in cal.marker_errors_mm.items()},
+                "left_out": list(cal.left_out),
+                "warnings": warnings,
                 "out": args.out,
             }
         )
     )
+    for warning in warnings:
+        print(f"kiebitz: warning: {warning}", file=sys.stderr)
     return 0

@@ -34,11 +34,31 @@ def table_photo(tmp_path):
 def test_calibrate_finds_the_markers_and_draws_the_zones(table_photo, tmp_path, capsys):
     out = tmp_path / "zones.png"
     assert main(["calibrate", str(table_photo), "--table", TABLE, str(out)]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["markers"] == [0, 1, 2, 3] and report["error_mm"] < 2.0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["markers"] == [0, 1, 2, 3] and 0.0 < report["error_mm"] < 2.0
+    assert set(report["marker_errors_mm"]) == {"0", "1", "2", "3"}
+    assert report["left_out"] == [] and report["warnings"] == [] and captured.err == ""
     drawn = cv2.imread(str(out))
     assert drawn.shape == (720, 1280, 3)
     assert (drawn != cv2.imread(str(table_photo))).any()
+
+
+def test_calibrate_names_a_marker_turned_the_wrong_way(tmp_path, capsys):
+    layout = load_layout(TABLE)
+    sheet = cv2.cvtColor(render_marker_sheet(layout, 1.2), cv2.COLOR_GRAY2BGR)
+    side = round(layout.marker_size_mm * 1.2)
+    x, y = layout.markers[3]
+    c0, r0 = round(x * 1.2 - side / 2), round((layout.depth_mm - y) * 1.2 - side / 2)
+    sheet[r0 : r0 + side, c0 : c0 + side] = np.rot90(sheet[r0 : r0 + side, c0 : c0 + side]).copy()
+    photo = tmp_path / "turned.png"
+    cv2.imwrite(str(photo), sheet)
+    assert main(["calibrate", str(photo), "--table", TABLE, str(tmp_path / "z.png")]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["left_out"] == [3] and report["error_mm"] > 30
+    (warning,) = report["warnings"]
+    assert warning.startswith("marker 3 is ") and warning in captured.err
 
 
 def test_calibrate_without_markers_exits_2_naming_them(tmp_path, capsys):

@@ -2,9 +2,16 @@
 
 Four (or more) ArUco markers are taped at the positions the table layout gives
 (``[markers]`` in ``config/tables/*.toml``), upright: the marker's top edge
-towards the north side of the table (away from seat 0). Their centres give a
-homography from pixels to millimetres; with more than four markers it is fitted
-by RANSAC and the reprojection error says how good it is.
+towards the north side of the table (away from seat 0). Every corner of every
+marker found has a known place on the table (its centre, its size, upright), so
+the homography from pixels to millimetres is fitted to all of them (16 points
+from four markers, least squares) and the error says something: how far each
+marker's corners land from where the layout puts them. Four centres alone fit
+any four points exactly, so their error was always 0. While the worst marker is
+further off than ``MARKER_BAR_MM`` (or ``MARKER_BAR_PX`` pixels) and more than
+three would remain, it is left out and the table fitted to the others: a marker
+taped in the wrong place or turned is named with how far off it is
+(``marker_errors_mm``, ``left_out``, :meth:`Calibration.trouble`).
 
 >>> import numpy as np
 >>> h = Calibration(np.eye(3), markers={}, error_mm=0.0)
@@ -15,7 +22,7 @@ by RANSAC and the reprojection error says how good it is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -25,9 +32,20 @@ from numpy.typing import NDArray
 from vision.errors import CalibrationError
 from vision.layout import TableLayout
 
-__all__ = ["Calibration", "calibrate", "detect_markers", "draw_layout", "render_marker_sheet"]
+__all__ = [
+    "Calibration",
+    "calibrate",
+    "detect_markers",
+    "draw_layout",
+    "marker_corners",
+    "render_marker_sheet",
+]
 
 FloatArray = NDArray[np.float64]
+# A marker corner further than this from its place (or this many pixels, on a coarse
+# camera) is worth an installer's look.
+MARKER_BAR_MM = 3.0
+MARKER_BAR_PX = 3.0
 
 
 def _dictionary(name: str) -> Any:
@@ -56,7 +74,9 @@ class Calibration:
 
     homography: FloatArray
     markers: dict[int, FloatArray]
-    error_mm: float
+    error_mm: float  # the largest distance of a marker corner from its place, mm
+    marker_errors_mm: dict[int, float] = field(default_factory=dict)  # the same per marker
+    left_out: tuple[int, ...] = ()  # markers too far off to be fitted
 
     def to_mm(self, points_px: Iterable[Sequence[float]] | FloatArray) -> FloatArray:
         pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
@@ -78,7 +98,26 @@ class Calibration:
             "homography": self.homography.tolist(),
             "error_mm": self.error_mm,
             "markers": sorted(self.markers),
+            "marker_errors_mm": {str(k): round(v, 2) for k, v in self.marker_errors_mm.items()},
+            "left_out": list(self.left_out),
         }
+
+    def trouble(self) -> list[str]:
+        """What an installer should put right: each marker whose corners land further
+        from their places (moved, turned, or not flat) than ``MARKER_BAR_MM`` or
+        ``MARKER_BAR_PX`` pixels there, whichever is more (a coarse camera finds a
+        corner to a pixel or so)."""
+        out = []
+        for marker, err in sorted(self.marker_errors_mm.items()):
+            centre = self.markers[marker].mean(axis=0)
+            bar = max(MARKER_BAR_MM, MARKER_BAR_PX * self.mm_per_px((centre[0], centre[1])))
+            if err > bar:
+                why = "left out of the fit" if marker in self.left_out else "fitted"
+                out.append(
+                    f"marker {marker} is {err:.1f} mm from where the layout puts it ({why}): "
+                    "is it moved or turned? its top edge must face north, away from seat 0"
+                )
+        return out
 
 
 def calibrate(image: NDArray[Any], layout: TableLayout) -> Calibration:
@@ -95,15 +134,52 @@ def calibrate(image: NDArray[Any], layout: TableLayout) -> Calibration:
             f"need 4 of the layout's markers, found {len(usable)} "
             f"(missing ids {', '.join(map(str, missing))}; dictionary {layout.dictionary})"
         )
-    src = np.array([found[i].mean(axis=0) for i in usable], dtype=np.float64)
-    dst = np.array([layout.markers[i] for i in usable], dtype=np.float64)
-    method = cv2.RANSAC if len(usable) > 4 else 0
-    homography, _ = cv2.findHomography(src, dst, method, 5.0)
+    corners_px = {i: found[i].astype(np.float64) for i in usable}
+    corners_mm = {i: marker_corners(layout, i) for i in usable}
+    fitted = list(usable)
+    while True:
+        homography = _fit(corners_px, corners_mm, fitted)
+        per_marker = {
+            i: float(
+                np.linalg.norm(_project(homography, corners_px[i]) - corners_mm[i], axis=1).max()
+            )
+            for i in usable
+        }
+        worst = max(fitted, key=lambda i: per_marker[i])
+        centre = corners_px[worst].mean(axis=0)
+        scale = Calibration(homography, {}, 0.0).mm_per_px((centre[0], centre[1]))
+        if len(fitted) <= 3 or per_marker[worst] <= max(MARKER_BAR_MM, MARKER_BAR_PX * scale):
+            break
+        fitted.remove(worst)  # one marker off its place: fit the table to the others
+    left_out = tuple(i for i in usable if i not in fitted)
+    return Calibration(
+        homography,
+        {i: found[i] for i in usable},
+        max(per_marker.values()),
+        per_marker,
+        left_out,
+    )
+
+
+def _fit(px: dict[int, FloatArray], mm: dict[int, FloatArray], markers: list[int]) -> FloatArray:
+    src = np.concatenate([px[i] for i in markers])
+    dst = np.concatenate([mm[i] for i in markers])
+    homography, _ = cv2.findHomography(src, dst, 0)
     if homography is None or not np.isfinite(homography).all():
         raise CalibrationError("the markers do not give a usable homography (are they in a line?)")
-    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    error = float(np.sqrt(((projected - dst) ** 2).sum(axis=1)).max())
-    return Calibration(homography, {i: found[i] for i in usable}, error)
+    return np.asarray(homography, np.float64)
+
+
+def _project(homography: FloatArray, points: FloatArray) -> FloatArray:
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+
+
+def marker_corners(layout: TableLayout, marker: int) -> FloatArray:
+    """Where the corners of an upright marker lie on the table (mm), in ArUco's order
+    (top-left, top-right, bottom-right, bottom-left; top is north, +y)."""
+    cx, cy = layout.markers[marker]
+    h = layout.marker_size_mm / 2
+    return np.array([[cx - h, cy + h], [cx + h, cy + h], [cx + h, cy - h], [cx - h, cy - h]])
 
 
 def draw_layout(image: NDArray[Any], layout: TableLayout, calibration: Calibration) -> NDArray[Any]:

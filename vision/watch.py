@@ -266,7 +266,12 @@ def watch(
             if layout is not None and watcher.recognizer.calibration is None:
                 try:
                     error = watcher.try_calibrate(frame.image)
-                    emit({"status": "calibrated", "error_mm": round(error or 0.0, 2)})
+                    cal = watcher.recognizer.calibration
+                    status: dict[str, object] = {"status": "calibrated"}
+                    status["error_mm"] = round(error or 0.0, 2)
+                    if cal is not None and cal.trouble():
+                        status["warnings"] = cal.trouble()
+                    emit(status)
                 except CalibrationError as exc:
                     emit({"warning": f"frame {frame.index}: {exc}"})
             observations, flagged = watcher.process(frame.t, frame.image)

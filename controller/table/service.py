@@ -329,6 +329,9 @@ class TableService:
                 self._calibrated_mm = error
                 self._calibration_error = None
                 log.info("calibrated on frame %d, error %.2f mm", frame.index, error or 0.0)
+                cal = watcher.recognizer.calibration
+                for trouble in cal.trouble() if cal is not None else []:
+                    self._error(f"calibration: {trouble}")
         try:
             observations, flagged = watcher.process(frame.t, frame.image)
         except Exception as exc:  # a frame the recogniser chokes on: skip it, keep going
