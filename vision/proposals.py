@@ -86,6 +86,10 @@ _PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
+# Paper near its own brightest surroundings is at least this grey (see _near_bar),
+# and neutral: its balanced channels within this share of the brightest one.
+NEAR_FLOOR = 40
+NEUTRAL = 0.25
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
 BLOB_AREA = 4000
@@ -98,8 +102,9 @@ class Picture:
     windows sized by the whole picture (:func:`_paper`, :func:`_components`), and
     paper's reference level is the local brightest level over the whole picture
     at an eighth of its size. A region read alone would judge differently, so the
-    picture keeps what its regions share: the grey image, its half-size copy and
-    the paper bar, each made once when first asked for. A region is read with a
+    picture keeps what its regions share: the grey image, its half-size copies
+    (grey and colour), the paper bars and the white balance, each made once when
+    first asked for. A region is read with a
     margin (:meth:`margin`) wide enough that every blob, pair and free card whose
     proposal lies inside it is exactly what the whole picture's reading finds
     there (``tests/test_vision_regions.py`` holds the two readings to that).
@@ -123,6 +128,9 @@ class Picture:
         self.max_blobs = max(MAX_BLOBS, h * w // BLOB_AREA)
         self._half: NDArray[np.uint8] | None = None
         self._bar: NDArray[np.uint8] | None = None
+        self._near: NDArray[np.uint8] | None = None
+        self._half_colour: NDArray[np.uint8] | None = None
+        self._gains: NDArray[np.float32] | None = None
 
     @property
     def half(self) -> NDArray[np.uint8]:
@@ -141,12 +149,53 @@ class Picture:
             self._bar = _paper_bar(self.half)
         return self._bar
 
+    @property
+    def near(self) -> NDArray[np.uint8]:
+        """Paper's second bar, for neutral pixels (:func:`_near_bar`)."""
+        if self._near is None:
+            self._near = _near_bar(self.half)
+        return self._near
+
+    @property
+    def half_colour(self) -> NDArray[np.uint8]:
+        """The colour picture at half size (a 2 x 2 average)."""
+        if self._half_colour is None:
+            h, w = self.shape
+            self._half_colour = cv2.resize(
+                self.image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA
+            )
+        return self._half_colour
+
+    @property
+    def gains(self) -> NDArray[np.float32]:
+        """The white balance of the whole picture (:func:`_balance`), from a sample."""
+        if self._gains is None:
+            # every eighth pixel each way is plenty for a colour balance, and spares a
+            # region's reading the whole frame's half-size colour copy
+            self._gains = _balance(
+                np.ascontiguousarray(self.image[::8, ::8]),
+                np.ascontiguousarray(self.gray[::8, ::8]),
+            )
+        return self._gains
+
     def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
         """The half-size paper mask of the whole picture, or of ``box`` (even corners)."""
         if box is None:
-            return _paper(self.half, self.bar)
-        x0, y0, x1, y1 = (v // 2 for v in box)
-        return _paper(self.half[y0:y1, x0:x1], self.bar[y0:y1, x0:x1])
+            x0, y0, x1, y1 = 0, 0, self.half.shape[1], self.half.shape[0]
+            colour = self.half_colour
+        else:
+            x0, y0, x1, y1 = (v // 2 for v in box)
+            # the colour region halved on its own: the same 2 x 2 means, its corners even
+            bx0, by0 = box[0], box[1]
+            cut = self.image[by0 : by0 + 2 * (y1 - y0), bx0 : bx0 + 2 * (x1 - x0)]
+            colour = cv2.resize(cut, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+        return _paper(
+            self.half[y0:y1, x0:x1],
+            self.bar[y0:y1, x0:x1],
+            self.near[y0:y1, x0:x1],
+            colour,
+            self.gains,
+        )
 
     def margin(self, d: float) -> int:
         """How far around a region its crop must reach, for indices of rank-to-suit
@@ -295,6 +344,10 @@ def _paper_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     the whole picture's bright end (so that a dark table far from any card is not
     paper): light is at least 80 % of the local level and 55 % of the 99th
     percentile, and anything over 150 is light.
+
+    Paper under a hard shadow, or in a picture with glare in it, fails both: the
+    lit paper a card's width away, or the glare, sets the bar. See
+    :func:`_near_bar` for the second chance such paper gets.
     """
     h, w = gray.shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
@@ -307,11 +360,64 @@ def _paper_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _paper(gray: NDArray[np.uint8], bar: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """255 where ``gray`` (lightly smoothed) is over ``bar`` (:func:`_paper_bar`), else 0."""
+def _near_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The second chance of paper in shadow: 80 % of the brightest level a quarter as
+    far away as :func:`_paper_bar` looks (and over ``NEAR_FLOOR``). Paper under a
+    hard shadow is still the brightest thing *near* it. So is a light fleck of a
+    cork or wood table, so only pixels that are also neutral in colour, once the
+    picture is balanced to its brightest grey (:func:`_neutral`), pass on this bar.
+    """
+    h, w = gray.shape
+    if min(h, w) < 8:
+        return np.full((h, w), 255, np.uint8)
+    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(h, w) // 30) | 1)
+    kn = max(3, (k // 4) | 1)
+    near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
+    bar = cv2.max(cv2.convertScaleAbs(near, alpha=0.8), NEAR_FLOOR)
+    return cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Channel gains that make the picture's brightest grey (its top 1 %: card paper,
+    or the lamp's glare, both the light's own colour) neutral."""
+    if gray.size == 0:
+        return np.ones(3, np.float32)
+    counts = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()
+    level = int(np.searchsorted(np.cumsum(counts), 0.99 * gray.size))
+    mean = colour[gray >= level].astype(np.float32).mean(axis=0) + 1.0
+    return np.clip(mean.mean() / mean, 0.5, 2.0).astype(np.float32)
+
+
+def _neutral(colour: NDArray[np.uint8], gains: NDArray[np.float32]) -> NDArray[np.uint8]:
+    """255 where the balanced colour is near grey: the channels within ``NEUTRAL`` of
+    the brightest one (and 8 levels); uint8 arithmetic throughout (a few SIMD passes)."""
+    balanced = cv2.transform(colour, np.diag(gains.astype(np.float64)))
+    b, g, r = cv2.split(balanced)
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    allowed = cv2.convertScaleAbs(hi, alpha=NEUTRAL, beta=8.0)
+    return cv2.compare(cv2.subtract(hi, lo), allowed, cv2.CMP_LT)
+
+
+def _paper(
+    gray: NDArray[np.uint8],
+    bar: NDArray[np.uint8],
+    near: NDArray[np.uint8] | None = None,
+    colour: NDArray[np.uint8] | None = None,
+    gains: NDArray[np.float32] | None = None,
+) -> NDArray[np.uint8]:
+    """255 where ``gray`` (lightly smoothed) is over ``bar`` (:func:`_paper_bar`), or
+    over ``near`` (:func:`_near_bar`) and neutral in ``colour`` balanced by ``gains``
+    (:func:`_neutral`); else 0."""
     if min(gray.shape) < 8:
         return np.where(gray > bar, 255, 0).astype(np.uint8)
-    return cv2.compare(cv2.blur(gray, (3, 3)), bar, cv2.CMP_GT)
+    smooth = cv2.blur(gray, (3, 3))
+    paper = cv2.compare(smooth, bar, cv2.CMP_GT)
+    if near is not None and colour is not None and gains is not None:
+        second = cv2.bitwise_and(cv2.compare(smooth, near, cv2.CMP_GT), _neutral(colour, gains))
+        paper = cv2.bitwise_or(paper, second)
+    return paper
 
 
 def _no_components() -> Components:
@@ -512,7 +618,11 @@ def card_quads(
     if paper is None:
         paper = Picture(image).paper()
     closed = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # the outline of every light patch, also one lying in a hole of another (a card on a
+    # table whose light weave rings it): two-level contours, the holes left out
+    found, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    outer = hierarchy.reshape(-1, 4)[:, 3] < 0 if hierarchy is not None else []
+    contours = [c for c, top in zip(found, outer, strict=True) if top]
     quads = []
     ph, pw = paper.shape
     limit = 0.9 * ph * pw

@@ -24,7 +24,7 @@ from vision.faces import Face, render_face
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 
-__all__ = ["CODES", "IndexTruth", "Scene", "make_scene"]
+__all__ = ["CODES", "HARD", "IndexTruth", "Scene", "make_scene"]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -51,6 +51,7 @@ class Scene:
     indices: tuple[IndexTruth, ...]
     cards: tuple[str, ...]
     card_quads: tuple[NDArray[np.float64], ...]
+    hard_conditions: tuple[str, ...] = ()
 
 
 def _texture(h: int, w: int, rng: np.random.Generator) -> NDArray[np.uint8]:
@@ -199,13 +200,24 @@ def make_scene(
     photo_faces: list[Face] | None = None,
     d_range: tuple[float, float] = (10.0, 32.0),
     hands: float = 0.3,
+    hard: float = 0.0,
 ) -> Scene:
     """One random scene. ``d_range`` sets the cards' size: the rank-to-suit distance, in
     pixels, an index of ``D_FACE`` face pixels would have (rendered indices are 24 to
     44 face pixels, so the drawn ones are 0.6 to 1.1 times it; see
-    :func:`d_for_mounting` to size cards by a camera's pixels per millimetre)."""
+    :func:`d_for_mounting` to size cards by a camera's pixels per millimetre).
+
+    ``hard`` is the chance of each of the hard conditions of real tables
+    (:data:`HARD`): a white or pale table, a hard shadow across the cards, glare,
+    a strong colour cast, motion blur; ``hard_conditions`` on the scene says which
+    were drawn. With ``hard=0`` the scene is what it always was for its seed."""
     w, h = size
+    hrng = np.random.default_rng(int(rng.integers(2**63))) if hard > 0 else None
+    conditions = [c for c in HARD if hrng is not None and hrng.random() < hard]
     img = _texture(h, w, rng)
+    if "pale-table" in conditions:
+        assert hrng is not None
+        img = _pale(img, hrng)
     owner = np.full((h, w), -1, np.int16)
     codes: list[str] = []
     faces: list[Face] = []
@@ -253,8 +265,77 @@ def make_scene(
         (pose @ np.array([[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]).T).T
         for pose in poses
     ]
+    if hrng is not None:
+        img = _hard_light(img, conditions, hrng)
     img, truths, quads = _camera(img, truths, quads, rng)
-    return Scene(img, tuple(truths), tuple(codes), tuple(quads))
+    if hrng is not None and "motion-blur" in conditions:
+        img = _motion_blur(img, hrng)
+    return Scene(img, tuple(truths), tuple(codes), tuple(quads), tuple(conditions))
+
+
+#: The hard conditions ``make_scene(hard=...)`` draws from.
+HARD = ("pale-table", "hard-shadow", "glare", "colour-cast", "motion-blur")
+
+
+def _pale(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A white or pale table: the table's texture kept, its level brought near card paper."""
+    level = rng.uniform(170, 235)
+    tint = rng.uniform(0.9, 1.05, 3)
+    f = img.astype(np.float32)
+    f = level * tint + (f - f.mean(axis=(0, 1))) * rng.uniform(0.2, 0.6)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _hard_light(
+    img: NDArray[np.uint8], conditions: list[str], rng: np.random.Generator
+) -> NDArray[np.uint8]:
+    """A hard shadow (a head, an arm, a lamp's shade) across part of the table, glare (a
+    lamp reflected in the cards' coating), a strong colour cast (tungsten, a green
+    cloth's bounce, a low-cost camera's white balance)."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    if "hard-shadow" in conditions:
+        mask = np.zeros((h, w), np.float32)
+        # a band or a blob with a sharp edge, dark to half the light or less
+        if rng.random() < 0.5:
+            a = rng.uniform(0, np.pi)
+            nx, ny = np.cos(a), np.sin(a)
+            off = rng.uniform(0.3, 0.7) * (abs(nx) * w + abs(ny) * h)
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            mask[(xx * abs(nx) + yy * abs(ny)) > off] = 1.0
+        else:
+            centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+            axes = (int(rng.uniform(0.2, 0.5) * w), int(rng.uniform(0.15, 0.4) * h))
+            cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        soft = rng.uniform(0.5, 4.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), soft)
+        depth = rng.uniform(0.35, 0.65)  # the shadowed light: 35 to 65 % gone
+        f *= (1 - depth * mask)[:, :, None]
+    if "glare" in conditions:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.04, 0.15) * min(h, w)
+        spot = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)))
+        f += (rng.uniform(80, 200) * spot)[:, :, None]
+    if "colour-cast" in conditions:
+        casts = (
+            (0.6, 0.85, 1.25),  # tungsten (BGR): warm, little blue
+            (0.85, 1.2, 0.8),  # green bounce
+            (1.35, 1.0, 0.7),  # a cold, blue white balance
+        )
+        f *= np.array(casts[int(rng.integers(0, len(casts)))], np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _motion_blur(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """The camera or the table shaken: a straight streak of a few pixels."""
+    n = int(rng.integers(3, 8))
+    kernel = np.zeros((n, n), np.float32)
+    kernel[n // 2, :] = 1.0 / n
+    rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (n, n))
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return cv2.filter2D(img, -1, kernel)
 
 
 def _visible(
