@@ -130,6 +130,27 @@ def synthetic(rec: Recognizer, scenes: int) -> None:
             f"table: {false}"
         )
     hard_conditions(rec, scenes)
+    other_deck(rec, scenes)
+
+
+def other_deck(rec: Recognizer, scenes: int) -> None:
+    """The same kind of scenes dealt from the German four-colour tournament deck (B, D,
+    K, A; green spades, orange diamonds): cards read and false readings."""
+    cards = read = false = 0
+    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
+    for i in range(scenes):
+        rng = np.random.default_rng(EVAL_SEED + 200_000 + i)
+        scene = make_scene(rng, size=(960, 720), d_range=d_range, deck="german4")
+        shown = {scene.cards[t.card] for t in scene.indices if t.visible}
+        got = {r.card for r in rec.read(scene.image)}
+        cards += len(shown)
+        read += len(shown & got)
+        false += len(got - set(scene.cards))
+    print(
+        f"  German four-colour deck, recommended mounting (seeds {EVAL_SEED + 200_000}..): "
+        f"read {read}/{cards} = {read / max(cards, 1):.3f}; readings of cards not on the "
+        f"table: {false}"
+    )
 
 
 def hard_conditions(rec: Recognizer, scenes: int) -> None:

@@ -69,6 +69,12 @@ def register(commands: Commands) -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")
+    p.add_argument(
+        "--hard",
+        type=float,
+        default=0.3,
+        help="chance of each hard condition (shadow, glare, pale table, cast, blur) per scene",
+    )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")
     p.set_defaults(handler=_train)
     name_commands(sub)
@@ -226,6 +232,7 @@ def _train(args: argparse.Namespace) -> int:
         seed=args.seed,
         workers=args.workers,
         photo_faces=args.photo_faces,
+        hard=args.hard,
     )
     if args.out:
         config.out = args.out

@@ -100,12 +100,13 @@ def _truth_proposals(
 
 
 def scene_patches(
-    seed: int, photo_dir: Path | None, negatives_per_positive: float = 4.0
+    seed: int, photo_dir: Path | None, negatives_per_positive: float = 4.0, hard: float = 0.0
 ) -> Patches:
-    """All labelled patches of one scene made from ``seed``."""
+    """All labelled patches of one scene made from ``seed`` (``hard``: the chance of
+    each hard condition, :data:`vision.synth.HARD`)."""
     rng = np.random.default_rng(seed)
     faces = _faces(photo_dir)
-    scene = make_scene(rng, photo_faces=faces)
+    scene = make_scene(rng, photo_faces=faces, hard=hard, deck="mixed")
     props = all_proposals(scene.image)
     rank, suit, skip = label_proposals(props, scene.indices)
     keep = ~skip
@@ -140,9 +141,9 @@ def _faces(photo_dir: Path | None) -> list | None:
     return _FACE_CACHE[key]
 
 
-def _work(args: tuple[int, str | None]) -> Patches:
-    seed, photo_dir = args
-    return scene_patches(seed, Path(photo_dir) if photo_dir else None)
+def _work(args: tuple[int, str | None, float]) -> Patches:
+    seed, photo_dir, hard = args
+    return scene_patches(seed, Path(photo_dir) if photo_dir else None, hard=hard)
 
 
 def build_patches(
@@ -152,9 +153,10 @@ def build_patches(
     photo_dir: Path | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    hard: float = 0.0,
 ) -> Patches:
     """Patches from ``scenes`` scenes, seeds ``seed``, ``seed + 1``, ...; in parallel."""
-    jobs = [(seed + i, str(photo_dir) if photo_dir else None) for i in range(scenes)]
+    jobs = [(seed + i, str(photo_dir) if photo_dir else None, hard) for i in range(scenes)]
     parts: list[Patches] = []
     if workers > 1:
         import multiprocessing

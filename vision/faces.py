@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["FONT_DIRS", "Anchor", "Face", "photo_faces", "render_face"]
+__all__ = ["DECK_STYLES", "FONT_DIRS", "Anchor", "Face", "photo_faces", "render_face"]
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype"))
 RANK_FONTS = (
@@ -40,6 +40,18 @@ RANK_FONTS = (
 SUIT_FONT = "DejaVuSans.ttf"
 SUIT_CHARS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"A": "A", "J": "J", "Q": "Q", "K": "K", "10": "10"}
+#: The German tournament Skat deck (French suits, four colours, the DSkV's pack):
+#: Bube, Dame, König, Ass print B, D, K, A; spades green, diamonds orange.
+GERMAN_RANK_TEXT = {"A": "A", "J": "B", "Q": "D", "K": "K", "10": "10"}
+GERMAN_INK = {  # BGR, each varied a little per card
+    "S": (40, 130, 20),  # green
+    "H": (30, 20, 200),  # red
+    "D": (10, 130, 245),  # orange
+    "C": (25, 25, 25),  # black
+}
+#: Deck styles render_face draws from, and how often: the classic two-colour French
+#: deck, and the German four-colour tournament deck.
+DECK_STYLES = (("french", 0.8), ("german4", 0.2))
 
 W, H = 250, 350  # face size in pixels (a poker card is 63 x 88 mm)
 
@@ -143,20 +155,34 @@ def _draw_centred(
     draw.text((centre[0] - (x0 + x1) / 2, centre[1] - (y0 + y1) / 2), text, font=font, fill=fill)
 
 
-def render_face(code: str, rng: np.random.Generator) -> Face:
-    """Render one card face (``code`` like ``10H``) in a random plausible style."""
+def render_face(code: str, rng: np.random.Generator, style: str = "french") -> Face:
+    """Render one card face (``code`` like ``10H``) in a random plausible style of the
+    deck ``style``: ``french`` (the classic two colours), ``german4`` (the German
+    four-colour tournament deck), or ``mixed`` (each face draws one from
+    :data:`DECK_STYLES`). ``code`` is always the card's meaning: a German jack prints
+    B and is rendered for ``JS``."""
+    if style == "mixed":
+        names = [n for n, _ in DECK_STYLES]
+        weights = np.array([w for _, w in DECK_STYLES])
+        style = names[int(rng.choice(len(names), p=weights / weights.sum()))]
     rank, suit = code[:-1], code[-1]
     paper = tuple(int(v) for v in rng.integers(225, 256, size=3))
     img = Image.new("RGB", (W, H), paper)
     draw = ImageDraw.Draw(img)
-    ink = _ink(suit, rng)
+    if style == "german4":
+        b, g, r = (int(np.clip(v + rng.integers(-20, 21), 0, 255)) for v in GERMAN_INK[suit])
+        ink = (r, g, b)  # PIL draws RGB
+        rank_text = GERMAN_RANK_TEXT
+    else:
+        ink = _ink(suit, rng)
+        rank_text = RANK_TEXT
     fonts = available_rank_fonts()
     rank_font_name = fonts[int(rng.integers(0, len(fonts)))]
     rank_size = int(rng.integers(30, 46))
     rank_font = _font(rank_font_name, rank_size)
     suit_size = int(rank_size * rng.uniform(0.65, 0.95))
     suit_font = _font(SUIT_FONT, suit_size)
-    text = RANK_TEXT.get(rank, rank)
+    text = rank_text.get(rank, rank)
     squeeze = rng.uniform(0.7, 1.0)
     # the index, drawn on its own and squeezed sideways like a card printer's condensed face
     box = _text_box(draw, text, rank_font)
@@ -186,7 +212,7 @@ def render_face(code: str, rng: np.random.Generator) -> Face:
             mx, my, ux, uy = W - mx, H - my, -ux, -uy
         anchors.append(Anchor(mx, my, ux, uy, d))
     draw = ImageDraw.Draw(img)
-    _draw_centre(draw, rank, suit, ink, rng)
+    _draw_centre(draw, rank, suit, ink, rng, text)
     face = cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
     radius = int(rng.integers(8, 20))
     if rng.random() < 0.6:  # a thin printed border line
@@ -201,8 +227,10 @@ def _draw_centre(
     suit: str,
     ink: tuple[int, int, int],
     rng: np.random.Generator,
+    letter_text: str | None = None,
 ) -> None:
-    """Pips for number cards, one large pip for the ace, a busy panel for court cards."""
+    """Pips for number cards, one large pip for the ace, a busy panel for court cards
+    (with ``letter_text``, the deck's letter for the rank, in the middle)."""
     x0, y0, x1, y1 = 62, 48, W - 62, H - 48
     if rank == "A":
         size = int(rng.integers(70, 130))
@@ -221,7 +249,7 @@ def _draw_centre(
                 pts = [(cx + rng.uniform(-r, r), cy + rng.uniform(-r, r)) for _ in range(4)]
                 draw.polygon(pts, fill=colour)
         letter = _font(RANK_FONTS[0], int(rng.integers(40, 70)))
-        _draw_centred(draw, rank, letter, (W / 2, H / 2), ink)
+        _draw_centred(draw, letter_text or rank, letter, (W / 2, H / 2), ink)
         return
     n = int(rank)
     pip_font = _font(SUIT_FONT, int(rng.integers(40, 56)))

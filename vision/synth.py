@@ -201,6 +201,7 @@ def make_scene(
     d_range: tuple[float, float] = (10.0, 32.0),
     hands: float = 0.3,
     hard: float = 0.0,
+    deck: str = "french",
 ) -> Scene:
     """One random scene. ``d_range`` sets the cards' size: the rank-to-suit distance, in
     pixels, an index of ``D_FACE`` face pixels would have (rendered indices are 24 to
@@ -210,7 +211,11 @@ def make_scene(
     ``hard`` is the chance of each of the hard conditions of real tables
     (:data:`HARD`): a white or pale table, a hard shadow across the cards, glare,
     a strong colour cast, motion blur; ``hard_conditions`` on the scene says which
-    were drawn. With ``hard=0`` the scene is what it always was for its seed."""
+    were drawn. With ``hard=0`` the scene is what it always was for its seed.
+
+    ``deck`` is the deck every face is rendered from (``french``, ``german4``), or
+    ``mixed``: each face draws its deck (:data:`vision.faces.DECK_STYLES`), as the
+    training scenes do."""
     w, h = size
     hrng = np.random.default_rng(int(rng.integers(2**63))) if hard > 0 else None
     conditions = [c for c in HARD if hrng is not None and hrng.random() < hard]
@@ -230,7 +235,7 @@ def make_scene(
                 face = photo_faces[int(rng.integers(0, len(photo_faces)))]
                 code = face.code
             else:
-                face = render_face(code, rng)
+                face = render_face(code, rng, style=deck)
             codes.append(code)
             faces.append(face)
             poses.append(_card_pose(cx, cy, angle, sc))

@@ -46,6 +46,7 @@ class TrainConfig:
     seed: int = 2026
     workers: int = 2
     photo_faces: str | None = None
+    hard: float = 0.3  # chance of each hard condition of real tables per scene (synth.HARD)
     out: str = str(DEFAULT_MODEL)
     channels: tuple[int, int, int] = (16, 32, 64)
     hidden: int = 128
@@ -249,7 +250,12 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
     photo = Path(config.photo_faces) if config.photo_faces else None
     with tqdm(total=config.scenes + config.val_scenes, desc="scenes", unit="scene") as bar:
         data = build_patches(
-            config.scenes, config.seed, photo_dir=photo, workers=config.workers, progress=bar.update
+            config.scenes,
+            config.seed,
+            photo_dir=photo,
+            workers=config.workers,
+            progress=bar.update,
+            hard=config.hard,
         )
         # validation scenes use seeds the training scenes never meet
         val = build_patches(
@@ -258,6 +264,7 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
             photo_dir=photo,
             workers=config.workers,
             progress=bar.update,
+            hard=config.hard,
         )
     return data, val
 
