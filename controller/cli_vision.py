@@ -65,14 +65,14 @@ def register(commands: Commands) -> None:
 
     p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
     p.add_argument("--scenes", type=int, default=4000)
-    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--epochs", type=int, default=16)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")
     p.add_argument(
         "--hard",
         type=float,
-        default=0.3,
+        default=0.15,
         help="chance of each hard condition (shadow, glare, pale table, cast, blur) per scene",
     )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")

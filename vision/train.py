@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from vision.dataset import Patches, build_patches
+from vision.faces import DECK_STYLES
 from vision.model import DEFAULT_MODEL, GATE_H, GATE_W, RANK_CLASSES, SUIT_CLASSES, gate_path
 from vision.proposals import PATCH_H, PATCH_W
 
@@ -40,13 +41,13 @@ __all__ = ["TrainConfig", "build_data", "train", "train_gate"]
 class TrainConfig:
     scenes: int = 4000
     val_scenes: int = 150
-    epochs: int = 12
+    epochs: int = 16
     batch: int = 256
     lr: float = 3e-3
     seed: int = 2026
     workers: int = 2
     photo_faces: str | None = None
-    hard: float = 0.3  # chance of each hard condition of real tables per scene (synth.HARD)
+    hard: float = 0.15  # chance of each hard condition of real tables per scene (synth.HARD)
     out: str = str(DEFAULT_MODEL)
     channels: tuple[int, int, int] = (16, 32, 64)
     hidden: int = 128
@@ -336,6 +337,7 @@ def train(
         "patches": {"train": len(data), "validation": len(val)},
         "seconds": round(time.time() - started, 1),
         "torch": torch.__version__,
+        "deck_styles": [list(d) for d in DECK_STYLES],  # the training scenes' decks
     }
     out_path.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     log(f"wrote {out_path} ({out_path.stat().st_size / 1e6:.2f} MB) in {card['seconds']} s")
