@@ -42,6 +42,8 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections import Counter
+from typing import Any
 
 import cv2
 import numpy as np
@@ -100,89 +102,67 @@ def real_sets(rec: Recognizer, data: Path) -> None:
         )
 
 
+def _read_scenes(rec: Recognizer, first_seed: int, scenes: int, **scene: Any) -> Counter[str]:
+    """Read ``scenes`` synthetic 960x720 scenes (``make_scene(**scene)``, seeds from
+    ``first_seed``): counts of cards with a visible index (``cards``), of those read
+    (``read``) and of readings of cards not on the table (``false``), in all and, for
+    scenes with hard conditions, by condition (``cards:<condition>``, ...)."""
+    counts: Counter[str] = Counter()
+    for i in range(scenes):
+        s = make_scene(np.random.default_rng(first_seed + i), size=(960, 720), **scene)
+        shown = {s.cards[t.card] for t in s.indices if t.visible}
+        got = {r.card for r in rec.read(s.image)}
+        for suffix in ("", *(f":{c}" for c in s.hard_conditions)):
+            counts["cards" + suffix] += len(shown)
+            counts["read" + suffix] += len(shown & got)
+            counts["false" + suffix] += len(got - set(s.cards))
+    return counts
+
+
+def _share(counts: Counter[str], suffix: str = "") -> str:
+    read, cards = counts["read" + suffix], counts["cards" + suffix]
+    return f"{read}/{cards} = {read / max(cards, 1):.3f}"
+
+
 def synthetic(rec: Recognizer, scenes: int) -> None:
     """Rows, fans, tricks, strewn cards with overlap and hands, from seeds training never
     meets; cards as a camera at the recommended mounting sees them (at least 2.35 px per
     mm of table, hardware/camera_mounting.py: a typical index 20 px from rank to suit;
     decks with small indices and the perspective give less) and, harder, a coarser
-    camera down to 1.4 px/mm."""
+    camera down to 1.4 px/mm; then the recommended mounting with the hard conditions
+    of real tables (each drawn with a chance of 0.4: a pale table, a hard shadow,
+    glare, a strong colour cast, motion blur), overall and by condition, and dealt
+    from the German four-colour tournament deck (B, D, K, A; green spades, orange
+    diamonds)."""
+    from vision.synth import HARD
+
     print(
         f"\nsynthetic scenes (seeds {EVAL_SEED}..{EVAL_SEED + scenes - 1}, 960x720, hands, overlap)"
     )
-    for label, mounting in (
-        ("recommended mounting, 2.35-3.5 px/mm (typical index d 20-30 px)", (2.35, 3.5)),
-        ("coarser camera, 1.4-3.5 px/mm (typical index d 12-30 px)", (1.4, 3.5)),
+    recommended = (d_for_mounting(2.35), d_for_mounting(3.5))
+    for label, d_range in (
+        ("recommended mounting, 2.35-3.5 px/mm (typical index d 20-30 px)", recommended),
+        (
+            "coarser camera, 1.4-3.5 px/mm (typical index d 12-30 px)",
+            (d_for_mounting(1.4), d_for_mounting(3.5)),
+        ),
     ):
-        d_range = (d_for_mounting(mounting[0]), d_for_mounting(mounting[1]))
-        cards = read = false = 0
-        for i in range(scenes):
-            scene = make_scene(
-                np.random.default_rng(EVAL_SEED + i), size=(960, 720), d_range=d_range
-            )
-            shown = {scene.cards[t.card] for t in scene.indices if t.visible}
-            got = {r.card for r in rec.read(scene.image)}
-            cards += len(shown)
-            read += len(shown & got)
-            false += len(got - set(scene.cards))
+        counts = _read_scenes(rec, EVAL_SEED, scenes, d_range=d_range)
         print(
-            f"  {label}: cards with a visible index read {read}/{cards} = "
-            f"{read / max(cards, 1):.3f} (target >= 0.99); readings of cards not on the "
-            f"table: {false}"
+            f"  {label}: cards with a visible index read {_share(counts)} (target >= 0.99); "
+            f"readings of cards not on the table: {counts['false']}"
         )
-    hard_conditions(rec, scenes)
-    other_deck(rec, scenes)
-
-
-def other_deck(rec: Recognizer, scenes: int) -> None:
-    """The same kind of scenes dealt from the German four-colour tournament deck (B, D,
-    K, A; green spades, orange diamonds): cards read and false readings."""
-    cards = read = false = 0
-    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
-    for i in range(scenes):
-        rng = np.random.default_rng(EVAL_SEED + 200_000 + i)
-        scene = make_scene(rng, size=(960, 720), d_range=d_range, deck="german4")
-        shown = {scene.cards[t.card] for t in scene.indices if t.visible}
-        got = {r.card for r in rec.read(scene.image)}
-        cards += len(shown)
-        read += len(shown & got)
-        false += len(got - set(scene.cards))
-    print(
-        f"  German four-colour deck, recommended mounting (seeds {EVAL_SEED + 200_000}..): "
-        f"read {read}/{cards} = {read / max(cards, 1):.3f}; readings of cards not on the "
-        f"table: {false}"
-    )
-
-
-def hard_conditions(rec: Recognizer, scenes: int) -> None:
-    """The same kind of scenes with the hard conditions of real tables, each drawn with
-    a chance of 0.4 (a pale table, a hard shadow, glare, a strong colour cast,
-    motion blur): cards read, overall and in the scenes that had each condition."""
-    from collections import Counter
-
-    from vision.synth import HARD
-
-    total: Counter[str] = Counter()
-    read: Counter[str] = Counter()
-    false: Counter[str] = Counter()
-    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
-    for i in range(scenes):
-        rng = np.random.default_rng(EVAL_SEED + 100_000 + i)
-        scene = make_scene(rng, size=(960, 720), d_range=d_range, hard=0.4)
-        shown = {scene.cards[t.card] for t in scene.indices if t.visible}
-        got = {r.card for r in rec.read(scene.image)}
-        for key in ("all", *scene.hard_conditions):
-            total[key] += len(shown)
-            read[key] += len(shown & got)
-            false[key] += len(got - set(scene.cards))
+    counts = _read_scenes(rec, EVAL_SEED + 100_000, scenes, d_range=recommended, hard=0.4)
     print(
         f"  hard conditions, recommended mounting (seeds {EVAL_SEED + 100_000}.., each "
-        f"condition drawn with chance 0.4): read {read['all']}/{total['all']} = "
-        f"{read['all'] / max(total['all'], 1):.3f}; readings of cards not on the table: "
-        f"{false['all']}"
+        f"condition drawn with chance 0.4): read {_share(counts)}; readings of cards not "
+        f"on the table: {counts['false']}"
     )
+    print("    by condition: " + "; ".join(f"{k} {_share(counts, ':' + k)}" for k in HARD))
+    counts = _read_scenes(rec, EVAL_SEED + 200_000, scenes, d_range=recommended, deck="german4")
     print(
-        "    by condition: "
-        + "; ".join(f"{k} {read[k]}/{total[k]} = {read[k] / max(total[k], 1):.3f}" for k in HARD)
+        f"  German four-colour deck, recommended mounting (seeds {EVAL_SEED + 200_000}..): "
+        f"read {_share(counts)}; readings of cards not on the table: {counts['false']}"
     )
 
 

@@ -14,6 +14,7 @@ which also says "no index here" for the many wrong pairs (pips, court art).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -126,57 +127,35 @@ class Picture:
         # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
         # page of print many thousands, and pairing them costs their number squared.
         self.max_blobs = max(MAX_BLOBS, h * w // BLOB_AREA)
-        self._half: NDArray[np.uint8] | None = None
-        self._bar: NDArray[np.uint8] | None = None
-        self._near: NDArray[np.uint8] | None = None
-        self._half_colour: NDArray[np.uint8] | None = None
-        self._gains: NDArray[np.float32] | None = None
 
-    @property
+    @cached_property
     def half(self) -> NDArray[np.uint8]:
         """The grey picture at half size (a 2 x 2 average), what paper is judged on."""
-        if self._half is None:
-            h, w = self.shape
-            self._half = cv2.resize(
-                self.gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA
-            )
-        return self._half
+        return _halved(self.gray)
 
-    @property
-    def bar(self) -> NDArray[np.uint8]:
-        """The level over which a half-size pixel is paper (:func:`_paper_bar`)."""
-        if self._bar is None:
-            self._bar = _paper_bar(self.half)
-        return self._bar
-
-    @property
-    def near(self) -> NDArray[np.uint8]:
-        """Paper's second bar, for neutral pixels (:func:`_near_bar`)."""
-        if self._near is None:
-            self._near = _near_bar(self.half)
-        return self._near
-
-    @property
+    @cached_property
     def half_colour(self) -> NDArray[np.uint8]:
         """The colour picture at half size (a 2 x 2 average)."""
-        if self._half_colour is None:
-            h, w = self.shape
-            self._half_colour = cv2.resize(
-                self.image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA
-            )
-        return self._half_colour
+        return _halved(self.image)
 
-    @property
+    @cached_property
+    def bar(self) -> NDArray[np.uint8]:
+        """The level over which a half-size pixel is paper (:func:`_paper_bar`)."""
+        return _paper_bar(self.half)
+
+    @cached_property
+    def near(self) -> NDArray[np.uint8]:
+        """Paper's second bar, for neutral pixels (:func:`_near_bar`)."""
+        return _near_bar(self.half)
+
+    @cached_property
     def gains(self) -> NDArray[np.float32]:
-        """The white balance of the whole picture (:func:`_balance`), from a sample."""
-        if self._gains is None:
-            # every eighth pixel each way is plenty for a colour balance, and spares a
-            # region's reading the whole frame's half-size colour copy
-            self._gains = _balance(
-                np.ascontiguousarray(self.image[::8, ::8]),
-                np.ascontiguousarray(self.gray[::8, ::8]),
-            )
-        return self._gains
+        """The white balance of the whole picture (:func:`_balance`), from a sample:
+        every eighth pixel each way is plenty, and spares a region's reading the whole
+        frame's half-size colour copy."""
+        return _balance(
+            np.ascontiguousarray(self.image[::8, ::8]), np.ascontiguousarray(self.gray[::8, ::8])
+        )
 
     def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
         """The half-size paper mask of the whole picture, or of ``box`` (even corners)."""
@@ -214,6 +193,11 @@ class Picture:
         x1 = min(w, -(-(roi[2] + m) // 32) * 32)
         y1 = min(h, -(-(roi[3] + m) // 32) * 32)
         return (x0, y0, x1, y1)
+
+
+def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    h, w = image.shape[:2]
+    return cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
 
 
 def find_components(
