@@ -154,9 +154,9 @@ def latency_run(video: Path, table_layout_path: Path, truth: dict) -> tuple[list
         frame_start = [0.0]
         real_process = watcher.process
 
-        def process(t, image):
+        def process(t, image, small=None):
             frame_start[0] = time.perf_counter()
-            return real_process(t, image)
+            return real_process(t, image, small)
 
         watcher.process = process  # type: ignore[method-assign]
         service = TableService(

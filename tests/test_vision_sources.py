@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import cv2
 import numpy as np
 import pytest
@@ -87,6 +89,122 @@ def test_specs_pick_the_right_source():
 def test_pi_camera_without_picamera2_says_how_to_get_it():
     with pytest.raises(SourceError, match=r"picamera2 is not installed.*python3-picamera2"):
         PiCameraSource().open()
+
+
+class FakePicamera2:
+    """What the Pi camera module gives through picamera2, for a machine without one:
+    ``configure`` keeps the streams asked for; each request holds a main RGB888 frame
+    (BGR in memory, four bytes a pixel on a Pi 5, here three) and a YUV420 lores frame
+    (the Y plane, then the quarter-size U and V planes). The scene is ``scene``."""
+
+    instances: ClassVar[list[FakePicamera2]] = []
+    scene = np.zeros((720, 1280, 3), np.uint8)
+
+    def __init__(self, camera: int = 0) -> None:
+        self.camera = camera
+        self.config: dict | None = None
+        self.started = self.closed = False
+        self.requests = 0
+        FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, main, lores=None):
+        return {"main": main, "lores": lores}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        self.closed = True
+
+    def capture_array(self, name="main"):
+        assert name == "main" and self.config["lores"] is None
+        return self._main()
+
+    def _main(self):
+        w, h = self.config["main"]["size"]
+        return cv2.resize(self.scene, (w, h), interpolation=cv2.INTER_AREA)
+
+    def capture_request(self):
+        camera = self
+        camera.requests += 1
+
+        class Request:
+            released = False
+
+            def make_array(self, name):
+                if name == "main":
+                    return camera._main()
+                w, h = camera.config["lores"]["size"]
+                small = cv2.resize(camera.scene, (w, h), interpolation=cv2.INTER_AREA)
+                y = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+                chroma = np.full((h // 2, w), 128, np.uint8)  # U and V, a quarter each
+                return np.vstack([y, chroma])
+
+            def release(self):
+                Request.released = True
+
+        return Request()
+
+
+@pytest.fixture
+def picamera2(monkeypatch):
+    import sys
+    import types
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2
+    FakePicamera2.instances = []
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return FakePicamera2
+
+
+def test_the_pi_camera_gives_the_gate_its_own_small_grey_stream(picamera2):
+    picamera2.scene = np.full((720, 1280, 3), (40, 120, 60), np.uint8)
+    source = PiCameraSource(width=1280, height=720)
+    source.open()
+    (camera,) = picamera2.instances
+    assert camera.config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert camera.config["lores"] == {"size": (160, 90), "format": "YUV420"}
+    frame = source.read()
+    assert frame.image.shape == (720, 1280, 3) and frame.small.shape == (90, 160)
+    assert (
+        abs(int(frame.small[0, 0]) - int(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)[0, 0])) <= 1
+    )
+    source.close()
+    assert camera.closed and camera.requests == 1
+    plain = PiCameraSource(width=640, height=480, lores=None)
+    plain.open()
+    assert picamera2.instances[-1].config["lores"] is None and plain.read().small is None
+
+
+def test_the_gate_reads_a_card_laid_from_the_small_stream_alone(picamera2):
+    from vision.motion import MotionGate
+
+    table = np.full((720, 1280, 3), (40, 120, 60), np.uint8)
+    picamera2.scene = table
+    source = PiCameraSource(width=1280, height=720)
+    source.open()
+    gate = MotionGate(refresh_s=100.0)
+    frame = source.read()
+    assert gate.look(0.0, frame.image, frame.small).full
+    gate.mark_read(0.0)
+    laid = table.copy()
+    laid[300:500, 600:740] = 235  # a card laid
+    picamera2.scene = laid
+    looks = []
+    for k in range(1, 4):
+        frame = source.read()
+        # the gate never looks at the main frame: a blank one changes nothing
+        looks.append(gate.look(k / 10, np.zeros_like(frame.image), frame.small).regions)
+    assert looks[0] == () and len(looks[1]) == 1
+    x0, y0, x1, y1 = looks[1][0]
+    assert x0 <= 600 and y0 <= 300 and x1 >= 740 and y1 >= 500
 
 
 class FlakyCamera:

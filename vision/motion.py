@@ -100,22 +100,32 @@ class MotionGate:
         self._last_moved: NDArray[np.float32] | None = None
         self._read_at: NDArray[np.float64] | None = None
 
-    def _small(self, image: NDArray[np.uint8] | Picture) -> NDArray[np.uint8]:
-        if isinstance(image, Picture):  # its half-size grey copy, which the reading shares
-            h, w = image.shape
+    def _small(
+        self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
+    ) -> NDArray[np.uint8]:
+        h, w = image.shape[:2]
+        size = (max(1, w // self.shrink), max(1, h // self.shrink))
+        if given is not None:  # the camera's own small grey stream
+            gray = given
+        elif isinstance(image, Picture):  # its half-size grey copy, which the reading shares
             gray = image.half
         else:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-            h, w = gray.shape
-        small = cv2.resize(
-            gray, (max(1, w // self.shrink), max(1, h // self.shrink)), interpolation=cv2.INTER_AREA
-        )
-        return cv2.GaussianBlur(small, (3, 3), 0)
+        if gray.shape[::-1] != size:
+            gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(gray, (3, 3), 0)
 
-    def look(self, t: float, image: NDArray[np.uint8] | Picture) -> Look:
+    def look(
+        self,
+        t: float,
+        image: NDArray[np.uint8] | Picture,
+        small: NDArray[np.uint8] | None = None,
+    ) -> Look:
         """Take the next frame taken at ``t`` (BGR, its grey copy, or a
-        :class:`~vision.proposals.Picture` of it); say what to read."""
-        small = self._small(image)
+        :class:`~vision.proposals.Picture` of it); say what to read. ``small`` is a
+        grey copy of the frame the camera made itself (any size; it is brought to an
+        ``shrink``-th of the frame): then the frame itself is not looked at."""
+        small = self._small(image, small)
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:

@@ -118,8 +118,9 @@ class Picture:
 
     def __init__(self, image: NDArray[np.uint8], gray: NDArray[np.uint8] | None = None) -> None:
         self.image = image
-        self.gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-        h, w = self.gray.shape
+        if gray is not None:
+            self.gray = gray
+        h, w = image.shape[:2]
         self.shape = (h, w)
         # the window ink is judged darker than its surroundings in
         self.background_k = max(15, (min(h, w) // 24) | 1)
@@ -127,6 +128,12 @@ class Picture:
         # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
         # page of print many thousands, and pairing them costs their number squared.
         self.max_blobs = max(MAX_BLOBS, h * w // BLOB_AREA)
+
+    @cached_property
+    def gray(self) -> NDArray[np.uint8]:
+        """The grey picture, made when first asked for (a frame the motion gate passes
+        over with the camera's own small copy is never converted)."""
+        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
 
     @cached_property
     def half(self) -> NDArray[np.uint8]:

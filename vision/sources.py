@@ -49,12 +49,15 @@ VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".m
 
 @dataclass(frozen=True)
 class Frame:
-    """One picture: BGR pixels, the time it was taken (seconds), its number."""
+    """One picture: BGR pixels, the time it was taken (seconds), its number; and, from
+    a camera that gives one, a small grey copy of the same exposure (``small``: the
+    Pi camera's second stream) for the motion gate."""
 
     image: NDArray[np.uint8]
     t: float
     index: int
     name: str = ""
+    small: NDArray[np.uint8] | None = None
 
 
 class FrameSource(Protocol):
@@ -192,7 +195,15 @@ class CameraSource(_CaptureBase):
 
 
 class PiCameraSource:
-    """A Raspberry Pi camera module through ``picamera2``."""
+    """A Raspberry Pi camera module through ``picamera2``, with two streams.
+
+    ``main`` (``width`` x ``height``, RGB888, which is BGR in memory) is what the
+    cards are read from. ``lores`` (an eighth of it each way, YUV420, the ISP's
+    own downscale) is the motion gate's: its Y plane is a grey copy of the same
+    exposure, so a frame where nothing changed costs no colour conversion of the
+    whole frame. Both come from one request, so they are the same instant.
+    ``lores=None`` asks for the main stream only.
+    """
 
     def __init__(
         self,
@@ -200,11 +211,15 @@ class PiCameraSource:
         *,
         width: int = 1280,
         height: int = 720,
+        lores: tuple[int, int] | None = (-1, -1),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.camera = camera
         self.name = f"picamera:{camera}"
         self.width, self.height = width, height
+        if lores == (-1, -1):  # the default: an eighth each way, even sizes for YUV420
+            lores = (max(2, width // 8 // 2 * 2), max(2, height // 8 // 2 * 2))
+        self.lores = lores
         self.clock = clock
         self._picam: Any = None
         self._index = 0
@@ -219,10 +234,12 @@ class PiCameraSource:
             ) from exc
         try:
             picam = Picamera2(self.camera)
-            config = picam.create_video_configuration(
-                main={"size": (self.width, self.height), "format": "RGB888"}
-            )
-            picam.configure(config)
+            streams: dict[str, Any] = {
+                "main": {"size": (self.width, self.height), "format": "RGB888"}
+            }
+            if self.lores is not None:
+                streams["lores"] = {"size": self.lores, "format": "YUV420"}
+            picam.configure(picam.create_video_configuration(**streams))
             picam.start()
         except Exception as exc:  # picamera2 raises RuntimeError, IndexError, OSError...
             raise SourceError(f"cannot open {self.name}: {exc}") from exc
@@ -232,11 +249,23 @@ class PiCameraSource:
     def read(self) -> Frame | None:
         if self._picam is None:
             raise SourceError(f"{self.name} is not open")
+        small = None
         try:
-            image = self._picam.capture_array("main")  # RGB888 is BGR in memory
+            if self.lores is None:
+                image = self._picam.capture_array("main")  # RGB888 is BGR in memory
+            else:
+                request = self._picam.capture_request()
+                try:
+                    image = request.make_array("main")
+                    yuv = request.make_array("lores")
+                finally:
+                    request.release()
+                small = np.ascontiguousarray(yuv[: self.lores[1], : self.lores[0]])  # Y plane
         except Exception as exc:
             raise SourceError(f"{self.name} stopped delivering frames: {exc}") from exc
-        frame = Frame(np.ascontiguousarray(image[:, :, :3]), self.clock(), self._index, self.name)
+        frame = Frame(
+            np.ascontiguousarray(image[:, :, :3]), self.clock(), self._index, self.name, small
+        )
         self._index += 1
         return frame
 

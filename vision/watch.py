@@ -154,12 +154,13 @@ class TableWatcher:
         return cost
 
     def process(
-        self, t: float, image: NDArray[np.uint8]
+        self, t: float, image: NDArray[np.uint8], small: NDArray[np.uint8] | None = None
     ) -> tuple[list[Observation], list[CardReading]]:
-        """Observations this frame settles, and the flagged readings it made afresh."""
+        """Observations this frame settles, and the flagged readings it made afresh.
+        ``small``: the camera's own small grey copy of the frame, for the motion gate."""
         t0 = time.perf_counter()
         picture = Picture(image)  # the grey copies the gate and the regions' reading share
-        look = self.gate.look(t, picture)
+        look = self.gate.look(t, picture, small)
         cal = self.recognizer.calibration
         shape = (image.shape[0], image.shape[1])
 
@@ -274,7 +275,7 @@ def watch(
                     emit(status)
                 except CalibrationError as exc:
                     emit({"warning": f"frame {frame.index}: {exc}"})
-            observations, flagged = watcher.process(frame.t, frame.image)
+            observations, flagged = watcher.process(frame.t, frame.image, frame.small)
             for r in flagged:
                 emit({"t": round(frame.t, 3), "reading": r.to_json()})
             for obs in observations:

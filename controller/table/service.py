@@ -333,7 +333,7 @@ class TableService:
                 for trouble in cal.trouble() if cal is not None else []:
                     self._error(f"calibration: {trouble}")
         try:
-            observations, flagged = watcher.process(frame.t, frame.image)
+            observations, flagged = watcher.process(frame.t, frame.image, frame.small)
         except Exception as exc:  # a frame the recogniser chokes on: skip it, keep going
             log.exception("frame %d could not be read", frame.index)
             self._count("unreadable_frames")
