@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -82,16 +83,17 @@ class Calibration:
         pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
+    @cached_property
+    def _inverse(self) -> FloatArray:
+        return np.linalg.inv(self.homography)  # the live loop asks for pixels every frame
+
     def to_px(self, points_mm: Iterable[Sequence[float]] | FloatArray) -> FloatArray:
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-        inverse = np.linalg.inv(self.homography)
-        return cv2.perspectiveTransform(pts, inverse).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
     def mm_per_px(self, point_px: Sequence[float]) -> float:
         """The local scale at a pixel: millimetres per pixel (mean of x and y)."""
-        x, y = point_px
-        a, b, c = self.to_mm([[x, y], [x + 1, y], [x, y + 1]])
-        return float((np.linalg.norm(b - a) + np.linalg.norm(c - a)) / 2)
+        return _mm_per_px(self.homography, point_px)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,8 +111,7 @@ class Calibration:
         corner to a pixel or so)."""
         out = []
         for marker, err in sorted(self.marker_errors_mm.items()):
-            centre = self.markers[marker].mean(axis=0)
-            bar = max(MARKER_BAR_MM, MARKER_BAR_PX * self.mm_per_px((centre[0], centre[1])))
+            bar = max(MARKER_BAR_MM, MARKER_BAR_PX * self.mm_per_px(self.markers[marker].mean(0)))
             if err > bar:
                 why = "left out of the fit" if marker in self.left_out else "fitted"
                 out.append(
@@ -146,8 +147,7 @@ def calibrate(image: NDArray[Any], layout: TableLayout) -> Calibration:
             for i in usable
         }
         worst = max(fitted, key=lambda i: per_marker[i])
-        centre = corners_px[worst].mean(axis=0)
-        scale = Calibration(homography, {}, 0.0).mm_per_px((centre[0], centre[1]))
+        scale = _mm_per_px(homography, corners_px[worst].mean(axis=0))
         if len(fitted) <= 3 or per_marker[worst] <= max(MARKER_BAR_MM, MARKER_BAR_PX * scale):
             break
         fitted.remove(worst)  # one marker off its place: fit the table to the others
@@ -172,6 +172,13 @@ def _fit(px: dict[int, FloatArray], mm: dict[int, FloatArray], markers: list[int
 
 def _project(homography: FloatArray, points: FloatArray) -> FloatArray:
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+
+
+def _mm_per_px(homography: FloatArray, point_px: Sequence[float] | FloatArray) -> float:
+    """The local scale of ``homography`` at a pixel: millimetres per pixel (mean of x, y)."""
+    x, y = float(point_px[0]), float(point_px[1])
+    a, b, c = _project(homography, np.array([[x, y], [x + 1, y], [x, y + 1]]))
+    return float((np.linalg.norm(b - a) + np.linalg.norm(c - a)) / 2)
 
 
 def marker_corners(layout: TableLayout, marker: int) -> FloatArray:

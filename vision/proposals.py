@@ -87,7 +87,7 @@ _PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
-# Paper near its own brightest surroundings is at least this grey (see _near_bar),
+# Paper near its own brightest surroundings is at least this grey (see _paper_bars),
 # and neutral: its balanced channels within this share of the brightest one.
 NEAR_FLOOR = 40
 NEUTRAL = 0.25
@@ -112,7 +112,7 @@ class Picture:
 
     >>> import numpy as np
     >>> pic = Picture(np.full((64, 96, 3), 200, np.uint8))
-    >>> pic.shape, pic.background_k, pic.half.shape, pic.bar.shape
+    >>> pic.shape, pic.background_k, pic.half.shape, pic.bars[0].shape
     ((64, 96), 15, (32, 48), (32, 48))
     """
 
@@ -146,14 +146,10 @@ class Picture:
         return _halved(self.image)
 
     @cached_property
-    def bar(self) -> NDArray[np.uint8]:
-        """The level over which a half-size pixel is paper (:func:`_paper_bar`)."""
-        return _paper_bar(self.half)
-
-    @cached_property
-    def near(self) -> NDArray[np.uint8]:
-        """Paper's second bar, for neutral pixels (:func:`_near_bar`)."""
-        return _near_bar(self.half)
+    def bars(self) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """The levels over which a half-size pixel is paper, and over which a neutral
+        one is (:func:`_paper_bars`)."""
+        return _paper_bars(self.half)
 
     @cached_property
     def gains(self) -> NDArray[np.float32]:
@@ -175,12 +171,9 @@ class Picture:
             bx0, by0 = box[0], box[1]
             cut = self.image[by0 : by0 + 2 * (y1 - y0), bx0 : bx0 + 2 * (x1 - x0)]
             colour = cv2.resize(cut, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+        bar, near = self.bars
         return _paper(
-            self.half[y0:y1, x0:x1],
-            self.bar[y0:y1, x0:x1],
-            self.near[y0:y1, x0:x1],
-            colour,
-            self.gains,
+            self.half[y0:y1, x0:x1], bar[y0:y1, x0:x1], near[y0:y1, x0:x1], colour, self.gains
         )
 
     def margin(self, d: float) -> int:
@@ -325,8 +318,9 @@ def _components(
     return comps, paper
 
 
-def _paper_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The grey level over which a pixel of ``gray`` is card paper.
+def _paper_bars(gray: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """The grey levels over which a pixel of ``gray`` is card paper: the bar, and the
+    second bar for pixels neutral in colour.
 
     Card paper is the brightest thing near it, but how bright depends on the
     light: a dim table or the dark end of a lighting gradient gives paper of 140
@@ -337,36 +331,26 @@ def _paper_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
     percentile, and anything over 150 is light.
 
     Paper under a hard shadow, or in a picture with glare in it, fails both: the
-    lit paper a card's width away, or the glare, sets the bar. See
-    :func:`_near_bar` for the second chance such paper gets.
+    lit paper a card's width away, or the glare, sets the bar. It is still the
+    brightest thing *near* it, so the second bar is 80 % of the brightest level a
+    quarter as far away (and ``NEAR_FLOOR``). So is a light fleck of a cork or wood
+    table, so only pixels that are also neutral in colour, once the picture is
+    balanced to its brightest grey (:func:`_neutral`), pass on the second bar.
     """
     h, w = gray.shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
-        return np.full((h, w), 150, np.uint8)
+        return np.full((h, w), 150, np.uint8), np.full((h, w), 255, np.uint8)
     small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     k = max(3, (min(h, w) // 30) | 1)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
     floor = min(150.0, 0.55 * float(np.percentile(small, 99)))
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
-    return cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _near_bar(gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The second chance of paper in shadow: 80 % of the brightest level a quarter as
-    far away as :func:`_paper_bar` looks (and over ``NEAR_FLOOR``). Paper under a
-    hard shadow is still the brightest thing *near* it. So is a light fleck of a
-    cork or wood table, so only pixels that are also neutral in colour, once the
-    picture is balanced to its brightest grey (:func:`_neutral`), pass on this bar.
-    """
-    h, w = gray.shape
-    if min(h, w) < 8:
-        return np.full((h, w), 255, np.uint8)
-    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    k = max(3, (min(h, w) // 30) | 1)
     kn = max(3, (k // 4) | 1)
     near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
-    bar = cv2.max(cv2.convertScaleAbs(near, alpha=0.8), NEAR_FLOOR)
-    return cv2.resize(bar, (w, h), interpolation=cv2.INTER_LINEAR)
+    near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=0.8), NEAR_FLOOR)
+    return tuple(  # type: ignore[return-value]
+        cv2.resize(b, (w, h), interpolation=cv2.INTER_LINEAR) for b in (bar, near_bar)
+    )
 
 
 def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -398,9 +382,9 @@ def _paper(
     colour: NDArray[np.uint8] | None = None,
     gains: NDArray[np.float32] | None = None,
 ) -> NDArray[np.uint8]:
-    """255 where ``gray`` (lightly smoothed) is over ``bar`` (:func:`_paper_bar`), or
-    over ``near`` (:func:`_near_bar`) and neutral in ``colour`` balanced by ``gains``
-    (:func:`_neutral`); else 0."""
+    """255 where ``gray`` (lightly smoothed) is over ``bar``, or over ``near`` and
+    neutral in ``colour`` balanced by ``gains`` (:func:`_paper_bars`,
+    :func:`_neutral`); else 0."""
     if min(gray.shape) < 8:
         return np.where(gray > bar, 255, 0).astype(np.uint8)
     smooth = cv2.blur(gray, (3, 3))

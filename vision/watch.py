@@ -104,7 +104,11 @@ class TableWatcher:
         return None
 
     def _regions(
-        self, changed: tuple[Box, ...], spots: list[tuple[float, float]], shape: tuple[int, int]
+        self,
+        changed: tuple[Box, ...],
+        spots: list[tuple[float, float]],
+        shape: tuple[int, int],
+        index_d: float | None,
     ) -> list[Box]:
         """Boxes to read: each changed region grown by the reach of an index that
         changed only in part, and a box around each spot (a card's centre, in
@@ -112,7 +116,7 @@ class TableWatcher:
         read of both costs no more than two."""
         h, w = shape
         g = self.gate.shrink
-        d = self._index_d() or UNCALIBRATED_D
+        d = index_d or UNCALIBRATED_D
 
         def snap(x0: float, y0: float, x1: float, y1: float) -> Box:
             return (
@@ -127,7 +131,7 @@ class TableWatcher:
         r = REACH * d
         boxes += [snap(x - r, y - r, x + r, y + r) for x, y in spots]
         boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
-        cost = self._cost(shape)
+        cost = self._cost(shape, index_d)
         i = 0
         while i < len(boxes):
             for j in range(i + 1, len(boxes)):
@@ -141,10 +145,10 @@ class TableWatcher:
             i += 1
         return boxes
 
-    def _cost(self, shape: tuple[int, int]) -> Callable[[Box], float]:
+    def _cost(self, shape: tuple[int, int], index_d: float | None) -> Callable[[Box], float]:
         """The pixels read for a box: the box with the margin it is read with."""
         h, w = shape
-        m = self.recognizer.region_margin(shape, self._index_d())
+        m = self.recognizer.region_margin(shape, index_d)
 
         def cost(b: Box) -> float:
             return float(
@@ -176,11 +180,12 @@ class TableWatcher:
         full = look.full
         rois: list[Box] = []
         if not full:
+            index_d = self._index_d()
             spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not busy(x, y)]
-            rois = self._regions(look.regions, spots, shape)
+            rois = self._regions(look.regions, spots, shape, index_d)
             if not rois and look.sweep is not None:
                 rois = [look.sweep]
-            cost = self._cost(shape)
+            cost = self._cost(shape, index_d)
             full = sum(cost(b) for b in rois) > self.full_share * shape[0] * shape[1]
         t1 = time.perf_counter()
         fresh: list[IndexDetection] = []
@@ -192,7 +197,7 @@ class TableWatcher:
             looked = True
         elif rois:
             working = image if self.recognizer.shrinks else picture
-            fresh = self.recognizer.detect_regions(working, rois, index_px=self._index_d())
+            fresh = self.recognizer.detect_regions(working, rois, index_px=index_d)
             kept = [
                 d
                 for d in self.dets
@@ -270,8 +275,9 @@ def watch(
                     cal = watcher.recognizer.calibration
                     status: dict[str, object] = {"status": "calibrated"}
                     status["error_mm"] = round(error or 0.0, 2)
-                    if cal is not None and cal.trouble():
-                        status["warnings"] = cal.trouble()
+                    warnings = cal.trouble() if cal is not None else []
+                    if warnings:
+                        status["warnings"] = warnings
                     emit(status)
                 except CalibrationError as exc:
                     emit({"warning": f"frame {frame.index}: {exc}"})
