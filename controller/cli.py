@@ -21,6 +21,7 @@ count 12
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -128,6 +129,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG}: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: what was printed stands (every command writes whole lines as it goes);
+        # one line, the shell's status for an interrupt, no traceback
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (`kiebitz … | head`): not an error worth a traceback.
         # Point stdout at /dev/null so the interpreter's final flush does not fail again.

@@ -134,3 +134,37 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err
+
+
+@pytest.mark.parametrize("command", ["watch", "demo"])
+def test_ctrl_c_keeps_what_was_printed_and_says_one_line(command):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parent.parent
+    video = root / "config" / "videos" / "skat-revoke.mp4"
+    assert video.is_file(), f"{video} missing: run python -m controller.scenarios render"
+    table = str(root / "config" / "tables" / "skat-3.toml")
+    args = ["vision", "watch", str(video), "--table", table] if command == "watch" else ["demo"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdout is not None
+    first = child.stdout.readline()  # the first line: it is at work
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    rest, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert err.strip() == "kiebitz: interrupted"
+    if command == "watch":  # every line printed is whole
+        assert json.loads(first)["status"] == "calibrated"
+        assert all(json.loads(line) for line in rest.splitlines() if line.strip())
+    else:  # the demo stops; it does not go on to the next video or judge a half-played one
+        assert first.startswith("Kiebitz demo:") and "Checked against" not in rest

@@ -110,6 +110,8 @@ def run_demo(*, out: TextIO = sys.stdout, summary_dir: Path | None = None) -> in
                 fps=4.0,
             )
         )
+        if summary.get("interrupted"):  # Ctrl-C: every part stopped; say so, check nothing
+            raise KeyboardInterrupt
         wrong = _checked(summary, truth)
         board = summary.get("board") or {}
         verdicts = ", ".join(
