@@ -36,17 +36,23 @@ def register(commands: Commands) -> None:
     )
     sub = vision.add_commands("vision_command")
     model_help = "the ONNX model (default: the shipped vision/models/cards.onnx)"
+    deck_help = (
+        "the pack on the table (french-52, skat-32, frog-36, pinochle-48): only its ranks "
+        "are read (default: every rank; watch: the table layout's pack)"
+    )
 
     p = sub.add_parser("identify", help="the cards in one picture")
     p.add_argument("image")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--model", help=model_help)
+    p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_identify)
 
     p = sub.add_parser("annotate", help="draw the cards found over the picture")
     p.add_argument("image")
     p.add_argument("out", help="the picture to write (PNG or JPEG)")
     p.add_argument("--model", help=model_help)
+    p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_annotate)
 
     p = sub.add_parser("eval", help="recall and precision against DIR/labels.csv")
@@ -54,6 +60,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--subset", help="only files whose path starts with this")
     p.add_argument("--json", action="store_true", help="one JSON line per image, then the total")
     p.add_argument("--model", help=model_help)
+    p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_eval)
 
     p = sub.add_parser("watch", help="live table observations as JSON lines")
@@ -61,6 +68,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--table", help="table layout TOML (calibrates from the first frame)")
     p.add_argument("--fps", type=float, default=10.0, help="frame rate of an image folder")
     p.add_argument("--model", help=model_help)
+    p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_watch)
 
     p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
@@ -96,12 +104,24 @@ def _vision_errors() -> tuple[type[Exception], ...]:
     return (VisionError,)
 
 
+def _deck(args: argparse.Namespace) -> Any:
+    from vision.decks import find_deck
+
+    if not getattr(args, "deck", None):
+        return None
+    try:
+        return find_deck(args.deck)
+    except ValueError as exc:
+        raise UsageError(f"--deck: {exc}") from exc
+
+
 def _recognizer(args: argparse.Namespace, **kwargs: Any) -> Any:
     from vision.model import DEFAULT_MODEL
     from vision.recognize import Recognizer
 
+    deck = _deck(args)
     try:
-        return Recognizer(args.model or DEFAULT_MODEL, **kwargs)
+        return Recognizer(args.model or DEFAULT_MODEL, deck=deck, **kwargs)
     except _vision_errors() as exc:
         raise UsageError(str(exc)) from exc
 
@@ -218,7 +238,14 @@ def _watch(args: argparse.Namespace) -> int:
     from vision.watch import watch
 
     try:
-        return watch(args.source, table=args.table, fps=args.fps, model=args.model, out=sys.stdout)
+        return watch(
+            args.source,
+            table=args.table,
+            fps=args.fps,
+            model=args.model,
+            deck=_deck(args),
+            out=sys.stdout,
+        )
     except _vision_errors() as exc:
         raise UsageError(str(exc)) from exc
 

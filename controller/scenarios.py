@@ -41,7 +41,7 @@ from rules.skat.game import SkatGame
 from vision.layout import LAYOUT_DIR, TableLayout, load_layout
 from vision.tablevideo import Action, VideoInfo, pace, render_video
 
-__all__ = ["VIDEOS", "Scenario", "cribbage_deal", "main", "render_all", "skat_deal"]
+__all__ = ["VIDEOS", "Scenario", "cribbage_deal", "judge", "main", "render_all", "skat_deal"]
 
 #: The recommended mounting (hardware/camera-mounting.md: the Camera Module 3 in its full
 #: mode, at the lowest height that sees the table): 2.74 px/mm over a card table (86 cm),
@@ -92,14 +92,18 @@ def _jitter(rng: random.Random, mm: float = 3.0, deg: float = 4.0) -> tuple[floa
 # -- cribbage ----------------------------------------------------------------------------
 
 
-def cribbage_deal(seed: int = 7, dealer: int = 0) -> Scenario:
+def cribbage_deal(seed: int = 7, dealer: int = 0, *, overlap: float = 0.0) -> Scenario:
     """One whole two-player six-card deal at ``cribbage-2.toml``.
 
     The dealer turns the starter into the ``starter`` zone; every card of the play
     is laid in its player's ``play.N`` row, left to right, in the engine's order
     (goes cannot be seen); at the show the non-dealer's four cards are moved one by
     one to the ``show.N`` row, then the dealer's, and the dealer lays the crib face
-    up in the ``crib`` zone; at the end every card leaves the table."""
+    up in the ``crib`` zone; at the end every card leaves the table.
+
+    With ``overlap`` (mm) the rows are laid as players lay them: each card over the
+    one before, that far to its right (give or take 3 mm), so that only a strip of
+    each card shows: 23 leaves one corner index whole, 14 cuts into it."""
     name = "cribbage-2.toml"
     rng = random.Random(seed)
     game = CribbageGame()
@@ -113,7 +117,9 @@ def cribbage_deal(seed: int = 7, dealer: int = 0) -> Scenario:
     row_y = {0: 260.0, 1: 640.0}
     show_y = {0: 135.0, 1: 765.0}
     upright = {0: 0.0, 1: 180.0}  # each player lays his cards the right way up for him
-    slots = (260.0, 360.0, 460.0, 560.0)
+    slots = (
+        tuple(330.0 + k * overlap for k in range(4)) if overlap else (260.0, 360.0, 460.0, 560.0)
+    )
     jit = random.Random(seed * 1000 + 1)
     steps: list[list[Action]] = []
     where: dict[str, tuple[int, int]] = {}  # card -> (seat, slot)
@@ -266,6 +272,65 @@ def _paced_tricks(steps: Sequence[list[Action]]) -> list[Action]:
         out += paced
         start = paced[0].t + 0.6 + STILL_S
     return out
+
+
+# -- judging -----------------------------------------------------------------------------
+
+
+def judge(
+    expected: Sequence[dict[str, Any]],
+    observed: Sequence[dict[str, Any]],
+    cleared: Sequence[float],
+    *,
+    late_s: float = 0.5,
+) -> dict[str, Any]:
+    """A watch of a rendered video against its truth.
+
+    ``expected``: the truth's events in the script's order; ``observed``: the
+    watch's observations (JSON); ``cleared``: for each expected event, when its card
+    lay still in plain sight (``render_video(..., cleared=...)``). Each expected
+    event is matched to the first unused observation of the same kind, card and
+    zone; what is left over on either side is ``missed`` or ``false``. ``latency_s``:
+    observation time less cleared time, over the matched events; ``late``: those
+    over ``late_s``."""
+    used: set[int] = set()
+    missed: list[dict[str, Any]] = []
+    lags: list[float] = []
+    by_kind: dict[str, list[float]] = {}
+    late: list[dict[str, Any]] = []
+    for i, e in enumerate(expected):
+        for j, o in enumerate(observed):
+            if j in used or o["kind"] != e["kind"] or o["card"] != e["card"]:
+                continue
+            if e["kind"] != "removed" and o.get("zone") != e.get("zone"):
+                continue
+            used.add(j)
+            lag = float(o["t"]) - float(cleared[i])
+            lags.append(lag)
+            by_kind.setdefault(e["kind"], []).append(lag)
+            if lag > late_s:
+                late.append({**e, "lag_s": round(lag, 2)})
+            break
+        else:
+            missed.append(dict(e))
+    false = [dict(o) for j, o in enumerate(observed) if j not in used]
+
+    def spread(xs: list[float]) -> dict[str, float | None]:
+        xs = sorted(xs)
+
+        def q(p: float) -> float | None:
+            return round(xs[min(len(xs) - 1, int(p * len(xs)))], 2) if xs else None
+
+        return {"p50": q(0.5), "p90": q(0.9), "max": round(xs[-1], 2) if xs else None}
+
+    return {
+        "expected": len(expected),
+        "matched": len(lags),
+        "missed": missed,
+        "false": false,
+        "latency_s": {kind: spread(v) for kind, v in sorted(by_kind.items())},
+        "late": late,
+    }
 
 
 # -- rendering ---------------------------------------------------------------------------

@@ -184,3 +184,34 @@ def test_doubtful_readings_are_read_again_at_two_other_scales(rec):
     # reads one queen of the writing at 0.51, which the tracker, at 0.7, never places)
     assert {r.card for r in readings if "low-confidence" not in r.flags} <= set(cards)
     assert all(r.confidence < 0.7 for r in readings if r.card not in cards)
+
+
+def test_a_deck_profile_reads_only_its_packs_ranks():
+    from vision.decks import find_deck
+    from vision.model import RANK_CLASSES
+
+    skat = Recognizer(deck=find_deck("skat-32"))
+    # a patch the network half took for a 2 and half for a 7: a Skat pack has no 2
+    p = np.zeros((3, len(RANK_CLASSES)), np.float32)
+    p[0, RANK_CLASSES.index("2")], p[0, RANK_CLASSES.index("7")], p[0, 0] = 0.55, 0.4, 0.05
+    # surely a 3, a rank the pack lacks: that is nothing sure, not a 7
+    p[1, RANK_CLASSES.index("3")], p[1, RANK_CLASSES.index("7")], p[1, 0] = 0.97, 0.01, 0.02
+    p[2, 0] = 1.0
+    skat._in_deck(p)
+    assert p[0].argmax() == RANK_CLASSES.index("7") and p[0].max() == pytest.approx(0.4 / 0.45)
+    assert p[1].max() < 0.7 and p[1, RANK_CLASSES.index("3")] == 0.0
+    assert p[2, 0] == 1.0 and np.allclose(p.sum(axis=1), 1.0)
+    # over whole scenes: nothing outside the pack is ever read
+    for seed in range(5):
+        scene = make_scene(np.random.default_rng(700 + seed), size=(960, 720))
+        ranks = {r.rank for r in skat.read(scene.image)}
+        assert ranks <= set(find_deck("skat-32").ranks)
+
+
+def test_an_unknown_deck_on_the_command_line_is_named(tmp_path, capsys):
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), single_card_table("QH"))
+    assert main(["vision", "identify", str(image), "--deck", "tarot-78"]) == 2
+    assert "--deck: unknown deck 'tarot-78'" in capsys.readouterr().err
+    assert main(["vision", "identify", str(image), "--deck", "skat-32", "--json"]) == 0
+    assert [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]] == ["QH"]

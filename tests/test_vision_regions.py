@@ -320,6 +320,8 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert reads[9][0] == reads[-1][0]
     assert reads[-1][1] > reads[9][1]
     assert set(placed) >= whole_before
-    assert {c for c, at in placed.items() if at >= 3.0} == new
+    # the new cards, each once, after they came (one beside the hand, which lies still
+    # there, may be placed while the hand is still in the picture)
+    assert {c for c, at in placed.items() if at >= 2.0} == new
     # what the watcher holds now is what a whole reading of the last frame finds
     assert {r.card for r in watcher.readings if r.confidence >= 0.7} == whole_after

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from vision.tracker import Sighting, Tracker
@@ -94,3 +96,90 @@ def test_the_best_of_two_sightings_of_one_card_is_used():
 def test_times_must_be_positive():
     with pytest.raises(ValueError):
         Tracker(stable_s=0)
+
+
+def test_a_card_placed_as_soon_as_nothing_moves_over_it():
+    # busy (a hand a moment ago) no longer holds back placing; settling (moving now) does
+    tr = Tracker(stable_s=0.3)
+    moving_until = 0.5
+    events = []
+    for t in frames(1.5):
+        events += tr.update(
+            t,
+            [qh()],
+            busy=lambda x, y: True,
+            settling=lambda x, y, t=t: t <= moving_until,
+        )
+    assert [e.kind for e in events] == ["placed"]
+    assert moving_until + 0.3 <= events[0].t <= moving_until + 0.3 + 2 / FPS
+
+
+def test_a_card_that_drifts_is_not_lying_still():
+    # a card in a hand that moves too slowly for the motion gate: never placed
+    tr = Tracker(stable_s=0.3, still=15.0)
+    events = []
+    for i, t in enumerate(frames(2.0)):
+        events += tr.update(t, [qh(x=400.0 + 2.0 * i)])  # 60 mm a second
+    assert events == [] and tr.placed == {}
+    # the same card lying still is placed
+    assert [e.kind for e in run(tr, frames(1.0, 2.0), [qh(x=480.0)])] == ["placed"]
+
+
+def test_a_card_covered_by_the_next_card_of_its_row_is_not_removed():
+    # a play row as players lay it, each card half over the one before: the 5H laid
+    # over QH hides QH's index; QH is not gone while 5H lies over its spot
+
+    tr = Tracker(stable_s=0.3, absent_s=0.4, card_width=63.0)
+    five = Sighting("5H", 0.95, 420.0, 250.0, "play.0")
+    run(tr, frames(1.0), [qh()])
+    run(tr, frames(1.0, 1.0), [qh(), five])
+    assert run(tr, frames(3.0, 2.0), [five]) == []
+    assert tr.placed == {"QH": "play.0", "5H": "play.0"}
+    # a card laid before it does not cover it: taken away, it is removed
+    tr = Tracker(stable_s=0.3, absent_s=0.4, card_width=63.0)
+    run(tr, frames(1.0), [five])
+    run(tr, frames(1.0, 1.0), [qh(), five])
+    events = run(tr, frames(1.0, 2.0), [five])
+    assert [(e.kind, e.card) for e in events] == [("removed", "QH")]
+
+
+def test_a_placed_card_read_doubtfully_where_it_lies_is_not_missing():
+    tr = Tracker(stable_s=0.3, absent_s=0.4, min_confidence=0.7)
+    run(tr, frames(1.0), [qh()])
+    assert run(tr, frames(2.0, 1.0), [qh(conf=0.3)]) == []
+    assert tr.placed == {"QH": "play.0"}
+    # read doubtfully somewhere else: that is no sign of it here
+    events = run(tr, frames(1.0, 3.0), [qh(conf=0.3, x=700.0)])
+    assert [e.kind for e in events] == ["removed"]
+
+
+def test_distances_must_be_positive():
+    with pytest.raises(ValueError):
+        Tracker(still=0)
+
+
+def test_a_placed_card_still_lying_there_is_not_moved_by_a_misreading_elsewhere():
+    # another card misread surely as QH: QH has not left its spot, so it has not moved
+    tr = Tracker(stable_s=0.3)
+    run(tr, frames(1.0), [qh()])
+    twin = qh(zone="crib", x=650.0, y=480.0, conf=0.99)
+    assert run(tr, frames(2.0, 1.0), [qh(conf=0.9), twin]) == []
+    assert tr.placed == {"QH": "play.0"}
+    # gone from its spot and lying still elsewhere: that is a move
+    events = run(tr, frames(1.0, 3.0), [twin])
+    assert [(e.kind, e.zone) for e in events] == [("moved", "crib")]
+
+
+def test_a_card_overlapping_the_end_of_an_earlier_one_covers_it():
+    # the crib in two rows: the card laid below overlaps the earlier card's lower end
+    # (centres 74 mm apart along the long side); a card beside it (80 mm across) does not
+    upright = math.pi / 2
+    below = Sighting("AS", 0.95, 400.0, 176.0, "crib", upright)
+    beside = Sighting("AC", 0.95, 480.0, 250.0, "crib", upright)
+    for other, covered in ((below, True), (beside, False)):
+        tr = Tracker(stable_s=0.3, absent_s=0.4)
+        queen = Sighting("QH", 0.95, 400.0, 250.0, "crib", upright)
+        run(tr, frames(1.0), [queen])
+        run(tr, frames(1.0, 1.0), [queen, other])
+        events = run(tr, frames(1.0, 2.0), [other])
+        assert [e.card for e in events if e.kind == "removed"] == ([] if covered else ["QH"])

@@ -3,7 +3,9 @@
 For each scene the proposal stage runs exactly as at the table; a proposal that
 lands on a visible corner index (close to its centre, turned the same way, at
 about its scale) is labelled with that card, one that lands nowhere is labelled
-"no index", and one that lands on a covered index is left out. Jittered patches
+"no index", and so is one that lands on an index with much of its rank or suit
+covered (a half-covered 8 must not read as a 3); one on an index a little
+covered is left out. Jittered patches
 cut at the true indices are added so that every card is seen often, whatever
 the proposals found.
 """
@@ -38,6 +40,12 @@ class Patches:
         return len(self.rank)
 
 
+# An index none of whose proposals is taught as a card: shows this share or less of
+# its rank's or its suit's region (two of five columns covered by another card, a
+# hand, a pencil)
+COVERED = 0.6
+
+
 def code_labels(code: str) -> tuple[int, int]:
     return RANKS.index(code[:-1]) + 1, SUITS.index(code[-1])
 
@@ -60,8 +68,9 @@ def label_proposals(
             r, s = code_labels(t.code)
             rank[match], suit[match] = r, s
             skip |= near & ~match & (dist < 0.25 * t.d)  # nearly right: neither yes nor no
-        else:
-            skip |= near
+        elif t.seen > COVERED:
+            skip |= near  # mostly showing: neither yes nor no
+        # else: a glyph a third or more covered is taught as no index (refused)
     skip &= rank == BACKGROUND
     return rank, suit, skip
 

@@ -22,6 +22,9 @@ table's south-west corner. Example (abridged)::
     seat = 0
     rect = [150, 180, 750, 330]      # x0, y0, x1, y1; or polygon = [[x, y], ...]
 
+    [deck]                           # optional: the game's own pack when left out
+    name = "french-52"               # see vision.decks: french-52, skat-32, frog-36, ...
+
 Loading checks everything and raises :class:`~vision.errors.LayoutError` naming
 the file and the key path (``zones[2].rect``) of the first thing that is wrong.
 
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vision.decks import DECKS, Deck, deck_for_game
 from vision.errors import LayoutError
 
 __all__ = ["LAYOUT_DIR", "TableLayout", "Zone", "load_layout"]
@@ -98,6 +102,12 @@ class TableLayout:
     markers: dict[int, Point]
     zones: tuple[Zone, ...]
     source: str = "<memory>"
+    deck_name: str = ""  # empty: the game's own pack
+
+    @property
+    def deck(self) -> Deck:
+        """The pack played at this table (:mod:`vision.decks`)."""
+        return DECKS[self.deck_name] if self.deck_name else deck_for_game(self.game)
 
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The first zone that holds the point, or ``None`` (the table elsewhere)."""
@@ -158,7 +168,14 @@ class _Checker:
 def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
     """Check and build a layout from parsed TOML."""
     c = _Checker(source)
-    c.unknown(data, ("table", "markers", "zones"), "(top)")
+    c.unknown(data, ("table", "markers", "zones", "deck"), "(top)")
+    deck_name = ""
+    if "deck" in data:
+        deck = c.table(data, "deck")
+        c.unknown(deck, ("name",), "deck")
+        deck_name = c.text(deck, "name", "deck")
+        if deck_name not in DECKS:
+            raise c.fail("deck.name", f"expected one of {', '.join(sorted(DECKS))}")
     table = c.table(data, "table")
     c.unknown(table, ("name", "game", "players", "width_mm", "depth_mm"), "table")
     players = table.get("players")
@@ -234,6 +251,7 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         markers=marker_points,
         zones=tuple(zones),
         source=source,
+        deck_name=deck_name,
     )
 
 

@@ -79,7 +79,7 @@ class MotionGate:
         min_cells: int = 2,
         refresh_s: float = 10.0,
         tiles: tuple[int, int] = (6, 6),
-        memory_s: float = 0.7,
+        memory_s: float = 0.5,
         new_scene: float = 0.5,
         stills: bool = False,
     ) -> None:
@@ -220,14 +220,46 @@ class MotionGate:
                 self._reference[cy0:cy1, cx0:cx1] = small[cy0:cy1, cx0:cx1]
                 self._read_at[cy0:cy1, cx0:cx1] = t
 
-    def moving_near(self, x_px: float, y_px: float, t: float) -> bool:
-        """Did something move near this pixel within the last ``memory_s`` seconds?"""
+    def patch(self, x_px: float, y_px: float, radius_px: float) -> NDArray[np.uint8] | None:
+        """The small grey copy's cells within ``radius_px`` of a pixel, as now."""
+        if self._small_now is None:
+            return None
+        h, w = self._small_now.shape
+        r = max(1, round(radius_px / self.shrink))
+        cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
+        if not (0 <= cx < w and 0 <= cy < h):
+            return None
+        return self._small_now[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].copy()
+
+    def unchanged(
+        self, before: NDArray[np.uint8], x_px: float, y_px: float, radius_px: float
+    ) -> bool:
+        """Does the spot look now as ``before`` (its :meth:`patch` then)? Fewer than one
+        cell in ten differs by the gate's level."""
+        now = self.patch(x_px, y_px, radius_px)
+        if now is None or now.shape != before.shape:
+            return False
+        return bool(np.count_nonzero(cv2.absdiff(now, before) > self.level) < 0.1 * now.size)
+
+    def moving_near(
+        self,
+        x_px: float,
+        y_px: float,
+        t: float,
+        *,
+        within: float | None = None,
+        radius_px: float | None = None,
+    ) -> bool:
+        """Did something move within ``radius_px`` (default: three cells) of this pixel
+        in the last ``within`` seconds (default ``memory_s``; 0: in this very frame)?"""
         if self._last_moved is None:
             return False
+        within = self.memory_s if within is None else within
         h, w = self._last_moved.shape
+        r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
         cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
-        x0, x1 = max(0, cx - 3), min(w, cx + 4)
-        y0, y1 = max(0, cy - 3), min(h, cy + 4)
+        x0, x1 = max(0, cx - r), min(w, cx + r + 1)
+        y0, y1 = max(0, cy - r), min(h, cy + r + 1)
         if x0 >= x1 or y0 >= y1:
             return False
-        return bool((t - self._last_moved[y0:y1, x0:x1] <= self.memory_s).any())
+        return bool((t - self._last_moved[y0:y1, x0:x1] <= within).any())

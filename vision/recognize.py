@@ -5,7 +5,8 @@ The steps (see :mod:`vision.proposals` for the first two):
 1. ink blobs on card paper, paired rank-above-suit into index hypotheses, and
    the corners of cards lying free (the whole card's outline);
 2. each hypothesis cut out upright at half size for the gate, and what it passes
-   at full size for the classifier (rank, suit, or no index); a doubtful reading
+   at full size for the classifier (rank, suit, or no index), only the ranks
+   the table's pack holds (:mod:`vision.decks`); a doubtful reading
    is read again from patches cut a tenth smaller and larger, and averaged;
 3. overlapping detections of one index reduced to the best;
 4. detections of the same card joined when they are the two corners of one
@@ -14,7 +15,10 @@ The steps (see :mod:`vision.proposals` for the first two):
 5. what is left reported with its confidence, its outline in pixels, and its
    position in table millimetres when the camera is calibrated. A reading below
    ``confident`` is flagged ``low-confidence``; the same card read in two places
-   that cannot be one card is flagged ``duplicate``. Nothing is dropped silently.
+   that cannot be one card is flagged ``duplicate``; the two opposite corners of
+   one card read as two different cards are both flagged ``corners-disagree``,
+   each only as sure as the other leaves room for (its confidence times one less
+   the other's). Nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from numpy.typing import NDArray
 
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
+from vision.decks import Deck
 from vision.geometry import Calibration
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
@@ -188,8 +193,10 @@ class Recognizer:
         calibration: Calibration | None = None,
         layout: TableLayout | None = None,
         scale: float = 1.0,
+        deck: Deck | None = None,
     ) -> None:
         self.classifier = IndexClassifier(model)
+        self.deck = deck
         self.threshold = threshold
         self.confident = confident
         self.layout = layout
@@ -341,6 +348,31 @@ class Recognizer:
         self.timings = {"regions": time.perf_counter() - t0, **parts, **counts}
         return found
 
+    @property
+    def deck(self) -> Deck | None:
+        """The pack read (:mod:`vision.decks`); ``None``: every rank."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, value: Deck | None) -> None:
+        self._deck = value
+        self._others: NDArray[np.intp] | None = None
+        if value is not None and len(value.ranks) < len(RANK_CLASSES) - 1:
+            self._others = np.array(
+                [i for i, r in enumerate(RANK_CLASSES) if i > 0 and r not in value.ranks], np.intp
+            )
+
+    def _in_deck(self, rank_p: NDArray[np.float32]) -> None:
+        """Drop the ranks the pack does not hold, in place: the probabilities given
+        that the reading is "no index" or one of the pack's ranks. A patch the network
+        took surely for a rank the pack lacks reads as nothing sure."""
+        if self._others is None or not len(rank_p):
+            return
+        rank_p[:, self._others] = 0.0
+        total = rank_p.sum(axis=1)
+        rank_p /= np.maximum(total, 1e-12)[:, None]
+        rank_p[total <= 0, 0] = 1.0
+
     def _index_read(self, rank_p: NDArray[np.float32]) -> NDArray[np.bool_]:
         """Which proposals read as an index: a rank, not "no index", at a rank
         confidence that may still make a reading."""
@@ -355,6 +387,7 @@ class Recognizer:
     ) -> int:
         """Average the doubtful readings (see ``RECHECK``) with readings of the same
         proposal cut at ``RECHECK_SCALES``, in place; returns how many there were."""
+        self._in_deck(rank_p)  # every reading of the network passes here first
         conf = rank_p.max(axis=1) * suit_p.max(axis=1)
         doubt = np.nonzero(self._index_read(rank_p) & (conf < RECHECK))[0]
         if doubt.size == 0:
@@ -365,6 +398,7 @@ class Recognizer:
         k, n = doubt.size, len(RECHECK_SCALES) + 1
         rank_p[doubt] = (rank_p[doubt] + more_r.reshape(n - 1, k, -1).sum(axis=0)) / n
         suit_p[doubt] = (suit_p[doubt] + more_s.reshape(n - 1, k, -1).sum(axis=0)) / n
+        self._in_deck(rank_p)
         return int(doubt.size)
 
     def _decode(
@@ -439,7 +473,7 @@ class Recognizer:
         by_card: dict[str, list[IndexDetection]] = {}
         for det in dets:
             by_card.setdefault(det.card, []).append(det)
-        readings: list[CardReading] = []
+        groups: list[tuple[str, list[IndexDetection], int]] = []  # card, corners, copies
         for card, group in by_card.items():
             group.sort(key=lambda d: -d.confidence)
             cards: list[list[IndexDetection]] = []
@@ -450,28 +484,43 @@ class Recognizer:
                         break
                 else:
                     cards.append([det])
-            for members in cards:
-                best = members[0]
-                conf = 1 - float(np.prod([1 - m.confidence for m in members]))
-                rank_conf = 1 - float(np.prod([1 - m.rank_confidence for m in members]))
-                if len(members) == 2:
-                    a, b = _card_outline(members[0]), _card_outline(members[1])
-                    # the two outlines describe one card: average them corner to corner
-                    corners = tuple(
-                        ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-                        for p, q in zip(a, b[2:] + b[:2], strict=True)
-                    )
-                else:
-                    corners = _card_outline(best)
-                flags = []
-                if conf < self.confident:
-                    flags.append("low-confidence")
-                if len(cards) > 1:
-                    flags.append("duplicate")
-                reading = CardReading(
-                    card, conf, rank_conf, corners, tuple(members), flags=tuple(flags)
+            groups += [(card, members, len(cards)) for members in cards]
+        # two corners of one card read as two different cards (one half covered by the
+        # card laid over it, a hand, a shadow: an 8 read as a 3): neither is sure
+        against: dict[int, float] = {}
+        singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
+        for i in singles:
+            for j in singles:
+                a, b = groups[i][1][0], groups[j][1][0]
+                if i < j and a.card != b.card and _same_card(a, b):
+                    against[i] = max(against.get(i, 0.0), b.confidence)
+                    against[j] = max(against.get(j, 0.0), a.confidence)
+        readings: list[CardReading] = []
+        for i, (card, members, copies) in enumerate(groups):
+            best = members[0]
+            conf = 1 - float(np.prod([1 - m.confidence for m in members]))
+            rank_conf = 1 - float(np.prod([1 - m.rank_confidence for m in members]))
+            if len(members) == 2:
+                a, b = _card_outline(members[0]), _card_outline(members[1])
+                # the two outlines describe one card: average them corner to corner
+                corners = tuple(
+                    ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+                    for p, q in zip(a, b[2:] + b[:2], strict=True)
                 )
-                readings.append(self._place(reading))
+            else:
+                corners = _card_outline(best)
+            flags = []
+            if i in against:
+                # as sure as the other corner leaves room for
+                conf *= 1 - against[i]
+                rank_conf *= 1 - against[i]
+                flags.append("corners-disagree")
+            if conf < self.confident:
+                flags.append("low-confidence")
+            if copies > 1:
+                flags.append("duplicate")
+            reading = CardReading(card, conf, rank_conf, corners, tuple(members), flags=tuple(flags))
+            readings.append(self._place(reading))
         readings.sort(key=lambda r: -r.confidence)
         return [
             r

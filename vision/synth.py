@@ -43,6 +43,11 @@ class IndexTruth:
     uy: float
     d: float
     visible: bool
+    # how much of the worse covered of its two glyphs (rank, suit) shows: an index
+    # that is not visible but shows two thirds or less of a glyph is taught as "no
+    # index" (a half-covered 8 is a 3, a half-covered 6 a 5: refuse it), one
+    # between that and visible is left out of training
+    seen: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -262,9 +267,11 @@ def make_scene(
             scale = float(np.linalg.norm(u))
             ux, uy = u / scale
             d = a.d * scale
-            visible = _visible(owner, k, x, y, ux, uy, d)
+            visible, seen = _visible(owner, k, x, y, ux, uy, d)
             truths.append(
-                IndexTruth(codes[k], k, float(x), float(y), float(ux), float(uy), float(d), visible)
+                IndexTruth(
+                    codes[k], k, float(x), float(y), float(ux), float(uy), float(d), visible, seen
+                )
             )
     quads = [
         (pose @ np.array([[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]).T).T
@@ -345,18 +352,25 @@ def _motion_blur(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np
 
 def _visible(
     owner: NDArray[np.int16], k: int, x: float, y: float, ux: float, uy: float, d: float
-) -> bool:
-    """Most of the rank and suit region is this card's own paper."""
+) -> tuple[bool, float]:
+    """Whether most of the rank and suit region is this card's own paper, and the
+    share of the worse covered glyph's region (rank or suit) that is."""
     h, w = owner.shape
     vx, vy = uy, -ux
     hits = total = 0
+    glyph = {-1: [0, 0], 1: [0, 0]}  # rank (before the middle), suit (after): hits, total
     for t in np.linspace(-0.9, 0.9, 7):
-        for s in np.linspace(-0.4, 0.4, 3):
+        for j, s in enumerate(np.linspace(-0.4, 0.4, 5)):
             px, py = x + t * d * ux + s * d * vx, y + t * d * uy + s * d * vy
-            total += 1
-            if 0 <= px < w and 0 <= py < h and owner[int(py), int(px)] == k:
-                hits += 1
-    return hits >= 0.85 * total
+            mine = 0 <= px < w and 0 <= py < h and owner[int(py), int(px)] == k
+            if j % 2 == 0:  # visible: judged on three columns
+                total += 1
+                hits += mine
+            if abs(t) > 0.1:
+                glyph[1 if t > 0 else -1][0] += mine
+                glyph[1 if t > 0 else -1][1] += 1
+    seen = min(a / b for a, b in glyph.values())
+    return hits >= 0.85 * total, float(seen)
 
 
 def _camera(
@@ -385,7 +399,9 @@ def _camera(
         # an index the perspective pushes out of the frame is not visible, however open
         inside = 0.8 * d <= x <= w - 0.8 * d and 0.8 * d <= y <= h - 0.8 * d
         moved.append(
-            IndexTruth(t.code, t.card, x, y, (x2 - x) / d, (y2 - y) / d, d, t.visible and inside)
+            IndexTruth(
+                t.code, t.card, x, y, (x2 - x) / d, (y2 - y) / d, d, t.visible and inside, t.seen
+            )
         )
     new_quads = tuple(np.array([move(float(a), float(b)) for a, b in q]) for q in quads)
     f = img.astype(np.float32)

@@ -132,8 +132,18 @@ def pace(
 class _Table:
     """Pixels of one table: millimetres to pixels, the empty table, card faces."""
 
-    def __init__(self, layout: TableLayout, px_per_mm: float, margin_mm: float, seed: int):
+    def __init__(
+        self,
+        layout: TableLayout,
+        px_per_mm: float,
+        margin_mm: float,
+        seed: int,
+        deck: str = "french",
+        worn: float = 0.0,
+    ):
         self.layout = layout
+        self.deck = deck
+        self.worn = worn
         self.ppm = px_per_mm
         self.margin = margin_mm
         self.seed = seed
@@ -198,15 +208,22 @@ class _Table:
         if card not in self._faces:
             scale = CARD_W_MM * self.ppm / FACE_W
             best: Face | None = None
+            key = zlib.crc32(card.encode())
             for k in range(40):
-                rng = np.random.default_rng([self.seed, zlib.crc32(card.encode()), k])
-                face = render_face(card, rng)
+                rng = np.random.default_rng([self.seed, key, k])
+                face = render_face(card, rng, style=self.deck)
                 if best is None or face.anchors[0].d > best.anchors[0].d:
                     best = face
                 if face.anchors[0].d * scale >= INDEX_PX:
                     best = face
                     break
             assert best is not None
+            rng = np.random.default_rng([self.seed, key, 99])
+            if rng.random() < self.worn:
+                # a worn card, or one of another pack: its paper greyer and tinted
+                tint = np.array([0.70, 0.76, 0.86]) * rng.uniform(0.85, 1.0)
+                dark = np.clip(best.image.astype(np.float32) * tint[rng.permutation(3)], 0, 255)
+                best = replace(best, image=dark.astype(np.uint8))
             self._faces[card] = best
         return self._faces[card]
 
@@ -362,8 +379,11 @@ def _draw_hand(
     palm_mm: tuple[float, float],
     entry_mm: tuple[float, float],
     tone: tuple[float, float, float],
-) -> None:
-    """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``."""
+    shadow: bool = False,
+) -> NDArray[np.uint8] | None:
+    """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``; with
+    ``shadow``, the shadow it casts from a lamp to the north-west. The mask of what
+    it covers (arm, hand and shadow), or ``None`` when nothing of it is in the picture."""
     ppm = table.ppm
     dx, dy = palm_mm[0] - entry_mm[0], palm_mm[1] - entry_mm[1]
     n = math.hypot(dx, dy) or 1.0
@@ -386,15 +406,24 @@ def _draw_hand(
         cv2.line(mask, p(*base), p(*tip), 255, int(17 * ppm), cv2.LINE_AA)
     thumb = (pc[0] + vx * 55 + ux * 25, pc[1] + vy * 55 + uy * 25)
     cv2.line(mask, p(*pc), p(*thumb), 255, int(20 * ppm), cv2.LINE_AA)
+    if shadow:  # held 8 cm over the table: the shadow falls 6 cm to the south-east, soft
+        off = np.float32([[1, 0, 45 * ppm], [0, 1, 40 * ppm]])
+        dark = cv2.warpAffine(mask, off, (table.w, table.h))
+        dark = cv2.GaussianBlur(dark, (0, 0), 7 * ppm)
+        img[:] = (img * (1 - 0.45 * dark[:, :, None].astype(np.float32) / 255.0)).astype(np.uint8)
+        covered = np.maximum(mask, (dark > 40).astype(np.uint8) * 255)
+    else:
+        covered = mask
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
-        return
+        return None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     m = mask[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
     shade = cv2.GaussianBlur(m[:, :, 0], (0, 0), 6 * ppm)[:, :, None]  # rounder in the middle
     skin = np.array(tone, np.float32)[None, None, :] * (0.75 + 0.3 * shade)
     roi = img[y0:y1, x0:x1].astype(np.float32)
     img[y0:y1, x0:x1] = np.clip(skin * m + roi * (1 - m), 0, 255).astype(np.uint8)
+    return covered
 
 
 def script_frames(
@@ -406,10 +435,23 @@ def script_frames(
     seed: int = 0,
     margin_mm: float = 40.0,
     tail_s: float = 3.0,
+    shadow: bool = False,
+    deck: str = "french",
+    worn: float = 0.0,
+    cleared: list[float] | None = None,
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
-    repeats the one before it (nothing moved)."""
-    table = _Table(layout, px_per_mm, margin_mm, seed)
+    repeats the one before it (nothing moved).
+
+    ``shadow``: hands cast shadows. ``deck``: the faces' style (see
+    :func:`~vision.faces.render_face`). ``worn``: the share of cards drawn on greyer,
+    tinted paper. ``cleared``, when given, gets for each action (in the order given)
+    the time of the first frame after its card lands in which neither the hand nor
+    its shadow touches the card: from then on it lies still in plain sight."""
+    table = _Table(layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn)
+    order = {id(a): i for i, a in enumerate(actions)}
+    if cleared is not None:
+        cleared[:] = [math.nan] * len(actions)
     gestures = _gestures(layout, actions)
     lying: dict[str, _Lying] = {}
     piles: dict[tuple[float, float], int] = {}
@@ -440,16 +482,47 @@ def script_frames(
         f += table.noise[:, :, None]
         return np.clip(f, 0, 255).astype(np.uint8)
 
+    was: dict[int, tuple[float, float, float]] = {}
+
+    def remember(g: _Gesture) -> None:
+        for a in g.actions:
+            if a.kind == "remove" and a.card in lying and id(a) not in was:
+                c = lying[a.card]
+                was[id(a)] = (c.x, c.y, c.angle)
+
+    def clear(g: _Gesture, t: float, hand: NDArray[np.uint8] | None) -> None:
+        """Note the cards of a gesture that have landed and that ``hand`` leaves alone."""
+        if cleared is None or t < g.land:
+            return
+        for a in g.actions:
+            i = order[id(a)]
+            if not math.isnan(cleared[i]):
+                continue
+            # a card laid or moved: where it lies now; a card taken: where it lay
+            x, y, angle = was.get(id(a), (a.x_mm, a.y_mm, a.angle_deg))
+            if hand is not None:
+                spot = np.zeros(hand.shape, np.uint8)
+                corners = table.pose(x, y, angle) @ np.array(
+                    [[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]
+                ).T
+                cv2.fillConvexPoly(spot, np.round(corners.T).astype(np.int32), 1)
+                if np.count_nonzero(hand[spot > 0]):
+                    continue
+            cleared[i] = t
+
     for i in range(n):
         t = i / fps
         changed = False
         active: _Gesture | None = None
         while gi < len(gestures) and gestures[gi].end < t:
             g = gestures[gi]
+            remember(g)
             changed |= _pick(g, lying, picked, gi) | _land(g, table, lying, piles, applied, gi)
+            clear(g, t, None)
             gi += 1
         if gi < len(gestures) and gestures[gi].start <= t:
             active = gestures[gi]
+            remember(active)
             if t >= active.pick:
                 changed |= _pick(active, lying, picked, gi)
             if t >= active.land:
@@ -484,7 +557,8 @@ def script_frames(
         for k, a in enumerate(carried):
             face = table.face(a.card) if a.face_up and a.kind != "remove" else table.back
             table.draw_card(img, face, hand[0] + k, hand[1] + k, a.angle_deg, lift=1.0)
-        _draw_hand(table, img, hand, g.entry, g.tone)
+        covered = _draw_hand(table, img, hand, g.entry, g.tone, shadow)
+        clear(g, t, covered)
         last = camera(img)
         yield t, last, True
 
@@ -535,6 +609,10 @@ def render_video(
     seed: int = 0,
     margin_mm: float = 40.0,
     tail_s: float = 3.0,
+    shadow: bool = False,
+    deck: str = "french",
+    worn: float = 0.0,
+    cleared: list[float] | None = None,
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -556,6 +634,10 @@ def render_video(
             seed=seed,
             margin_mm=margin_mm,
             tail_s=tail_s,
+            shadow=shadow,
+            deck=deck,
+            worn=worn,
+            cleared=cleared,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])

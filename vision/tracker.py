@@ -4,14 +4,18 @@ A camera sees a card in many frames, sometimes not at all (a hand over it, a
 reflection), sometimes where it is not (a card in a hand passing over the
 table). The tracker turns this into the few events the referee needs:
 
-* ``placed``: a card has lain in a zone, seen stably, for ``stable_s`` (300 ms);
-* ``moved``: a placed card has lain stably in another zone (one event, not a
+* ``placed``: a card has lain still in a zone, seen in the same spot with nothing
+  moving over it, for ``stable_s`` (300 ms);
+* ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` while its spot was
-  visible (frames where something moves over the spot do not count as absence).
+  visible (frames where something moves over the spot do not count as absence,
+  nor do frames in which a card laid after it lies over its spot: a show row or a
+  play row, each card half covering the one before).
 
 A card seen for less than ``stable_s`` never produces an event, so a hand
-passing over the table, with cards in it or covering cards, produces none.
+passing over the table, with cards in it or covering cards, produces none; nor
+does a card that drifts by more than ``still`` (a card in a slowly moving hand).
 Times are frame times in seconds; the tracker has no clock of its own.
 
 >>> t = Tracker(stable_s=0.3, absent_s=1.0)
@@ -22,6 +26,7 @@ Times are frame times in seconds; the tracker has no clock of its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,13 +36,16 @@ __all__ = ["Observation", "Sighting", "Tracker"]
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
-    """One card seen in one frame, at a table position, in a zone (or ``None``)."""
+    """One card seen in one frame, at a table position, in a zone (or ``None``);
+    ``angle``: the direction of its long side (radians, in the positions' frame), if
+    known."""
 
     card: str
     confidence: float
     x_mm: float
     y_mm: float
     zone: str | None
+    angle: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +92,15 @@ class _Track:
     absent_since: float | None = None
     misses: int = 0
     looks: int = 0
+    # where the stable run began (a card that drifts from it is not lying still)
+    x0: float = 0.0
+    y0: float = 0.0
+    order: int = 0  # when it was placed (or moved), counted: later cards lie on top
+    # where it lies, once placed (``x``, ``y``: where it is seen now, which differs
+    # while it is being moved, or while another card is misread as it)
+    px: float = 0.0
+    py: float = 0.0
+    angle: float | None = None  # its long side's direction where it lies
 
 
 Busy = Callable[[float, float], bool]
@@ -97,15 +114,25 @@ class Tracker:
         self,
         *,
         stable_s: float = 0.3,
-        absent_s: float = 1.0,
+        absent_s: float = 0.4,
         gap_s: float = 0.25,
         min_confidence: float = 0.7,
         min_frames: int = 3,
         min_looks: int = 2,
         min_misses: int = 3,
+        still: float = 15.0,
+        card_width: float = 63.0,
     ) -> None:
+        """``still``: how far a card may drift and still be lying still, and
+        ``card_width``: a card's short side, both in the sightings' units (mm on a
+        calibrated table; the watcher gives pixel figures otherwise)."""
         if stable_s <= 0 or absent_s <= 0 or gap_s <= 0:
             raise ValueError("tracker times must be positive")
+        if still <= 0 or card_width <= 0:
+            raise ValueError("tracker distances must be positive")
+        self.still = still
+        self.card_width = card_width
+        self._order = 0
         self.stable_s = stable_s
         self.absent_s = absent_s
         self.gap_s = gap_s
@@ -134,7 +161,9 @@ class Tracker:
             pending = (
                 not (tr.placed and tr.placed_zone == tr.zone) and t - tr.last_seen <= self.gap_s
             )
-            if missing or pending:
+            if missing:
+                out.append((tr.px, tr.py))
+            elif pending:
                 out.append((tr.x, tr.y))
         return out
 
@@ -145,12 +174,15 @@ class Tracker:
         busy: Busy | None = None,
         *,
         looked: bool | Looked = True,
+        settling: Busy | None = None,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
-        ``busy(x, y)`` says whether something is moving over or next to a spot (a hand):
-        a card seen there is not lying still yet, so those sightings do not count
-        towards placing it, and a placed card missing there is covered, not gone.
+        ``busy(x, y)`` says whether something moved over or next to a spot a moment
+        ago (a hand): a placed card missing there may be covered, not gone.
+        ``settling(x, y)`` (``busy`` when not given) says whether something is moving
+        there now: a card seen there is not lying still yet, so those sightings do not
+        count towards placing it; its stable time starts when that stops.
         ``looked=False`` marks a frame that was not read afresh (its sightings repeat
         the last reading because nothing changed): it confirms what was seen but is
         no evidence that anything is missing. ``looked(x, y)`` says it spot by spot,
@@ -161,27 +193,55 @@ class Tracker:
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
         self._last_t = t
         events: list[Observation] = []
+        settles = settling if settling is not None else busy
         best: dict[str, Sighting] = {}
+        doubtful: set[str] = set()
         for s in sightings:
             if s.confidence < self.min_confidence:
+                # not enough to place a card, but a placed card read doubtfully where
+                # it lies is not missing
+                tr0 = self._tracks.get(s.card)
+                if tr0 is not None and tr0.placed and self._near(tr0, s.x_mm, s.y_mm):
+                    doubtful.add(s.card)
                 continue
             if s.card not in best or s.confidence > best[s.card].confidence:
                 best[s.card] = s
+        for card, s in list(best.items()):
+            # a placed card still read where it lies stays there, however surely the
+            # same card is read elsewhere (another card misread as it): one card
+            # cannot lie in two places, and a move needs it gone from the first
+            tr0 = self._tracks.get(card)
+            if tr0 is not None and tr0.placed and not self._near(tr0, s.x_mm, s.y_mm):
+                here = [
+                    o
+                    for o in sightings
+                    if o.card == card
+                    and o.confidence >= self.min_confidence
+                    and self._near(tr0, o.x_mm, o.y_mm)
+                ]
+                if here:
+                    best[card] = max(here, key=lambda o: o.confidence)
         for card, s in best.items():
             tr = self._tracks.setdefault(card, _Track())
             tr.absent_since, tr.misses = None, 0
-            moving = busy is not None and busy(s.x_mm, s.y_mm)
+            moving = settles is not None and settles(s.x_mm, s.y_mm)
+            drifted = math.hypot(s.x_mm - tr.x0, s.y_mm - tr.y0) > self.still
             if moving:  # in a moving hand or under one: start the stable time again
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
-            elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s:
+                tr.x0, tr.y0 = s.x_mm, s.y_mm
+            elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s and not drifted:
                 tr.frames += 1
                 tr.looks += looked_at(s.x_mm, s.y_mm)
                 tr.confidence_sum += s.confidence
             else:
                 tr.zone, tr.since, tr.frames = s.zone, t, 1
                 tr.looks, tr.confidence_sum = int(looked_at(s.x_mm, s.y_mm)), s.confidence
+                tr.x0, tr.y0 = s.x_mm, s.y_mm
             tr.last_seen = t
             tr.x, tr.y = s.x_mm, s.y_mm
+            if tr.placed and self._near(tr, s.x_mm, s.y_mm):  # seen where it lies
+                tr.px, tr.py = s.x_mm, s.y_mm
+                tr.angle = s.angle if s.angle is not None else tr.angle
             settled = (
                 t - tr.since >= self.stable_s
                 and tr.frames >= self.min_frames
@@ -192,16 +252,22 @@ class Tracker:
                 before = tr.placed_zone if tr.placed else None
                 events.append(self._observe(kind, card, tr, t, before))
                 tr.placed, tr.placed_zone = True, tr.zone
+                tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
+                self._order += 1
+                tr.order = self._order
         for card, tr in list(self._tracks.items()):
             if card in best:
+                continue
+            if card in doubtful:
+                tr.absent_since, tr.misses = None, 0
                 continue
             if not tr.placed:
                 if t - tr.last_seen > self.gap_s:
                     del self._tracks[card]  # a passing glimpse: forget it
                 continue
-            if t - tr.last_seen <= self.gap_s or not looked_at(tr.x, tr.y):
+            if t - tr.last_seen <= self.gap_s or not looked_at(tr.px, tr.py):
                 continue  # a dropped frame or two, or no fresh look there
-            if busy is not None and busy(tr.x, tr.y):
+            if (busy is not None and busy(tr.px, tr.py)) or self._under(tr, best):
                 tr.absent_since, tr.misses = None, 0
                 continue
             if tr.absent_since is None:
@@ -211,6 +277,30 @@ class Tracker:
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 del self._tracks[card]
         return events
+
+    def _near(self, tr: _Track, x: float, y: float) -> bool:
+        return math.hypot(x - tr.px, y - tr.py) <= self.card_width / 2
+
+    def _under(self, tr: _Track, best: dict[str, Sighting]) -> bool:
+        """Does a card placed after this one, seen now, lie over it? Two cards turned
+        alike overlap when their centres are less than a card's width apart across its
+        long side and less than its length along it; with its turn unknown, less than
+        a card's width apart."""
+        length = self.card_width * 88 / 63
+        for other, s in best.items():
+            o = self._tracks.get(other)
+            if o is None or not o.placed or o.order <= tr.order:
+                continue
+            dx, dy = s.x_mm - tr.px, s.y_mm - tr.py
+            if tr.angle is None:
+                if math.hypot(dx, dy) < self.card_width:
+                    return True
+                continue
+            along = abs(dx * math.cos(tr.angle) + dy * math.sin(tr.angle))
+            across = abs(-dx * math.sin(tr.angle) + dy * math.cos(tr.angle))
+            if along < length and across < self.card_width:
+                return True
+        return False
 
     def _observe(
         self, kind: str, card: str, tr: _Track, t: float, from_zone: str | None

@@ -23,6 +23,7 @@ that cannot be read is reported and skipped.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,7 @@ from typing import TextIO
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.decks import Deck
 from vision.errors import CalibrationError, SourceError
 from vision.geometry import calibrate
 from vision.layout import TableLayout, load_layout
@@ -54,6 +56,10 @@ __all__ = ["TableWatcher", "watch"]
 # corner indices, in units of an index's rank-to-suit distance d
 CARD_D = 350 / 36
 REACH = 0.62 * CARD_D
+CARD_WIDTH_D = CARD_D * 63 / 88  # its short side
+# A card is lying still once nothing has moved over it (within half its width of
+# its centre) for this long: one frame at 10 fps or less, a few at 30
+SETTLE_S = 0.15
 
 
 class TableWatcher:
@@ -76,6 +82,8 @@ class TableWatcher:
     ) -> None:
         self.recognizer = recognizer
         self.layout = layout
+        if layout is not None and recognizer.deck is None:
+            recognizer.deck = layout.deck  # only the table's pack is read
         self.tracker = tracker or Tracker()
         self.gate = gate or MotionGate()
         self.full_share = full_share
@@ -84,6 +92,9 @@ class TableWatcher:
         self.full_reads = 0
         self.region_reads = 0
         self.timings: dict[str, float] = {}
+        # each placed card's spot as the gate last saw it there, read and lying still:
+        # card -> (x, y as the sightings give them, the gate's patch)
+        self._spots: dict[str, tuple[float, float, NDArray[np.uint8]]] = {}
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -157,6 +168,44 @@ class TableWatcher:
 
         return cost
 
+    def _angle(self, r: CardReading) -> float | None:
+        """The direction of a reading's long side, in the sightings' frame (table
+        millimetres when calibrated, else pixels)."""
+        a, b = r.corners[0], r.corners[3]  # the face's top left and bottom left
+        cal = self.recognizer.calibration
+        if cal is not None:
+            a, b = (tuple(p) for p in cal.to_mm([a, b]))
+        return math.atan2(b[1] - a[1], b[0] - a[0])
+
+    def _unchanged(
+        self,
+        sightings: list[Sighting],
+        looked: bool | Callable[[float, float], bool],
+        settling: Callable[[float, float], bool],
+        to_px: Callable[[float, float], tuple[float, float]],
+        radius: float,
+    ) -> list[Sighting]:
+        """Doubtful sightings (confidence 0) of placed cards that were not read this
+        frame but whose spot looks exactly as it did when they were last read there: a
+        card the recogniser misses where nothing changed has not gone (a reading that
+        flickers at the edge of confidence), so the tracker does not count it missing.
+        A card taken away changes its spot; so does a hand or a card laid over it."""
+        placed = self.tracker.placed
+        read = {s.card for s in sightings if s.confidence >= self.tracker.min_confidence}
+        for card in [c for c in self._spots if c not in placed]:
+            del self._spots[card]
+        out = []
+        for s in sightings:
+            fresh = looked(s.x_mm, s.y_mm) if callable(looked) else looked
+            if s.card in placed and s.card in read and fresh and not settling(s.x_mm, s.y_mm):
+                patch = self.gate.patch(*to_px(s.x_mm, s.y_mm), radius)
+                if patch is not None:
+                    self._spots[s.card] = (s.x_mm, s.y_mm, patch)
+        for card, (x, y, patch) in self._spots.items():
+            if card not in read and self.gate.unchanged(patch, *to_px(x, y), radius):
+                out.append(Sighting(card, 0.0, x, y, placed[card]))
+        return out
+
     def process(
         self, t: float, image: NDArray[np.uint8], small: NDArray[np.uint8] | None = None
     ) -> tuple[list[Observation], list[CardReading]]:
@@ -174,14 +223,19 @@ class TableWatcher:
             px = cal.to_px([[x, y]])[0]
             return float(px[0]), float(px[1])
 
+        index_d = self._index_d()
+        half_card = 0.5 * CARD_WIDTH_D * (index_d or UNCALIBRATED_D)
+
         def busy(x: float, y: float) -> bool:
-            return self.gate.moving_near(*to_px(x, y), t)
+            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
+
+        def settling(x: float, y: float) -> bool:
+            return self.gate.moving_near(*to_px(x, y), t, within=SETTLE_S, radius_px=half_card)
 
         full = look.full
         rois: list[Box] = []
         if not full:
-            index_d = self._index_d()
-            spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not busy(x, y)]
+            spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not settling(x, y)]
             rois = self._regions(look.regions, spots, shape, index_d)
             if not rois and look.sweep is not None:
                 rois = [look.sweep]
@@ -218,8 +272,12 @@ class TableWatcher:
         sightings = []
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
-            sightings.append(Sighting(r.card, r.confidence, x, y, r.zone))
-        observations = self.tracker.update(t, sightings, busy, looked=looked)
+            sightings.append(Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r)))
+        sightings += self._unchanged(sightings, looked, settling, to_px, half_card)
+        if cal is None and index_d is not None:  # positions in pixels: the tracker's sizes too
+            self.tracker.still = 1.75 * index_d  # 15 mm for an index d of 8.5 mm
+            self.tracker.card_width = CARD_WIDTH_D * index_d
+        observations = self.tracker.update(t, sightings, busy, looked=looked, settling=settling)
         self.timings = {
             "gate": t1 - t0,
             "read": t2 - t1,
@@ -235,11 +293,15 @@ def watch(
     table: str | None = None,
     fps: float = 10.0,
     model: str | Path | None = None,
+    deck: Deck | None = None,
     out: TextIO,
     max_frames: int | None = None,
 ) -> int:
+    """``deck``: the pack read (default: the table layout's, else every rank)."""
     layout = load_layout(table) if table else None
-    watcher = TableWatcher(Recognizer(model or DEFAULT_MODEL), layout=layout)
+    if deck is None and layout is not None:
+        deck = layout.deck
+    watcher = TableWatcher(Recognizer(model or DEFAULT_MODEL, deck=deck), layout=layout)
 
     def emit(obj: dict[str, object]) -> None:
         out.write(json.dumps(obj) + "\n")

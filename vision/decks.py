@@ -1,0 +1,69 @@
+"""Deck profiles: which ranks a table's pack holds.
+
+A reading is only ever one of the pack's cards. The network reads every rank of
+a full French pack; given a profile, the recogniser drops the ranks the pack
+does not hold and weighs the rest again (the share of "no index" stays what it
+was), so a Skat pack's 7 that the network half took for a 2 reads as the 7, and
+a card no pack of that game holds is never reported.
+
+The profile comes from the table layout (``[deck] name = "skat-32"``, or the
+game's own pack when the layout names none) or from ``--deck`` on the command
+line. The German four-colour Skat pack (green spades, orange diamonds, B D K A
+for jack, queen, king, ace) is the ``skat-32`` profile too: the network reads its
+faces as the French ones they stand for.
+
+>>> find_deck("skat-32").ranks
+('7', '8', '9', '10', 'J', 'Q', 'K', 'A')
+>>> deck_for_game("cribbage").name
+'french-52'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DECKS", "GAME_DECKS", "Deck", "deck_for_game", "find_deck"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    name: str
+    ranks: tuple[str, ...]
+    note: str
+
+
+DECKS = {
+    d.name: d
+    for d in (
+        Deck(
+            "french-52",
+            ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+            "the full pack: cribbage, All Fours, bridge",
+        ),
+        Deck(
+            "skat-32",
+            ("7", "8", "9", "10", "J", "Q", "K", "A"),
+            "Skat (French or German four-colour faces), piquet",
+        ),
+        Deck("frog-36", ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), "Frog (seed 002)"),
+        Deck("pinochle-48", ("9", "10", "J", "Q", "K", "A"), "pinochle, euchre"),
+    )
+}
+
+#: The pack each game is played with (the rule texts).
+GAME_DECKS = {"cribbage": "french-52", "allfours": "french-52", "skat": "skat-32", "frog": "frog-36"}
+
+
+def find_deck(name: str) -> Deck:
+    """The profile of that name; ``ValueError`` names the known ones."""
+    try:
+        return DECKS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown deck {name!r}: expected one of {', '.join(sorted(DECKS))}"
+        ) from None
+
+
+def deck_for_game(game: str) -> Deck:
+    """The pack a game is played with (the full pack for a game not known here)."""
+    return DECKS[GAME_DECKS.get(game.replace(" ", "").lower(), "french-52")]
