@@ -45,7 +45,9 @@ from vision.watch import watch  # noqa: E402
 PX_PER_MM = 2.36
 
 
-def run(seed: int, fps: float, folder: Path, deck: str, overlap: float) -> dict[str, object]:
+def run(
+    seed: int, fps: float, folder: Path, deck: str, overlap: float, model: str | None = None
+) -> dict[str, object]:
     scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
     video = folder / f"live-{seed}-{deck}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
@@ -73,7 +75,7 @@ def run(seed: int, fps: float, folder: Path, deck: str, overlap: float) -> dict[
     rendered = time.perf_counter() - started
     out = io.StringIO()
     started = time.perf_counter()
-    watch(str(video), table=str(LAYOUT_DIR / scenario.layout), out=out)
+    watch(str(video), table=str(LAYOUT_DIR / scenario.layout), model=model, out=out)
     watched = time.perf_counter() - started
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     observed = [o for o in lines if "kind" in o]
@@ -91,6 +93,7 @@ def main() -> int:
     ap.add_argument(
         "--overlap", type=float, default=23.0, help="mm from one card of a row to the next"
     )
+    ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,7 +101,7 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         bad = 0
         for seed in args.seeds:
-            v = run(seed, args.fps, folder, args.deck, args.overlap)
+            v = run(seed, args.fps, folder, args.deck, args.overlap, args.model)
             print(json.dumps({"seed": seed, **v}))
             bad += bool(v["false"] or v["missed"])
     return 1 if bad else 0

@@ -83,6 +83,11 @@ def register(commands: Commands) -> None:
         default=0.15,
         help="chance of each hard condition (shadow, glare, pale table, cast, blur) per scene",
     )
+    p.add_argument(
+        "--refuse-covered",
+        action="store_true",
+        help="teach indices with much of the rank or suit covered as no index",
+    )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")
     p.set_defaults(handler=_train)
     name_commands(sub)
@@ -260,6 +265,7 @@ def _train(args: argparse.Namespace) -> int:
         workers=args.workers,
         photo_faces=args.photo_faces,
         hard=args.hard,
+        refuse_covered=args.refuse_covered,
     )
     if args.out:
         config.out = args.out

@@ -215,3 +215,25 @@ def test_an_unknown_deck_on_the_command_line_is_named(tmp_path, capsys):
     assert "--deck: unknown deck 'tarot-78'" in capsys.readouterr().err
     assert main(["vision", "identify", str(image), "--deck", "skat-32", "--json"]) == 0
     assert [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]] == ["QH"]
+
+
+def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
+    from vision.recognize import _OTHER_CORNER, IndexDetection
+
+    d = 20.0
+    nine = IndexDetection("9", "H", 0.99, 0.99, 200.0, 150.0, 0.0, 1.0, d)
+    # the opposite corner: turned round, where a card's other index lies
+    ex = nine.x + d * (_OTHER_CORNER[0] * nine.uy + _OTHER_CORNER[1] * nine.ux)
+    ey = nine.y + d * (_OTHER_CORNER[0] * -nine.ux + _OTHER_CORNER[1] * nine.uy)
+    jack = IndexDetection("J", "H", 0.98, 0.98, ex, ey, 0.0, -1.0, d)  # half covered: a "J"
+    rec = Recognizer(threshold=0.0)
+    readings = {r.card: r for r in rec.cards([nine, jack])}
+    assert set(readings) == {"9H", "JH"}
+    for r in readings.values():
+        assert "corners-disagree" in r.flags and r.confidence < 0.05
+    # the same corners agreeing are one sure card
+    (one,) = rec.cards([nine, IndexDetection("9", "H", 0.98, 0.98, ex, ey, 0.0, -1.0, d)])
+    assert one.card == "9H" and len(one.indices) == 2 and one.confidence > 0.99
+    # a card of a row beside it, turned the other way but not where the corner lies
+    other = IndexDetection("J", "H", 0.98, 0.98, ex + 3 * d, ey, 0.0, -1.0, d)
+    assert all(not r.flags for r in rec.cards([nine, other]))

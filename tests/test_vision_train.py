@@ -113,3 +113,32 @@ def test_the_strided_variant_exports_a_network_opencv_runs(tmp_path):
         with torch.no_grad():
             want = model(torch.from_numpy(_blob(patches))).numpy()
         assert got.shape == (3, len(RANK_CLASSES) + 4) and np.allclose(got, want, atol=1e-4)
+
+
+def test_a_half_covered_index_is_left_out_or_refused_never_taught_as_its_card():
+    from vision.dataset import label_proposals
+    from vision.proposals import Proposals
+    from vision.synth import IndexTruth, make_scene
+
+    f = np.float32
+    props = Proposals(
+        *(np.array([v, v + 300.0], f) for v in (100.0, 100.0)),
+        np.array([0.0, 0.0], f),
+        np.array([1.0, 1.0], f),
+        np.array([20.0, 20.0], f),
+        np.zeros(2, np.int32),
+        np.zeros(2, np.int32),
+    )
+    half = IndexTruth("8H", 0, 100.0, 100.0, 0.0, 1.0, 20.0, visible=False, seen=0.4)
+    whole = IndexTruth("8H", 0, 100.0, 100.0, 0.0, 1.0, 20.0, visible=True, seen=1.0)
+    rank, _, skip = label_proposals(props, (half,))
+    assert rank.tolist() == [0, 0] and skip.tolist() == [True, False]  # left out
+    rank, _, skip = label_proposals(props, (half,), refuse_covered=True)
+    assert rank.tolist() == [0, 0] and skip.tolist() == [False, False]  # taught "no index"
+    rank, _, skip = label_proposals(props, (whole,), refuse_covered=True)
+    assert rank.tolist() == [RANK_CLASSES.index("8"), 0] and not skip.any()
+    # the scenes measure how much of each glyph shows
+    scene = make_scene(np.random.default_rng(3))
+    assert all(t.seen >= 0.6 for t in scene.indices if t.visible)
+    scenes = [make_scene(np.random.default_rng(s)) for s in range(3)]
+    assert any(0.0 < t.seen <= 0.6 for s in scenes for t in s.indices)

@@ -3,9 +3,9 @@
 For each scene the proposal stage runs exactly as at the table; a proposal that
 lands on a visible corner index (close to its centre, turned the same way, at
 about its scale) is labelled with that card, one that lands nowhere is labelled
-"no index", and so is one that lands on an index with much of its rank or suit
-covered (a half-covered 8 must not read as a 3); one on an index a little
-covered is left out. Jittered patches
+"no index", and one that lands on a covered index is left out (with
+``refuse_covered``, one on an index with much of its rank or suit covered is
+labelled "no index": a half-covered 8 must not read as a 3). Jittered patches
 cut at the true indices are added so that every card is seen often, whatever
 the proposals found.
 """
@@ -51,7 +51,7 @@ def code_labels(code: str) -> tuple[int, int]:
 
 
 def label_proposals(
-    props: Proposals, truths: tuple[IndexTruth, ...]
+    props: Proposals, truths: tuple[IndexTruth, ...], refuse_covered: bool = False
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
     """Rank and suit label per proposal, and which proposals to leave out."""
     n = len(props)
@@ -68,9 +68,9 @@ def label_proposals(
             r, s = code_labels(t.code)
             rank[match], suit[match] = r, s
             skip |= near & ~match & (dist < 0.25 * t.d)  # nearly right: neither yes nor no
-        elif t.seen > COVERED:
-            skip |= near  # mostly showing: neither yes nor no
-        # else: a glyph a third or more covered is taught as no index (refused)
+        elif not refuse_covered or t.seen > COVERED:
+            skip |= near  # neither yes nor no
+        # else: a glyph two fifths or more covered is taught as no index (refused)
     skip &= rank == BACKGROUND
     return rank, suit, skip
 
@@ -109,15 +109,20 @@ def _truth_proposals(
 
 
 def scene_patches(
-    seed: int, photo_dir: Path | None, negatives_per_positive: float = 4.0, hard: float = 0.0
+    seed: int,
+    photo_dir: Path | None,
+    negatives_per_positive: float = 4.0,
+    hard: float = 0.0,
+    refuse_covered: bool = False,
 ) -> Patches:
     """All labelled patches of one scene made from ``seed`` (``hard``: the chance of
-    each hard condition, :data:`vision.synth.HARD`)."""
+    each hard condition, :data:`vision.synth.HARD`; ``refuse_covered``: see
+    :func:`label_proposals`)."""
     rng = np.random.default_rng(seed)
     faces = _faces(photo_dir)
     scene = make_scene(rng, photo_faces=faces, hard=hard, deck="mixed")
     props = all_proposals(scene.image)
-    rank, suit, skip = label_proposals(props, scene.indices)
+    rank, suit, skip = label_proposals(props, scene.indices, refuse_covered)
     keep = ~skip
     pos = np.nonzero(keep & (rank > 0))[0]
     neg = np.nonzero(keep & (rank == 0))[0]
@@ -150,9 +155,11 @@ def _faces(photo_dir: Path | None) -> list | None:
     return _FACE_CACHE[key]
 
 
-def _work(args: tuple[int, str | None, float]) -> Patches:
-    seed, photo_dir, hard = args
-    return scene_patches(seed, Path(photo_dir) if photo_dir else None, hard=hard)
+def _work(args: tuple[int, str | None, float, bool]) -> Patches:
+    seed, photo_dir, hard, refuse = args
+    return scene_patches(
+        seed, Path(photo_dir) if photo_dir else None, hard=hard, refuse_covered=refuse
+    )
 
 
 def build_patches(
@@ -163,9 +170,11 @@ def build_patches(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     hard: float = 0.0,
+    refuse_covered: bool = False,
 ) -> Patches:
     """Patches from ``scenes`` scenes, seeds ``seed``, ``seed + 1``, ...; in parallel."""
-    jobs = [(seed + i, str(photo_dir) if photo_dir else None, hard) for i in range(scenes)]
+    photo = str(photo_dir) if photo_dir else None
+    jobs = [(seed + i, photo, hard, refuse_covered) for i in range(scenes)]
     parts: list[Patches] = []
     if workers > 1:
         import multiprocessing

@@ -90,6 +90,7 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
 # Paper near its own brightest surroundings is at least this grey (see _paper_bars),
 # and neutral: its balanced channels within this share of the brightest one.
 NEAR_FLOOR = 40
+NEAR_SHARE = 0.8
 NEUTRAL = 0.25
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
@@ -347,7 +348,7 @@ def _paper_bars(gray: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
     kn = max(3, (k // 4) | 1)
     near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
-    near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=0.8), NEAR_FLOOR)
+    near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=NEAR_SHARE), NEAR_FLOOR)
     return tuple(  # type: ignore[return-value]
         cv2.resize(b, (w, h), interpolation=cv2.INTER_LINEAR) for b in (bar, near_bar)
     )

@@ -48,6 +48,9 @@ class TrainConfig:
     workers: int = 2
     photo_faces: str | None = None
     hard: float = 0.15  # chance of each hard condition of real tables per scene (synth.HARD)
+    # teach indices with two fifths of a glyph covered as "no index" (dataset.COVERED);
+    # tried on 2026-12-01: fewer false readings, lower precision on the pinochle photos
+    refuse_covered: bool = False
     out: str = str(DEFAULT_MODEL)
     channels: tuple[int, int, int] = (16, 32, 64)
     hidden: int = 128
@@ -257,6 +260,7 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
             workers=config.workers,
             progress=bar.update,
             hard=config.hard,
+            refuse_covered=config.refuse_covered,
         )
         # validation scenes use seeds the training scenes never meet
         val = build_patches(
@@ -266,6 +270,7 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
             workers=config.workers,
             progress=bar.update,
             hard=config.hard,
+            refuse_covered=config.refuse_covered,
         )
     return data, val
 
