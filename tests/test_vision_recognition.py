@@ -218,6 +218,8 @@ def test_an_unknown_deck_on_the_command_line_is_named(tmp_path, capsys):
 
 
 def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
+    from dataclasses import replace
+
     from vision.recognize import _OTHER_CORNER, IndexDetection
 
     d = 20.0
@@ -229,8 +231,12 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     rec = Recognizer(threshold=0.0)
     readings = {r.card: r for r in rec.cards([nine, jack])}
     assert set(readings) == {"9H", "JH"}
-    for r in readings.values():
-        assert "corners-disagree" in r.flags and r.confidence < 0.05
+    assert all("corners-disagree" in r.flags for r in readings.values())
+    # the surer corner stands; the other is only as sure as that leaves room for
+    assert readings["9H"].confidence == pytest.approx(0.99)
+    assert readings["JH"].confidence == pytest.approx(0.98 * 0.01)
+    tie = {r.card: r for r in rec.cards([nine, replace(jack, confidence=0.99)])}
+    assert all(r.confidence < 0.05 for r in tie.values())  # on a tie neither is sure
     # the same corners agreeing are one sure card
     (one,) = rec.cards([nine, IndexDetection("9", "H", 0.98, 0.98, ex, ey, 0.0, -1.0, d)])
     assert one.card == "9H" and len(one.indices) == 2 and one.confidence > 0.99

@@ -17,8 +17,9 @@ The steps (see :mod:`vision.proposals` for the first two):
    ``confident`` is flagged ``low-confidence``; the same card read in two places
    that cannot be one card is flagged ``duplicate``; the two opposite corners of
    one card read as two different cards are both flagged ``corners-disagree``,
-   each only as sure as the other leaves room for (its confidence times one less
-   the other's). Nothing is dropped silently.
+   and the less sure is only as sure as the other leaves room for (its
+   confidence times one less the other's; on a tie, both). Nothing is dropped
+   silently.
 """
 
 from __future__ import annotations
@@ -65,12 +66,11 @@ _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
 # From one index to the opposite one, in units of the index's d, along (v, u).
 _OTHER_CORNER = ((FACE_W - 2 * _FACE_ANCHOR[0]) / _FACE_D, (FACE_H - 2 * _FACE_ANCHOR[1]) / _FACE_D)
-# Two readings of different cards are taken for the two corners of one card that
-# disagree only when they fit each other closely: turned opposite within 18
-# degrees, each within one index size of where the other puts the opposite corner
-# (looser, it took neighbours in fans and rows for one card: 27 of 736 cards lost
-# on synthetic scenes; at this, 3, and the false readings one fewer)
-DISAGREE_TURN, DISAGREE_REACH = -0.95, 1.0
+# Two readings of different cards are the two corners of one card that disagree
+# only when each lies within this many index sizes of where the other puts the
+# opposite corner (a half-covered index is read off its centre: the crib's 9H
+# and the "JH" of its half-covered corner in bench/live.py, 1.8 and 0.9)
+DISAGREE_REACH = 2.0
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
 # The rank-to-suit distance assumed, in the working picture's pixels, where no
@@ -174,21 +174,31 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     return kept
 
 
-def _same_card(
-    a: IndexDetection, b: IndexDetection, *, turn: float = -0.6, reach: float = 2.5
-) -> bool:
-    """Are two readings of one card its two opposite corner indices? Their turns
-    opposite (cosine below ``turn``), each where the other puts the opposite corner
-    (within ``reach`` index sizes)."""
-    if a.ux * b.ux + a.uy * b.uy > turn:
+def _opposite_corner_miss(p: IndexDetection, q: IndexDetection) -> float:
+    """How far ``q`` lies from where ``p`` puts its card's opposite corner index, in
+    ``p``'s index sizes."""
+    vx, vy = p.uy, -p.ux
+    ex = p.x + p.d * (_OTHER_CORNER[0] * vx + _OTHER_CORNER[1] * p.ux)
+    ey = p.y + p.d * (_OTHER_CORNER[0] * vy + _OTHER_CORNER[1] * p.uy)
+    return float(np.hypot(q.x - ex, q.y - ey) / p.d)
+
+
+def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
+    """Are two readings of one card its two opposite corner indices?"""
+    if a.ux * b.ux + a.uy * b.uy > -0.6:
         return False
-    for p, q in ((a, b), (b, a)):
-        vx, vy = p.uy, -p.ux
-        ex = p.x + p.d * (_OTHER_CORNER[0] * vx + _OTHER_CORNER[1] * p.ux)
-        ey = p.y + p.d * (_OTHER_CORNER[0] * vy + _OTHER_CORNER[1] * p.uy)
-        if np.hypot(q.x - ex, q.y - ey) < reach * p.d:
-            return True
-    return False
+    return min(_opposite_corner_miss(a, b), _opposite_corner_miss(b, a)) < 2.5
+
+
+def _one_card_two_readings(a: IndexDetection, b: IndexDetection) -> bool:
+    """Are two readings of different cards the two corners of one card, one of them
+    misread? Of one pack (index sizes within a quarter), turned opposite (within 18
+    degrees), each where the other puts the opposite corner (within
+    ``DISAGREE_REACH`` index sizes). Two cards of one pack cannot lie so: the one on
+    top would hide the other's index."""
+    if a.ux * b.ux + a.uy * b.uy > -0.95 or not 0.8 <= b.d / a.d <= 1.25:
+        return False
+    return max(_opposite_corner_miss(a, b), _opposite_corner_miss(b, a)) < DISAGREE_REACH
 
 
 class Recognizer:
@@ -502,11 +512,7 @@ class Recognizer:
         for i in singles:
             for j in singles:
                 a, b = groups[i][1][0], groups[j][1][0]
-                if (
-                    i < j
-                    and a.card != b.card
-                    and _same_card(a, b, turn=DISAGREE_TURN, reach=DISAGREE_REACH)
-                ):
+                if i < j and a.card != b.card and _one_card_two_readings(a, b):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
         readings: list[CardReading] = []
@@ -524,9 +530,10 @@ class Recognizer:
             else:
                 corners = _card_outline(best)
             flags = []
-            if i in against:  # as sure as the other corner leaves room for
-                conf *= 1 - against[i]
-                rank_conf *= 1 - against[i]
+            if i in against:
+                if against[i] >= conf:  # the other corner is as sure: this one gives way
+                    conf *= 1 - against[i]
+                    rank_conf *= 1 - against[i]
                 flags.append("corners-disagree")
             if conf < self.confident:
                 flags.append("low-confidence")
