@@ -96,9 +96,17 @@ def test_a_layout_names_its_pack_or_gets_its_games():
     assert skat.deck.name == "skat-32" and "2" not in skat.deck.ranks
     assert load_layout(LAYOUT_DIR / "cribbage-2.toml").deck.name == "french-52"
     text = (LAYOUT_DIR / "cribbage-2.toml").read_text(encoding="utf-8")
-    assert parse_layout(
-        {**tomllib.loads(text), "deck": {"name": "frog-36"}}
-    ).deck.ranks == ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    assert parse_layout({**tomllib.loads(text), "deck": {"name": "frog-36"}}).deck.ranks == (
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+        "A",
+    )
     with pytest.raises(LayoutError, match=r"deck\.name: expected one of french-52"):
         parse_layout({**tomllib.loads(text), "deck": {"name": "tarot-78"}}, "t.toml")
     with pytest.raises(LayoutError, match=r"deck\.style: unknown key"):

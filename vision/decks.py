@@ -51,7 +51,12 @@ DECKS = {
 }
 
 #: The pack each game is played with (the rule texts).
-GAME_DECKS = {"cribbage": "french-52", "allfours": "french-52", "skat": "skat-32", "frog": "frog-36"}
+GAME_DECKS = {
+    "cribbage": "french-52",
+    "allfours": "french-52",
+    "skat": "skat-32",
+    "frog": "frog-36",
+}
 
 
 def find_deck(name: str) -> Deck:

@@ -33,9 +33,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.decks import Deck
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
-from vision.decks import Deck
 from vision.geometry import Calibration
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
@@ -539,7 +539,9 @@ class Recognizer:
                 flags.append("low-confidence")
             if copies > 1:
                 flags.append("duplicate")
-            reading = CardReading(card, conf, rank_conf, corners, tuple(members), flags=tuple(flags))
+            reading = CardReading(
+                card, conf, rank_conf, corners, tuple(members), flags=tuple(flags)
+            )
             readings.append(self._place(reading))
         readings.sort(key=lambda r: -r.confidence)
         return [

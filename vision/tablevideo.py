@@ -502,9 +502,10 @@ def script_frames(
             x, y, angle = was.get(id(a), (a.x_mm, a.y_mm, a.angle_deg))
             if hand is not None:
                 spot = np.zeros(hand.shape, np.uint8)
-                corners = table.pose(x, y, angle) @ np.array(
-                    [[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]
-                ).T
+                corners = (
+                    table.pose(x, y, angle)
+                    @ np.array([[0, 0, 1], [FACE_W, 0, 1], [FACE_W, FACE_H, 1], [0, FACE_H, 1]]).T
+                )
                 cv2.fillConvexPoly(spot, np.round(corners.T).astype(np.int32), 1)
                 if np.count_nonzero(hand[spot > 0]):
                     continue
