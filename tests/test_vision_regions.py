@@ -325,3 +325,44 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert {c for c, at in placed.items() if at >= 2.0} == new
     # what the watcher holds now is what a whole reading of the last frame finds
     assert {r.card for r in watcher.readings if r.confidence >= 0.7} == whole_after
+
+
+class _Flicker(Recognizer):
+    """A recogniser that misses some cards: one whose reading flickers below the line."""
+
+    drop: frozenset[str] = frozenset()
+
+    def cards(self, dets):
+        return [r for r in super().cards(dets) if r.card not in self.drop]
+
+
+def test_a_card_missed_where_nothing_changed_is_kept_and_one_taken_away_is_removed():
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    scene = make_scene(np.random.default_rng(803), size=(1600, 900), d_range=d_range, hands=0.0)
+    rec = _Flicker()
+    watcher = TableWatcher(rec)
+    t, events = 0.0, []
+
+    def show(image: np.ndarray, seconds: float) -> None:
+        nonlocal t
+        for _ in range(int(seconds * 10)):
+            events.extend(watcher.process(t, image)[0])
+            t += 0.1
+
+    show(scene.image, 2.0)
+    placed = {e.card for e in events if e.kind == "placed"}
+    assert placed, "the scene should hold cards"
+    reading = max(
+        (r for r in watcher.readings if r.card in placed and len(r.indices) == 2),
+        key=lambda r: r.confidence,
+    )
+    # the recogniser stops seeing it, the picture does not change: it has not gone
+    rec.drop = frozenset({reading.card})
+    show(scene.image, 3.0)
+    assert [e for e in events if e.kind == "removed"] == []
+    # the card taken away: its spot shows the table now
+    taken = scene.image.copy()
+    pts = np.array(reading.corners, np.float32)
+    cv2.fillConvexPoly(taken, np.round(pts).astype(np.int32), (40, 110, 50))
+    show(taken, 3.0)
+    assert reading.card in {e.card for e in events if e.kind == "removed"}

@@ -148,6 +148,11 @@ class Tracker:
         """Every card now placed, with its zone."""
         return {card: tr.placed_zone for card, tr in self._tracks.items() if tr.placed}
 
+    def where(self, card: str) -> tuple[float, float] | None:
+        """Where a placed card lies (``None`` if it is not placed)."""
+        tr = self._tracks.get(card)
+        return (tr.px, tr.py) if tr is not None and tr.placed else None
+
     def wanted(self, t: float) -> list[tuple[float, float]]:
         """Where a fresh look would settle something (positions as the sightings give
         them): a card seen lately but not yet placed where it lies (its placing or

@@ -180,7 +180,6 @@ class TableWatcher:
     def _unchanged(
         self,
         sightings: list[Sighting],
-        looked: bool | Callable[[float, float], bool],
         settling: Callable[[float, float], bool],
         to_px: Callable[[float, float], tuple[float, float]],
         radius: float,
@@ -196,8 +195,14 @@ class TableWatcher:
             del self._spots[card]
         out = []
         for s in sightings:
-            fresh = looked(s.x_mm, s.y_mm) if callable(looked) else looked
-            if s.card in placed and s.card in read and fresh and not settling(s.x_mm, s.y_mm):
+            spot = self.tracker.where(s.card)
+            if spot is None or s.confidence < self.tracker.min_confidence:
+                continue
+            if math.hypot(s.x_mm - spot[0], s.y_mm - spot[1]) > self.tracker.card_width / 2:
+                continue  # read somewhere else: a move, or another card misread as it
+            # read where it lies, nothing moving over it (a reading repeated from an earlier
+            # frame is as good: the gate reads every change that lies still at once)
+            if not settling(s.x_mm, s.y_mm):
                 patch = self.gate.patch(*to_px(s.x_mm, s.y_mm), radius)
                 if patch is not None:
                     self._spots[s.card] = (s.x_mm, s.y_mm, patch)
@@ -273,7 +278,7 @@ class TableWatcher:
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
             sightings.append(Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r)))
-        sightings += self._unchanged(sightings, looked, settling, to_px, half_card)
+        sightings += self._unchanged(sightings, settling, to_px, half_card)
         if cal is None and index_d is not None:  # positions in pixels: the tracker's sizes too
             self.tracker.still = 1.75 * index_d  # 15 mm for an index d of 8.5 mm
             self.tracker.card_width = CARD_WIDTH_D * index_d
