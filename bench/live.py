@@ -4,9 +4,9 @@ A whole two-player cribbage deal (``controller.scenarios.cribbage_deal`` with
 ``overlap``: each play row and show row laid as players lay them, every card
 over the one before with only a strip of it showing) rendered at the
 recommended mounting over a club table (2.36 px/mm, 14 px over a 6 mm index),
-10 frames a second, with what a real table adds: every hand casts a moving
-shadow, a quarter of the cards are on greyer, tinted paper (worn, or from
-another pack) beside bright ones, and the video goes through the mp4 codec. It
+10 frames a second, with what a real table adds: every card of one pack's
+design, every hand casts a moving shadow, a quarter of the cards are on greyer,
+tinted paper (worn, or from another pack) beside bright ones, and the video goes through the mp4 codec. It
 is watched exactly as ``kiebitz vision watch VIDEO --table cribbage-2.toml``
 watches it, and judged against the deal's truth
 (:func:`controller.scenarios.judge`):
@@ -49,7 +49,7 @@ def run(
     seed: int, fps: float, folder: Path, deck: str, overlap: float, model: str | None = None
 ) -> dict[str, object]:
     scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
-    video = folder / f"live-{seed}-{deck}-{fps:g}-{overlap:g}.mp4"
+    video = folder / f"pack-{seed}-{deck}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -67,6 +67,7 @@ def run(
             shadow=True,
             worn=0.25,
             deck=deck,
+            one_pack=True,
             cleared=cleared,
         )
         size, frames = list(info.size), info.frames

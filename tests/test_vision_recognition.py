@@ -243,3 +243,23 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     # a card of a row beside it, turned the other way but not where the corner lies
     other = IndexDetection("J", "H", 0.98, 0.98, ex + 3 * d, ey, 0.0, -1.0, d)
     assert all(not r.flags for r in rec.cards([nine, other]))
+
+
+def test_print_on_a_cards_face_read_as_an_index_is_impossible():
+    # from the live check: a play row, 2H and 3S each half under the next card, the QH
+    # on top read by both corners; the QH's court art read as a JD, turned a quarter
+    from vision.recognize import IndexDetection
+
+    def det(card, x, y, ux, uy, d, conf=1.0):
+        return IndexDetection(card[:-1], card[-1], conf, conf, x, y, ux, uy, d)
+
+    queen = [det("QH", 920, 634, -0.06, 1.0, 22.6), det("QH", 1032, 778, 0.06, -1.0, 22.0)]
+    three = det("3S", 866, 642, -0.03, 1.0, 21.9)
+    art = det("JD", 1009, 624, -1.0, -0.01, 24.5, 0.97)
+    readings = {r.card: r for r in Recognizer(threshold=0.0).cards([*queen, three, art])}
+    # a JD lying there would lie on the QH (its index is on the QH's face) and would
+    # hide the QH's and the 3S's indices, which are read: no card can make it
+    assert "impossible" in readings["JD"].flags and readings["JD"].confidence < 0.1
+    # the 3S under the QH, its index in the open, and the QH itself stand
+    assert readings["3S"].flags == () and readings["QH"].flags == ()
+    assert readings["3S"].confidence == 1.0 and readings["QH"].confidence == 1.0

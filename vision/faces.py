@@ -155,18 +155,26 @@ def _draw_centred(
     draw.text((centre[0] - (x0 + x1) / 2, centre[1] - (y0 + y1) / 2), text, font=font, fill=fill)
 
 
-def render_face(code: str, rng: np.random.Generator, style: str = "french") -> Face:
+def render_face(
+    code: str,
+    rng: np.random.Generator,
+    style: str = "french",
+    pack: np.random.Generator | None = None,
+) -> Face:
     """Render one card face (``code`` like ``10H``) in a random plausible style of the
     deck ``style``: ``french`` (the classic two colours), ``german4`` (the German
     four-colour tournament deck), or ``mixed`` (each face draws one from
     :data:`DECK_STYLES`). ``code`` is always the card's meaning: a German jack prints
-    B and is rendered for ``JS``."""
+    B and is rendered for ``JS``. ``pack``: where the pack's own style is drawn from
+    (paper, index font, size and place): give every card of one pack a generator
+    seeded alike and they are printed alike; without it, ``rng`` draws it all."""
+    sr = pack if pack is not None else rng
     if style == "mixed":
         names = [n for n, _ in DECK_STYLES]
         weights = np.array([w for _, w in DECK_STYLES])
         style = names[int(rng.choice(len(names), p=weights / weights.sum()))]
     rank, suit = code[:-1], code[-1]
-    paper = tuple(int(v) for v in rng.integers(225, 256, size=3))
+    paper = tuple(int(v) for v in sr.integers(225, 256, size=3))
     img = Image.new("RGB", (W, H), paper)
     draw = ImageDraw.Draw(img)
     if style == "german4":
@@ -177,27 +185,27 @@ def render_face(code: str, rng: np.random.Generator, style: str = "french") -> F
         ink = _ink(suit, rng)
         rank_text = RANK_TEXT
     fonts = available_rank_fonts()
-    rank_font_name = fonts[int(rng.integers(0, len(fonts)))]
-    rank_size = int(rng.integers(30, 46))
+    rank_font_name = fonts[int(sr.integers(0, len(fonts)))]
+    rank_size = int(sr.integers(30, 46))
     rank_font = _font(rank_font_name, rank_size)
-    suit_size = int(rank_size * rng.uniform(0.65, 0.95))
+    suit_size = int(rank_size * sr.uniform(0.65, 0.95))
     suit_font = _font(SUIT_FONT, suit_size)
     text = rank_text.get(rank, rank)
-    squeeze = rng.uniform(0.7, 1.0)
+    squeeze = sr.uniform(0.7, 1.0)
     # the index, drawn on its own and squeezed sideways like a card printer's condensed face
     box = _text_box(draw, text, rank_font)
     gw, gh = box[2] - box[0], box[3] - box[1]
     tile = Image.new("RGB", (gw + 8, gh + 8), paper)
     ImageDraw.Draw(tile).text((4 - box[0], 4 - box[1]), text, font=rank_font, fill=ink)
     tile = tile.resize((max(4, round((gw + 8) * squeeze)), gh + 8), Image.Resampling.LANCZOS)
-    margin_x = rng.uniform(5, 14)
-    top = rng.uniform(6, 16)
+    margin_x = sr.uniform(5, 14)
+    top = sr.uniform(6, 16)
     rank_cx = margin_x + tile.width / 2
     rank_cy = top + tile.height / 2
-    gap = rng.uniform(2, 9)
+    gap = sr.uniform(2, 9)
     sbox = _text_box(draw, SUIT_CHARS[suit], suit_font)
     sh = sbox[3] - sbox[1]
-    suit_cx = rank_cx + rng.uniform(-2, 2)
+    suit_cx = rank_cx + sr.uniform(-2, 2)
     suit_cy = rank_cy + (gh / 2) + gap + sh / 2
     anchors = []
     for flip in (False, True):

@@ -18,8 +18,10 @@ The steps (see :mod:`vision.proposals` for the first two):
    that cannot be one card is flagged ``duplicate``; the two opposite corners of
    one card read as two different cards are both flagged ``corners-disagree``,
    and the less sure is only as sure as the other leaves room for (its
-   confidence times one less the other's; on a tie, both). Nothing is dropped
-   silently.
+   confidence times one less the other's; on a tie, both); a reading from one
+   corner that no card can make (its index on another card's face, its card
+   covering indices read on others) is flagged ``impossible`` at a tenth of its
+   confidence. Nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -145,6 +147,15 @@ def _card_outline(det: IndexDetection) -> tuple[tuple[float, float], ...]:
         dx, dy = (fx - ax) * s, (fy - ay) * s
         pts.append((det.x + dx * vx + dy * det.ux, det.y + dx * vy + dy * det.uy))
     return tuple(pts)
+
+
+def _joined_outline(members: list[IndexDetection]) -> tuple[tuple[float, float], ...]:
+    """One card's corners from its two opposite indices: the two outlines averaged
+    corner to corner."""
+    a, b = _card_outline(members[0]), _card_outline(members[1])
+    return tuple(
+        ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in zip(a, b[2:] + b[:2], strict=True)
+    )
 
 
 def _scaled(r: CardReading, kx: float, ky: float) -> CardReading:
@@ -515,26 +526,23 @@ class Recognizer:
                 if i < j and a.card != b.card and _one_card_two_readings(a, b):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
+        impossible = self._impossible(groups)
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
             best = members[0]
             conf = 1 - float(np.prod([1 - m.confidence for m in members]))
             rank_conf = 1 - float(np.prod([1 - m.rank_confidence for m in members]))
-            if len(members) == 2:
-                a, b = _card_outline(members[0]), _card_outline(members[1])
-                # the two outlines describe one card: average them corner to corner
-                corners = tuple(
-                    ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-                    for p, q in zip(a, b[2:] + b[:2], strict=True)
-                )
-            else:
-                corners = _card_outline(best)
+            corners = _joined_outline(members) if len(members) == 2 else _card_outline(best)
             flags = []
             if i in against:
                 if against[i] >= conf:  # the other corner is as sure: this one gives way
                     conf *= 1 - against[i]
                     rank_conf *= 1 - against[i]
                 flags.append("corners-disagree")
+            if i in impossible:  # print on another card's face, read as a card
+                conf *= 0.1
+                rank_conf *= 0.1
+                flags.append("impossible")
             if conf < self.confident:
                 flags.append("low-confidence")
             if copies > 1:
@@ -549,6 +557,37 @@ class Recognizer:
             for r in readings
             if r.confidence >= self.threshold or r.rank_confidence >= self.threshold
         ]
+
+    @staticmethod
+    def _impossible(groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
+        """Readings from one corner that no card can make: the index lies on another
+        card's face (so its card would lie on top of that one), and the card it would
+        make covers, by more than an index, an index read surely on another card (so
+        that index would be hidden). A card of a row laid under the next one keeps
+        its index in the open; court art or a pattern on a face read as an index does
+        not."""
+        outlines = [
+            _card_outline(m[0]) if len(m) == 1 else _joined_outline(m) for _, m, _ in groups
+        ]
+
+        def inside(poly: tuple[tuple[float, float], ...], x: float, y: float) -> float:
+            pts = np.array(poly, np.float32).reshape(-1, 1, 2)
+            return float(cv2.pointPolygonTest(pts, (float(x), float(y)), True))
+
+        out: set[int] = set()
+        for i, (card, members, _) in enumerate(groups):
+            if len(members) != 1:
+                continue
+            det = members[0]
+            for j, (other, others, _) in enumerate(groups):
+                if j == i or other == card or max(o.confidence for o in others) < 0.9:
+                    continue
+                if inside(outlines[j], det.x, det.y) > 0 and any(
+                    inside(outlines[i], o.x, o.y) > o.d for o in others
+                ):
+                    out.add(i)
+                    break
+        return out
 
     def _place(self, reading: CardReading) -> CardReading:
         if self.calibration is None:

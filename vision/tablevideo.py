@@ -140,10 +140,12 @@ class _Table:
         seed: int,
         deck: str = "french",
         worn: float = 0.0,
+        one_pack: bool = False,
     ):
         self.layout = layout
         self.deck = deck
         self.worn = worn
+        self.one_pack = one_pack
         self.ppm = px_per_mm
         self.margin = margin_mm
         self.seed = seed
@@ -204,20 +206,18 @@ class _Table:
     def face(self, card: str) -> Face:
         """The card's face: the first of its renderings (by seed) whose index is as large
         as a deck's printed index is in this picture, ``INDEX_PX`` or more (faces are
-        drawn with indices from 6 to 11 mm; a real deck prints all its cards alike)."""
+        drawn with indices from 6 to 11 mm). With ``one_pack`` every card is drawn in
+        the same style (paper, font, index size and place: a real pack prints all its
+        cards alike); else each card in a style of its own."""
         if card not in self._faces:
-            scale = CARD_W_MM * self.ppm / FACE_W
-            best: Face | None = None
             key = zlib.crc32(card.encode())
-            for k in range(40):
+            if self.one_pack:  # the pack's style: the one its 8 of spades is drawn in
+                k = self._style("8S", 0)[1]
+                pack = np.random.default_rng([self.seed, 0, k])
                 rng = np.random.default_rng([self.seed, key, k])
-                face = render_face(card, rng, style=self.deck)
-                if best is None or face.anchors[0].d > best.anchors[0].d:
-                    best = face
-                if face.anchors[0].d * scale >= INDEX_PX:
-                    best = face
-                    break
-            assert best is not None
+                best = render_face(card, rng, self.deck, pack=pack)
+            else:
+                best = self._style(card, key)[0]
             rng = np.random.default_rng([self.seed, key, 99])
             if rng.random() < self.worn:
                 # a worn card, or one of another pack: its paper greyer and tinted
@@ -226,6 +226,22 @@ class _Table:
                 best = replace(best, image=dark.astype(np.uint8))
             self._faces[card] = best
         return self._faces[card]
+
+    def _style(self, card: str, key: int) -> tuple[Face, int]:
+        """The first rendering of ``card`` (seeds ``[seed, key, k]``) whose index is
+        ``INDEX_PX`` or more in this picture, and its ``k``."""
+        scale = CARD_W_MM * self.ppm / FACE_W
+        best: tuple[Face, int] | None = None
+        for k in range(40):
+            rng = np.random.default_rng([self.seed, key, k])
+            pack = np.random.default_rng([self.seed, 0, k]) if self.one_pack else None
+            face = render_face(card, rng, self.deck, pack=pack)
+            if best is None or face.anchors[0].d > best[0].anchors[0].d:
+                best = (face, k)
+            if face.anchors[0].d * scale >= INDEX_PX:
+                return face, k
+        assert best is not None
+        return best
 
     def pose(self, x_mm: float, y_mm: float, angle_deg: float) -> NDArray[np.float64]:
         """Affine map from face pixels to frame pixels."""
@@ -438,17 +454,18 @@ def script_frames(
     shadow: bool = False,
     deck: str = "french",
     worn: float = 0.0,
+    one_pack: bool = False,
     cleared: list[float] | None = None,
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
 
     ``shadow``: hands cast shadows. ``deck``: the faces' style (see
-    :func:`~vision.faces.render_face`). ``worn``: the share of cards drawn on greyer,
-    tinted paper. ``cleared``, when given, gets for each action (in the order given)
+    :func:`~vision.faces.render_face`); ``one_pack``: all cards in one style, as a
+    real pack. ``worn``: the share of cards drawn on greyer, tinted paper. ``cleared``, when given, gets for each action (in the order given)
     the time of the first frame after its card lands in which neither the hand nor
     its shadow touches the card: from then on it lies still in plain sight."""
-    table = _Table(layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn)
+    table = _Table(layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn, one_pack=one_pack)
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
         cleared[:] = [math.nan] * len(actions)
@@ -613,6 +630,7 @@ def render_video(
     shadow: bool = False,
     deck: str = "french",
     worn: float = 0.0,
+    one_pack: bool = False,
     cleared: list[float] | None = None,
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
@@ -638,6 +656,7 @@ def render_video(
             shadow=shadow,
             deck=deck,
             worn=worn,
+            one_pack=one_pack,
             cleared=cleared,
         ):
             if writer is None:
