@@ -6,9 +6,9 @@ over the one before with only a strip of it showing) rendered at the
 recommended mounting over a club table (2.36 px/mm, 14 px over a 6 mm index),
 10 frames a second, with what a real table adds: every card of one pack's
 design, every hand casts a moving shadow, a quarter of the cards are on greyer,
-tinted paper (worn, or from another pack) beside bright ones, and the video goes through the mp4 codec. It
-is watched exactly as ``kiebitz vision watch VIDEO --table cribbage-2.toml``
-watches it, and judged against the deal's truth
+tinted paper (worn, or from another pack) beside bright ones, and the video goes
+through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
+--table cribbage-2.toml`` watches it, and judged against the deal's truth
 (:func:`controller.scenarios.judge`):
 
 * every face-up card placed once, in its zone; every move and removal seen;

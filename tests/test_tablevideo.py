@@ -109,11 +109,11 @@ def test_watch_sees_every_card_of_the_bundled_video(name: str) -> None:
 def test_live_check_rows_laid_over_each_other_shadows_and_worn_cards(tmp_path: Path) -> None:
     """Issue 11's live check, shortened (bench/live.py runs whole deals): the play rows
     laid as players lay them, each card over the one before with a strip of it
-    showing, every card of one pack's design, hands casting moving shadows, a quarter of the cards on greyer tinted
-    paper, at the recommended mounting over a club table (2.36 px/mm) and 10 fps,
-    through the mp4 codec and `watch --table`. Every card placed once in its zone,
-    every move and removal seen, nothing false, each placing and move at most 0.5 s
-    after its card lies still in plain sight."""
+    showing, every card of one pack's design, hands casting moving shadows, a
+    quarter of the cards on greyer tinted paper, at the recommended mounting over a
+    club table (2.36 px/mm) and 10 fps, through the mp4 codec and `watch --table`.
+    Every card placed once in its zone, every move and removal seen, nothing false,
+    each placing and move at most 0.5 s after its card lies still in plain sight."""
     from dataclasses import replace
 
     from controller.scenarios import judge

@@ -462,9 +462,10 @@ def script_frames(
 
     ``shadow``: hands cast shadows. ``deck``: the faces' style (see
     :func:`~vision.faces.render_face`); ``one_pack``: all cards in one style, as a
-    real pack. ``worn``: the share of cards drawn on greyer, tinted paper. ``cleared``, when given, gets for each action (in the order given)
-    the time of the first frame after its card lands in which neither the hand nor
-    its shadow touches the card: from then on it lies still in plain sight."""
+    real pack. ``worn``: the share of cards drawn on greyer, tinted paper.
+    ``cleared``, when given, gets for each action (in the order given) the time of
+    the first frame after its card lands in which neither the hand nor its shadow
+    touches the card: from then on it lies still in plain sight."""
     table = _Table(layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn, one_pack=one_pack)
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
