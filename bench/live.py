@@ -104,7 +104,7 @@ def main() -> int:
         for seed in args.seeds:
             v = run(seed, args.fps, folder, args.deck, args.overlap, args.model)
             print(json.dumps({"seed": seed, **v}))
-            bad += bool(v["false"] or v["missed"])
+            bad += bool(v["false"] or v["missed"] or v["early"])
     return 1 if bad else 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -292,8 +293,12 @@ def judge(
     event is matched to the first unused observation of the same kind, card and
     zone; what is left over on either side is ``missed`` or ``false``. ``latency_s``:
     observation time less cleared time, over the matched events; ``late``: those
-    over ``late_s``."""
+    over ``late_s`` (or whose card never lay clear); ``early``: those settled while a
+    hand or its shadow still touched the card."""
+    if len(cleared) != len(expected):
+        raise ValueError(f"{len(cleared)} cleared times for {len(expected)} expected events")
     used: set[int] = set()
+    early: list[dict[str, Any]] = []
     missed: list[dict[str, Any]] = []
     lags: list[float] = []
     by_kind: dict[str, list[float]] = {}
@@ -306,10 +311,15 @@ def judge(
                 continue
             used.add(j)
             lag = float(o["t"]) - float(cleared[i])
+            if math.isnan(lag):  # the card never lay in plain sight before the end
+                late.append({**e, "lag_s": None})
+                break
             lags.append(lag)
             by_kind.setdefault(e["kind"], []).append(lag)
             if lag > late_s:
                 late.append({**e, "lag_s": round(lag, 2)})
+            elif lag < 0:  # settled while a hand or its shadow still touched the card
+                early.append({**e, "lag_s": round(lag, 2)})
             break
         else:
             missed.append(dict(e))
@@ -321,7 +331,12 @@ def judge(
         def q(p: float) -> float | None:
             return round(xs[min(len(xs) - 1, int(p * len(xs)))], 2) if xs else None
 
-        return {"p50": q(0.5), "p90": q(0.9), "max": round(xs[-1], 2) if xs else None}
+        return {
+            "min": round(xs[0], 2) if xs else None,
+            "p50": q(0.5),
+            "p90": q(0.9),
+            "max": round(xs[-1], 2) if xs else None,
+        }
 
     return {
         "expected": len(expected),
@@ -330,6 +345,7 @@ def judge(
         "false": false,
         "latency_s": {kind: spread(v) for kind, v in sorted(by_kind.items())},
         "late": late,
+        "early": early,
     }
 
 

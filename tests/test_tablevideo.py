@@ -146,6 +146,7 @@ def test_live_check_rows_laid_over_each_other_shadows_and_worn_cards(tmp_path: P
     observed, _ = _observe(video, scenario)
     verdict = judge(truth, observed, cleared)
     assert verdict["missed"] == [] and verdict["false"] == [], verdict
+    assert verdict["early"] == [], verdict  # nothing settled under a hand or its shadow
     assert verdict["latency_s"]["placed"]["max"] <= 0.5, verdict
     assert verdict["latency_s"]["moved"]["max"] <= 0.5, verdict
     assert verdict["latency_s"]["removed"]["max"] <= 1.0, verdict

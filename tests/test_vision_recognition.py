@@ -263,3 +263,10 @@ def test_print_on_a_cards_face_read_as_an_index_is_impossible():
     # the 3S under the QH, its index in the open, and the QH itself stand
     assert readings["3S"].flags == () and readings["QH"].flags == ()
     assert readings["3S"].confidence == 1.0 and readings["QH"].confidence == 1.0
+    # the art read at other turns: the 3S is never the one found impossible (a reading
+    # less sure than it testifies to nothing against it)
+    for turn in range(0, 360, 15):
+        a = np.radians(turn)
+        art = det("JD", 960, 700, float(np.cos(a)), float(np.sin(a)), 24.5, 0.97)
+        readings = {r.card: r for r in Recognizer(threshold=0.0).cards([*queen, three, art])}
+        assert readings["3S"].flags == () and readings["QH"].flags == (), turn

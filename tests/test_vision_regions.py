@@ -366,3 +366,18 @@ def test_a_card_missed_where_nothing_changed_is_kept_and_one_taken_away_is_remov
     cv2.fillConvexPoly(taken, np.round(pts).astype(np.int32), (40, 110, 50))
     show(taken, 3.0)
     assert reading.card in {e.card for e in events if e.kind == "removed"}
+
+
+def test_the_trackers_sizes_follow_the_positions_units():
+    # before the markers are found positions are pixels, and so are the tracker's
+    # sizes; once calibrated, millimetres again (a card 63 mm wide, not 200)
+    frames = _frames(every=40, last=80)
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    watcher = TableWatcher(Recognizer(), layout=layout)
+    assert (watcher.tracker.still, watcher.tracker.card_width) == (15.0, 63.0)
+    watcher.process(0.0, frames[1])  # not calibrated yet (the markers hidden, say)
+    watcher.process(0.1, frames[1])
+    assert watcher.tracker.card_width > 100  # pixels: about 7 index sizes of 20-odd px
+    assert watcher.try_calibrate(frames[0]) is not None
+    watcher.process(0.2, frames[0])
+    assert (watcher.tracker.still, watcher.tracker.card_width) == (15.0, 63.0)

@@ -183,3 +183,26 @@ def test_a_card_overlapping_the_end_of_an_earlier_one_covers_it():
         run(tr, frames(1.0, 1.0), [queen, other])
         events = run(tr, frames(1.0, 2.0), [other])
         assert [e.card for e in events if e.kind == "removed"] == ([] if covered else ["QH"])
+
+
+def test_a_card_put_down_again_in_its_zone_lies_where_it_was_put():
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    run(tr, frames(1.0), [qh()])
+    assert run(tr, frames(0.3, 1.0), []) == []  # picked up (a hand over it)
+    assert run(tr, frames(1.0, 1.3), [qh(x=480.0)]) == []  # same zone: no event
+    assert tr.where("QH") == (480.0, 250.0)
+    # a hand over its new spot covers it; nothing moves over the old one
+    covered = run(tr, frames(2.0, 2.3), [], occluded=lambda x, y: x > 450)
+    assert covered == [] and tr.placed == {"QH": "play.0"}
+
+
+def test_a_card_over_another_covers_it_though_read_only_doubtfully():
+    tr = Tracker(stable_s=0.3, absent_s=0.4, card_width=63.0)
+    five = Sighting("5H", 0.95, 420.0, 250.0, "play.0")
+    run(tr, frames(1.0), [qh()])
+    run(tr, frames(1.0, 1.0), [qh(), five])
+    doubtful_five = Sighting("5H", 0.0, 420.0, 250.0, "play.0")
+    assert run(tr, frames(2.0, 2.0), [doubtful_five]) == []
+    assert tr.placed == {"QH": "play.0", "5H": "play.0"}
+    # neither is looked for again every frame: both are accounted for
+    assert tr.wanted(4.0) == []

@@ -2,9 +2,9 @@
 
 A reading is only ever one of the pack's cards. The network reads every rank of
 a full French pack; given a profile, the recogniser drops the ranks the pack
-does not hold and weighs the rest again (the share of "no index" stays what it
-was), so a Skat pack's 7 that the network half took for a 2 reads as the 7, and
-a card no pack of that game holds is never reported.
+does not hold and takes the probabilities given that the patch is "no index" or
+one of the pack's ranks, so a Skat pack's 7 that the network half took for a 2
+reads as the 7, and a card no pack of that game holds is never reported.
 
 The profile comes from the table layout (``[deck] name = "skat-32"``, or the
 game's own pack when the layout names none) or from ``--deck`` on the command

@@ -97,7 +97,7 @@ class MotionGate:
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
-        self._last_moved: NDArray[np.float32] | None = None
+        self._last_moved: NDArray[np.float64] | None = None
         self._read_at: NDArray[np.float64] | None = None
 
     def _small(
@@ -132,7 +132,7 @@ class MotionGate:
             moving = (cv2.absdiff(small, self._previous) > self.level).astype(np.uint8)
             moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
-                self._last_moved = np.full(small.shape, -np.inf, np.float32)
+                self._last_moved = np.full(small.shape, -np.inf, np.float64)
             self._last_moved[moving_now > 0] = t
         self._previous = small
         self._small_now = small

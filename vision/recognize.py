@@ -21,7 +21,8 @@ The steps (see :mod:`vision.proposals` for the first two):
    confidence times one less the other's; on a tie, both); a reading from one
    corner that no card can make (its index on another card's face, its card
    covering indices read on others) is flagged ``impossible`` at a tenth of its
-   confidence. Nothing is dropped silently.
+   confidence. Readings under ``threshold`` are left out (these two mostly fall
+   under it); nothing else is dropped.
 """
 
 from __future__ import annotations
@@ -575,12 +576,18 @@ class Recognizer:
             return float(cv2.pointPolygonTest(pts, (float(x), float(y)), True))
 
         out: set[int] = set()
-        for i, (card, members, _) in enumerate(groups):
-            if len(members) != 1:
-                continue
-            det = members[0]
+        singles = sorted(
+            (i for i, g in enumerate(groups) if len(g[1]) == 1),
+            key=lambda i: -groups[i][1][0].confidence,
+        )
+        for i in singles:  # surest first: a reading found impossible testifies to nothing
+            card, det = groups[i][0], groups[i][1][0]
             for j, (other, others, _) in enumerate(groups):
-                if j == i or other == card or max(o.confidence for o in others) < 0.9:
+                if j == i or j in out or other == card:
+                    continue
+                sure = max(o.confidence for o in others)
+                # a witness: read surely, by both corners or at least as surely as this
+                if sure < 0.9 or (len(others) == 1 and sure < det.confidence):
                     continue
                 if inside(outlines[j], det.x, det.y) > 0 and any(
                     inside(outlines[i], o.x, o.y) > o.d for o in others

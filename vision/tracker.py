@@ -101,6 +101,7 @@ class _Track:
     px: float = 0.0
     py: float = 0.0
     angle: float | None = None  # its long side's direction where it lies
+    held: bool = False  # not read in the last frame, but covered or read doubtfully there
 
 
 Busy = Callable[[float, float], bool]
@@ -162,7 +163,8 @@ class Tracker:
         as soon as the times allow, not when the whole table is next read."""
         out = []
         for tr in self._tracks.values():
-            missing = tr.placed and tr.last_seen < self._last_t
+            # missing, and not known to lie under another card or where nothing changed
+            missing = tr.placed and tr.last_seen < self._last_t and not tr.held
             pending = (
                 not (tr.placed and tr.placed_zone == tr.zone) and t - tr.last_seen <= self.gap_s
             )
@@ -200,14 +202,14 @@ class Tracker:
         events: list[Observation] = []
         settles = settling if settling is not None else busy
         best: dict[str, Sighting] = {}
-        doubtful: set[str] = set()
+        doubtful: dict[str, Sighting] = {}
         for s in sightings:
             if s.confidence < self.min_confidence:
                 # not enough to place a card, but a placed card read doubtfully where
-                # it lies is not missing
+                # it lies is not missing (and still covers what lies under it)
                 tr0 = self._tracks.get(s.card)
                 if tr0 is not None and tr0.placed and self._near(tr0, s.x_mm, s.y_mm):
-                    doubtful.add(s.card)
+                    doubtful[s.card] = s
                 continue
             if s.card not in best or s.confidence > best[s.card].confidence:
                 best[s.card] = s
@@ -252,6 +254,16 @@ class Tracker:
                 and tr.frames >= self.min_frames
                 and tr.looks >= self.min_looks
             )
+            if (
+                settled
+                and tr.placed
+                and tr.placed_zone == tr.zone
+                and not self._near(tr, tr.x, tr.y)
+            ):
+                # put down again elsewhere in the same zone: no event, but it lies there now
+                tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
+                self._order += 1
+                tr.order = self._order
             if settled and not (tr.placed and tr.placed_zone == tr.zone):
                 kind = "moved" if tr.placed else "placed"
                 before = tr.placed_zone if tr.placed else None
@@ -260,11 +272,13 @@ class Tracker:
                 tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
                 self._order += 1
                 tr.order = self._order
+        seen = {**doubtful, **best}  # what lies on the table now, surely or not
         for card, tr in list(self._tracks.items()):
+            tr.held = False
             if card in best:
                 continue
             if card in doubtful:
-                tr.absent_since, tr.misses = None, 0
+                tr.absent_since, tr.misses, tr.held = None, 0, True
                 continue
             if not tr.placed:
                 if t - tr.last_seen > self.gap_s:
@@ -272,8 +286,11 @@ class Tracker:
                 continue
             if t - tr.last_seen <= self.gap_s or not looked_at(tr.px, tr.py):
                 continue  # a dropped frame or two, or no fresh look there
-            if (busy is not None and busy(tr.px, tr.py)) or self._under(tr, best):
+            if busy is not None and busy(tr.px, tr.py):
                 tr.absent_since, tr.misses = None, 0
+                continue
+            if self._under(tr, seen):
+                tr.absent_since, tr.misses, tr.held = None, 0, True
                 continue
             if tr.absent_since is None:
                 tr.absent_since = t

@@ -85,6 +85,7 @@ class TableWatcher:
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
         self.tracker = tracker or Tracker()
+        self._mm_sizes = (self.tracker.still, self.tracker.card_width)  # for a calibrated table
         self.gate = gate or MotionGate()
         self.full_share = full_share
         self.dets: list[IndexDetection] = []
@@ -103,6 +104,7 @@ class TableWatcher:
         cal = calibrate(image, self.layout)
         self.recognizer.layout = self.layout
         self.recognizer.calibration = cal
+        self._spots.clear()  # remembered in pixels; positions are millimetres from now on
         return cal.error_mm
 
     def _index_d(self) -> float | None:
@@ -280,8 +282,11 @@ class TableWatcher:
             sightings.append(Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r)))
         sightings += self._unchanged(sightings, settling, to_px, half_card)
         if cal is None and index_d is not None:  # positions in pixels: the tracker's sizes too
-            self.tracker.still = 1.75 * index_d  # 15 mm for an index d of 8.5 mm
-            self.tracker.card_width = CARD_WIDTH_D * index_d
+            d = index_d / 1.25  # _index_d reaches a quarter over the larger indices read
+            self.tracker.still = 1.75 * d  # 15 mm for an index d of 8.5 mm
+            self.tracker.card_width = CARD_WIDTH_D * d
+        elif cal is not None:
+            self.tracker.still, self.tracker.card_width = self._mm_sizes
         observations = self.tracker.update(t, sightings, busy, looked=looked, settling=settling)
         self.timings = {
             "gate": t1 - t0,
