@@ -5,7 +5,7 @@ reflection), sometimes where it is not (a card in a hand passing over the
 table). The tracker turns this into the few events the referee needs:
 
 * ``placed``: a card has lain still in a zone, seen in the same spot with nothing
-  moving over it, for ``stable_s`` (300 ms);
+  moving over it, for ``stable_s`` (200 ms, and three frames);
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` while its spot was
@@ -114,7 +114,7 @@ class Tracker:
     def __init__(
         self,
         *,
-        stable_s: float = 0.3,
+        stable_s: float = 0.2,
         absent_s: float = 0.4,
         gap_s: float = 0.25,
         min_confidence: float = 0.7,
