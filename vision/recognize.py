@@ -518,7 +518,7 @@ class Recognizer:
                     cards.append([det])
             groups += [(card, members, len(cards)) for members in cards]
         # two corners of one card read as two different cards (one half covered by the
-        # card laid over it, a hand, a shadow: an 8 read as a 3): neither is sure
+        # card laid over it, a hand, a shadow: an 8 read as a 3): the less sure gives way
         against: dict[int, float] = {}
         singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
         for i in singles:
@@ -527,13 +527,14 @@ class Recognizer:
                 if i < j and a.card != b.card and _one_card_two_readings(a, b):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
-        impossible = self._impossible(groups)
+        outlines = [
+            _joined_outline(m) if len(m) == 2 else _card_outline(m[0]) for _, m, _ in groups
+        ]
+        impossible = self._impossible(groups, outlines)
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
-            best = members[0]
             conf = 1 - float(np.prod([1 - m.confidence for m in members]))
             rank_conf = 1 - float(np.prod([1 - m.rank_confidence for m in members]))
-            corners = _joined_outline(members) if len(members) == 2 else _card_outline(best)
             flags = []
             if i in against:
                 if against[i] >= conf:  # the other corner is as sure: this one gives way
@@ -549,7 +550,7 @@ class Recognizer:
             if copies > 1:
                 flags.append("duplicate")
             reading = CardReading(
-                card, conf, rank_conf, corners, tuple(members), flags=tuple(flags)
+                card, conf, rank_conf, outlines[i], tuple(members), flags=tuple(flags)
             )
             readings.append(self._place(reading))
         readings.sort(key=lambda r: -r.confidence)
@@ -560,16 +561,16 @@ class Recognizer:
         ]
 
     @staticmethod
-    def _impossible(groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
+    def _impossible(
+        groups: list[tuple[str, list[IndexDetection], int]],
+        outlines: list[tuple[tuple[float, float], ...]],
+    ) -> set[int]:
         """Readings from one corner that no card can make: the index lies on another
         card's face (so its card would lie on top of that one), and the card it would
         make covers, by more than an index, an index read surely on another card (so
         that index would be hidden). A card of a row laid under the next one keeps
         its index in the open; court art or a pattern on a face read as an index does
-        not."""
-        outlines = [
-            _card_outline(m[0]) if len(m) == 1 else _joined_outline(m) for _, m, _ in groups
-        ]
+        not. ``outlines``: each group's card outline."""
 
         def inside(poly: tuple[tuple[float, float], ...], x: float, y: float) -> float:
             pts = np.array(poly, np.float32).reshape(-1, 1, 2)

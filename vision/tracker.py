@@ -154,6 +154,11 @@ class Tracker:
         tr = self._tracks.get(card)
         return (tr.px, tr.py) if tr is not None and tr.placed else None
 
+    def lies_at(self, card: str, x: float, y: float) -> bool:
+        """Is ``card`` placed, and does it lie at this spot (within half a card)?"""
+        tr = self._tracks.get(card)
+        return tr is not None and tr.placed and self._near(tr, x, y)
+
     def wanted(self, t: float) -> list[tuple[float, float]]:
         """Where a fresh look would settle something (positions as the sightings give
         them): a card seen lately but not yet placed where it lies (its placing or

@@ -197,14 +197,12 @@ class TableWatcher:
             del self._spots[card]
         out = []
         for s in sightings:
-            spot = self.tracker.where(s.card)
-            if spot is None or s.confidence < self.tracker.min_confidence:
+            if s.confidence < self.tracker.min_confidence:
                 continue
-            if math.hypot(s.x_mm - spot[0], s.y_mm - spot[1]) > self.tracker.card_width / 2:
-                continue  # read somewhere else: a move, or another card misread as it
-            # read where it lies, nothing moving over it (a reading repeated from an earlier
-            # frame is as good: the gate reads every change that lies still at once)
-            if not settling(s.x_mm, s.y_mm):
+            # read where it lies (not elsewhere: a move, or another card misread as it),
+            # nothing moving over it (a reading repeated from an earlier frame is as
+            # good: the gate reads every change that lies still at once)
+            if self.tracker.lies_at(s.card, s.x_mm, s.y_mm) and not settling(s.x_mm, s.y_mm):
                 patch = self.gate.patch(*to_px(s.x_mm, s.y_mm), radius)
                 if patch is not None:
                     self._spots[s.card] = (s.x_mm, s.y_mm, patch)
