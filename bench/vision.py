@@ -13,6 +13,7 @@ Prints, each with the command that measures it:
   meets: share of cards with a visible index that are read, and false readings;
 * the tracker over a synthetic occlusion video: false ``placed`` events;
 * median and 90th percentile time per 1280x720 frame, and peak resident memory;
+* the same for 4608x2592 table frames (the Camera Module 3's full mode);
 * the live loop over the bundled cribbage video (2688 x 2688 frames, calibrated):
   time per frame by what it read (the whole frame, regions, nothing), for the
   frames that settled an observation, and a whole reading of such a frame.
@@ -266,6 +267,39 @@ def speed(rec: Recognizer, frames: int = 40, passes: int = 3) -> None:
     print(f"  resident memory of a process reading those frames: {rss:.0f} MB (target <= 300 MB)")
 
 
+def full_mode(rec: Recognizer, frames: int = 8, passes: int = 2) -> None:
+    """Full readings of 4608 x 2592 frames, the Camera Module 3's full mode, which
+    alone sees a whole club table (hardware/camera-mounting.md): synthetic tables at
+    the recommended mounting (2.35 to 2.8 px/mm), a few groups of cards on each, read
+    one after another as the live loop reads them (as :func:`speed`)."""
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    images = [
+        make_scene(
+            np.random.default_rng(EVAL_SEED + 600 + i), size=(4608, 2592), d_range=d_range
+        ).image
+        for i in range(frames)
+    ]
+    times, cards = [], []
+    parts = {"proposals": 0.0, "gate": 0.0, "classify": 0.0, "recheck": 0.0}
+    for _ in range(passes):
+        for img in images:
+            t0 = time.perf_counter()
+            cards.append(len(rec.read(img)))
+            times.append(time.perf_counter() - t0)
+            for key in parts:
+                parts[key] += rec.timings.get(key, 0.0) / (frames * passes)
+    times.sort()
+    split = ", ".join(f"{k} {1000 * v:.1f}" for k, v in parts.items())
+    print(
+        f"\nspeed, {frames} synthetic 4608x2592 table frames read in full {passes} times, one core"
+    )
+    print(
+        f"  median {1000 * statistics.median(times):.1f} ms, 90th percentile "
+        f"{1000 * times[int(0.9 * len(times))]:.1f} ms, max {1000 * times[-1]:.1f} ms per frame "
+        f"(target <= 60 ms); {min(cards)}-{max(cards)} cards a frame; mean ms: {split}"
+    )
+
+
 def bounded(rec: Recognizer, reads: int = 5) -> None:
     """Frames that are no card table (uniform noise, a page of small print) against a
     synthetic table, 1280x720: time per reading and the memory of a process reading
@@ -410,6 +444,7 @@ def main() -> int:
         occlusion_video(rec, args.video_seconds)
     if "speed" in only:
         speed(rec)
+        full_mode(rec)
     if "bounded" in only:
         bounded(rec)
     if "live" in only:

@@ -122,6 +122,72 @@ def test_a_region_as_large_as_the_frame_is_the_whole_reading_and_an_empty_one_re
     assert np.array_equal(full.x, whole_box.x) and np.array_equal(full.d, whole_box.d)
 
 
+def _on_cloth(scene: np.ndarray) -> np.ndarray:
+    """``scene`` in the middle of a wide dark cloth, 3200 x 1800."""
+    cloth = np.random.default_rng(1).normal((40, 90, 30), 6, (1800, 3200, 3))
+    cloth = np.clip(cloth, 0, 255).astype(np.uint8)
+    h, w = scene.shape[:2]
+    cloth[500 : 500 + h, 900 : 900 + w] = scene
+    return cloth
+
+
+def _blobs(image: np.ndarray, dense: bool, monkeypatch: pytest.MonkeyPatch):
+    from vision import proposals
+
+    with monkeypatch.context() as patch:
+        if dense:  # INK_DENSE 0: every picture is read as one piece, every pixel of it
+            patch.setattr(proposals, "INK_DENSE", 0.0)
+        return proposals._components(Picture(image))[0]
+
+
+def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(monkeypatch):
+    from vision.proposals import _ink_areas
+
+    mounting = (d_for_mounting(2.35), d_for_mounting(2.8))
+    # a whole table in the camera's full mode at the club mounting, a few cards on it
+    table = make_scene(np.random.default_rng(9_000_600), size=(4608, 2592), d_range=mounting)
+    # a crowded scene, and the same in the middle of a wide dark cloth
+    crowded = make_scene(np.random.default_rng(9_000_602), size=(1280, 720), d_range=(18.0, 30.0))
+    scenes = [table.image, crowded.image, _on_cloth(crowded.image)]
+    sparse_seen = 0
+    for image in scenes:
+        pic = Picture(image)
+        pieces = _ink_areas(pic, pic.paper(), 90.0)
+        area = sum((c[2] - c[0]) * (c[3] - c[1]) for _, c in pieces)
+        sparse_seen += area < 0.5 * image.shape[0] * image.shape[1]
+        a = _blobs(image, True, monkeypatch)
+        b = _blobs(image, False, monkeypatch)
+        assert len(a) > 20
+        for field in ("cx", "cy", "w", "h", "red", "ax", "ay", "major", "minor"):
+            assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert sparse_seen >= 2  # the table frames were read in pieces
+    # no paper anywhere (the lamp off): no piece to read, no blob
+    dark = np.zeros((720, 1280, 3), np.uint8)
+    assert _ink_areas(Picture(dark), Picture(dark).paper(), 90.0) == []
+    assert len(_blobs(dark, False, monkeypatch)) == 0
+
+
+def test_a_pyramid_made_only_where_patches_are_cut_gives_the_whole_pyramids_patches():
+    from dataclasses import replace
+
+    from vision.proposals import Pyramid, extract_patches
+
+    crowded = make_scene(np.random.default_rng(9_000_601), size=(1280, 720), d_range=(18.0, 30.0))
+    image = _on_cloth(crowded.image)
+    props = all_proposals(image)
+    sparse, whole = Pyramid(image), Pyramid(image)
+    for level in range(6):
+        whole[level]
+    for scale in (1.0, 3.0, 9.0):  # indices cut from the first level up to the fifth
+        scaled = replace(props, d=props.d * scale)
+        for size in ((36, 24), (18, 12)):
+            cut = extract_patches(sparse, scaled, size=size)
+            assert np.array_equal(cut, extract_patches(whole, scaled, size=size))
+        if scale == 1.0:  # the frame's own indices: most of the first halving never made
+            assert 0 < sparse._made[1].mean() < 0.6
+    assert all(np.array_equal(sparse[level], whole[level]) for level in range(6))
+
+
 def test_crops_lie_on_the_pyramid_grid_and_inside_the_picture():
     pic = Picture(np.zeros((1000, 1500, 3), np.uint8))
     x0, y0, x1, y1 = pic.crop((700, 400, 760, 470), 20.0)

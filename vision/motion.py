@@ -107,8 +107,8 @@ class MotionGate:
         size = (max(1, w // self.shrink), max(1, h // self.shrink))
         if given is not None:  # the camera's own small grey stream
             gray = given
-        elif isinstance(image, Picture):  # its half-size grey copy, which the reading shares
-            gray = image.half
+        elif isinstance(image, Picture):  # its eighth-size grey copy, which the reading shares
+            gray = image.eighth
         else:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         if gray.shape[::-1] != size:

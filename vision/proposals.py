@@ -13,7 +13,7 @@ which also says "no index here" for the many wrong pairs (pips, court art).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 import cv2
@@ -104,17 +104,20 @@ class Picture:
     windows sized by the whole picture (:func:`_paper`, :func:`_components`), and
     paper's reference level is the local brightest level over the whole picture
     at an eighth of its size. A region read alone would judge differently, so the
-    picture keeps what its regions share: the grey image, its half-size copies
-    (grey and colour), the paper bars and the white balance, each made once when
-    first asked for. A region is read with a
+    picture keeps what its regions share: the eighth-size grey copy, the paper
+    bars at that size and the white balance, each made once when first asked for
+    (a region's half-size copies and bars are made from the region and the few
+    pixels round it that make them exactly the whole's). The whole reading itself
+    looks for ink only near paper (:func:`_ink_areas`), so a table frame with a
+    few cards on it is mostly read at half size. A region is read with a
     margin (:meth:`margin`) wide enough that every blob, pair and free card whose
     proposal lies inside it is exactly what the whole picture's reading finds
     there (``tests/test_vision_regions.py`` holds the two readings to that).
 
     >>> import numpy as np
     >>> pic = Picture(np.full((64, 96, 3), 200, np.uint8))
-    >>> pic.shape, pic.background_k, pic.half.shape, pic.bars[0].shape
-    ((64, 96), 15, (32, 48), (32, 48))
+    >>> pic.shape, pic.background_k, pic.half.shape, pic.bars[0].shape, pic.eighth.shape
+    ((64, 96), 15, (32, 48), (32, 48), (8, 12))
     """
 
     def __init__(self, image: NDArray[np.uint8], gray: NDArray[np.uint8] | None = None) -> None:
@@ -132,50 +135,108 @@ class Picture:
 
     @cached_property
     def gray(self) -> NDArray[np.uint8]:
-        """The grey picture, made when first asked for (a frame the motion gate passes
-        over with the camera's own small copy is never converted)."""
+        """The whole grey picture, made when first asked for; the reading itself
+        converts only the pieces it reads ink in (:meth:`gray_in`)."""
         return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+
+    def gray_in(self, box: Box) -> NDArray[np.uint8]:
+        """The grey picture in ``box``: cut from :attr:`gray` if that is made, else
+        converted on its own (the same pixels: grey is a per-pixel sum)."""
+        x0, y0, x1, y1 = box
+        if "gray" in self.__dict__:
+            return self.gray[y0:y1, x0:x1]
+        return cv2.cvtColor(self.image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
 
     @cached_property
     def half(self) -> NDArray[np.uint8]:
-        """The grey picture at half size (a 2 x 2 average), what paper is judged on."""
-        return _halved(self.gray)
+        """The grey picture at half size (of the colour picture's 2 x 2 means), what
+        paper is judged on."""
+        return cv2.cvtColor(self.half_colour, cv2.COLOR_BGR2GRAY)
 
     @cached_property
     def half_colour(self) -> NDArray[np.uint8]:
         """The colour picture at half size (a 2 x 2 average)."""
         return _halved(self.image)
 
+    def half_in(self, box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """:attr:`half` and :attr:`half_colour` in ``box`` (even corners): cut from
+        them if they are made, else halved from the box alone (the same 2 x 2 means,
+        when the picture's sides are even)."""
+        x0, y0, x1, y1 = (v // 2 for v in box)
+        h, w = self.shape
+        if "half_colour" in self.__dict__ or h % 2 or w % 2:
+            return self.half[y0:y1, x0:x1], self.half_colour[y0:y1, x0:x1]
+        colour = _halved(self.image[2 * y0 : 2 * y1, 2 * x0 : 2 * x1])
+        return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), colour
+
+    @cached_property
+    def quarter_colour(self) -> NDArray[np.uint8]:
+        """The colour picture at a quarter of its size, each pixel the mean of the
+        middle 2 x 2 of its 4 x 4 (bilinear: a fifth of an area mean's time)."""
+        h, w = self.shape
+        size = (max(1, w // 4), max(1, h // 4))
+        return cv2.resize(self.image, size, interpolation=cv2.INTER_LINEAR)
+
+    @cached_property
+    def eighth(self) -> NDArray[np.uint8]:
+        """The grey picture at an eighth of its size (2 x 2 means of the quarter's):
+        what paper's reference level is judged on, and what the motion gate watches."""
+        return _halved(cv2.cvtColor(self.quarter_colour, cv2.COLOR_BGR2GRAY))
+
+    @cached_property
+    def small_bars(self) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """The paper bars (:func:`_paper_bars`) at an eighth of the picture's size."""
+        h, w = self.shape
+        return _paper_bars(self.eighth, (h // 2, w // 2))
+
     @cached_property
     def bars(self) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
         """The levels over which a half-size pixel is paper, and over which a neutral
-        one is (:func:`_paper_bars`)."""
-        return _paper_bars(self.half)
+        one is: :attr:`small_bars` brought up to half size (bilinear)."""
+        h, w = self.shape
+        return tuple(  # type: ignore[return-value]
+            cv2.resize(b, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_LINEAR)
+            for b in self.small_bars
+        )
+
+    def bars_in(self, box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """:attr:`bars` in ``box`` (even corners, in the picture's pixels): cut from
+        them if they are made; else brought up from the eighth-size bars round the
+        box alone. Bilinear up by exactly four, a half-size pixel depends on the two
+        eighth-size pixels either side of it, so one more eighth-size pixel round
+        the box makes it exactly the whole's."""
+        x0, y0, x1, y1 = (v // 2 for v in box)
+        h, w = self.shape[0] // 2, self.shape[1] // 2
+        sh, sw = self.small_bars[0].shape
+        if "bars" in self.__dict__ or h != 4 * sh or w != 4 * sw:
+            return tuple(b[y0:y1, x0:x1] for b in self.bars)  # type: ignore[return-value]
+        ex0, ey0 = max(0, x0 // 4 - 1), max(0, y0 // 4 - 1)
+        ex1, ey1 = min(sw, -(-x1 // 4) + 1), min(sh, -(-y1 // 4) + 1)
+        size = (4 * (ex1 - ex0), 4 * (ey1 - ey0))
+        ox, oy = x0 - 4 * ex0, y0 - 4 * ey0
+        return tuple(  # type: ignore[return-value]
+            cv2.resize(b[ey0:ey1, ex0:ex1], size, interpolation=cv2.INTER_LINEAR)[
+                oy : oy + y1 - y0, ox : ox + x1 - x0
+            ]
+            for b in self.small_bars
+        )
 
     @cached_property
     def gains(self) -> NDArray[np.float32]:
         """The white balance of the whole picture (:func:`_balance`), from a sample:
-        every eighth pixel each way is plenty, and spares a region's reading the whole
-        frame's half-size colour copy."""
-        return _balance(
-            np.ascontiguousarray(self.image[::8, ::8]), np.ascontiguousarray(self.gray[::8, ::8])
-        )
+        every second quarter-size pixel each way is plenty."""
+        sample = np.ascontiguousarray(self.quarter_colour[::2, ::2])
+        return _balance(sample, cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY))
 
     def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
         """The half-size paper mask of the whole picture, or of ``box`` (even corners)."""
         if box is None:
-            x0, y0, x1, y1 = 0, 0, self.half.shape[1], self.half.shape[0]
-            colour = self.half_colour
+            gray, colour = self.half, self.half_colour
+            bar, near = self.bars
         else:
-            x0, y0, x1, y1 = (v // 2 for v in box)
-            # the colour region halved on its own: the same 2 x 2 means, its corners even
-            bx0, by0 = box[0], box[1]
-            cut = self.image[by0 : by0 + 2 * (y1 - y0), bx0 : bx0 + 2 * (x1 - x0)]
-            colour = cv2.resize(cut, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
-        bar, near = self.bars
-        return _paper(
-            self.half[y0:y1, x0:x1], bar[y0:y1, x0:x1], near[y0:y1, x0:x1], colour, self.gains
-        )
+            gray, colour = self.half_in(box)
+            bar, near = self.bars_in(box)
+        return _paper(gray, bar, near, colour, self.gains)
 
     def margin(self, d: float) -> int:
         """How far around a region its crop must reach, for indices of rank-to-suit
@@ -212,13 +273,187 @@ def _components(
     pic: Picture, box: Box | None = None, min_size: float = 6.0, max_size: float = 90.0
 ) -> tuple[Components, NDArray[np.uint8]]:
     """:func:`find_components` of the picture or of ``box`` in it (in the box's own
-    pixels), and the half-size paper mask it judged the blobs by."""
+    pixels), and the half-size paper mask it judged the blobs by.
+
+    The whole picture's ink is looked for only near paper (:func:`_ink_areas`):
+    a blob is kept only when paper rings it, and on a table frame paper is a few
+    per cent of the picture. The blobs found are exactly those of a reading of
+    every pixel (``tests/test_vision_regions.py``); they come in one order
+    whichever way they were found, by the top and then the left of their boxes.
+    """
+    paper = pic.paper(box)  # card_quads finds the card outlines on the same mask
+    hh, hw = paper.shape
+    ii = cv2.integral(paper, sdepth=cv2.CV_32S)
     if box is None:
-        image, gray = pic.image, pic.gray
+        pieces = [(roi, crop, crop[:2]) for roi, crop in _ink_areas(pic, paper, max_size)]
     else:
         x0, y0, x1, y1 = box
-        image, gray = pic.image[y0:y1, x0:x1], pic.gray[y0:y1, x0:x1]
-    paper = pic.paper(box)  # card_quads finds the card outlines on the same mask
+        pieces = [((0, 0, x1 - x0, y1 - y0), box, (0, 0))]
+    found = [
+        _piece_blobs(pic, crop, roi, origin, ii, (hh, hw), min_size, max_size)
+        for roi, crop, origin in pieces
+    ]
+    found = [f for f in found if f is not None]
+    if not found:
+        return _no_components(), paper
+    if len(found) > 1:  # a blob in two overlapping rois: found alike in both, kept once
+        seen: set[tuple[float, ...]] = set()
+        for i, f in enumerate(found):
+            keys = [tuple(row) for row in f.stats.tolist()]
+            keep = np.array([k not in seen for k in keys], bool)
+            seen.update(keys)
+            if not keep.all():
+                found[i] = f.take(np.nonzero(keep)[0])
+        found = [f for f in found if len(f.share)]
+        if not found:
+            return _no_components(), paper
+    share = np.concatenate([f.share for f in found])
+    xy = np.concatenate([f.stats[:, :2] for f in found])
+    which = np.concatenate([np.full(len(f.share), i) for i, f in enumerate(found)])
+    row = np.concatenate([np.arange(len(f.share)) for f in found])
+    order = np.lexsort((row, xy[:, 0], xy[:, 1]))  # top, then left, then label order
+    cap = pic.max_blobs
+    if order.size > cap:
+        # not a card table (sensor noise, a page of print, a patterned cloth): the
+        # blobs most surrounded by paper, so that the work stays bounded
+        order = np.sort(order[np.argsort(-share[order], kind="stable")[:cap]])
+        order = order[np.lexsort((row[order], xy[order, 0], xy[order, 1]))]
+    # second moments and red share of the kept blobs (a hundred or so of several hundred
+    # specks), each from its own box of its piece's label image: cheaper than gathering
+    # every ink pixel of the frame to its blob
+    m = order.size
+    mom = np.empty((m, 5), np.float64)
+    stats = np.concatenate([f.stats for f in found])[order]
+    cen = np.concatenate([f.centroids for f in found])[order]
+    local = [(f.ids.tolist(), f.local.tolist()) for f in found]
+    for j, (p, r) in enumerate(zip(which[order].tolist(), row[order].tolist(), strict=True)):
+        f = found[p]
+        i = local[p][0][r]
+        bx, by, w_, h_ = local[p][1][r]
+        mask = cv2.compare(f.labels[by : by + h_, bx : bx + w_], i, cv2.CMP_EQ)
+        mo = cv2.moments(mask, True)
+        reds = cv2.countNonZero(cv2.bitwise_and(f.red[by : by + h_, bx : bx + w_], mask))
+        mom[j] = (mo["m00"], mo["mu20"], mo["mu02"], mo["mu11"], reds)
+    m00 = mom[:, 0]
+    cxx, cyy, cxy = mom[:, 1] / m00, mom[:, 2] / m00, mom[:, 3] / m00
+    red_share = mom[:, 4] / m00
+    half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
+    l1 = (cxx + cyy) / 2 + half
+    l2 = np.maximum((cxx + cyy) / 2 - half, 0.0)
+    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    f32 = np.float32
+    comps = Components(
+        cx=cen[:, 0].astype(f32),
+        cy=cen[:, 1].astype(f32),
+        w=stats[:, 2].astype(f32),
+        h=stats[:, 3].astype(f32),
+        red=red_share > 0.25,
+        ax=np.cos(theta).astype(f32),
+        ay=np.sin(theta).astype(f32),
+        major=(4 * np.sqrt(l1)).astype(f32),
+        minor=(4 * np.sqrt(l2)).astype(f32),
+    )
+    return comps, paper
+
+
+# Ink is looked for within this many times the largest blob of paper (see _ink_areas),
+# on a grid of cells this many pixels wide; and the whole picture is read at once when
+# the areas near paper would cover more than this share of it.
+INK_REACH = 1.25
+INK_CELL = 16
+INK_DENSE = 0.6
+
+
+def _ink_areas(pic: Picture, paper: NDArray[np.uint8], max_size: float) -> list[tuple[Box, Box]]:
+    """Where a whole picture's ink may make a blob: (roi, crop) pairs, in its pixels.
+
+    A blob is kept only when a quarter of a band around it (a quarter of its size
+    wide) is paper, so each kept blob lies within ``INK_REACH`` times the largest
+    blob size (and a few pixels) of paper. The rois are the boxes of every cell of a
+    coarse grid that near to paper, one for each patch of such cells; a crop is its
+    roi grown by the background window's half and two pixels, so that the ink in
+    the roi and one pixel round it is exactly the whole picture's, and so is every
+    blob whose box lies in the roi. Two rois may overlap: a blob found in both is
+    found alike, and kept once. When the crops would cover most of the picture, it
+    is one piece.
+    """
+    h, w = pic.shape
+    whole = [((0, 0, w, h), (0, 0, w, h))]
+    hh, hw = paper.shape
+    cell = INK_CELL // 2  # a cell in the half-size mask
+    gh, gw = -(-hh // cell), -(-hw // cell)
+    if gh < 4 or gw < 4:
+        return whole
+    padded = np.zeros((gh * cell, gw * cell), np.uint8)
+    padded[:hh, :hw] = paper
+    cells = cv2.resize(padded, (gw, gh), interpolation=cv2.INTER_AREA)
+    if not cells.any():
+        return []
+    reach = int(np.ceil((INK_REACH * max_size + 8) / INK_CELL)) + 1
+    near = cv2.dilate(cv2.compare(cells, 0, cv2.CMP_GT), np.ones((2 * reach + 1,) * 2, np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+    grow = pic.background_k // 2 + 2
+    boxes = [
+        [int(x * INK_CELL), int(y * INK_CELL), int((x + bw) * INK_CELL), int((y + bh) * INK_CELL)]
+        for x, y, bw, bh, _ in stats[1:].tolist()
+    ]
+    pieces = []
+    for b in boxes:
+        roi = (b[0], b[1], min(w, b[2]), min(h, b[3]))
+        crop = (
+            max(0, b[0] - grow),
+            max(0, b[1] - grow),
+            min(w, b[2] + grow),
+            min(h, b[3] + grow),
+        )
+        pieces.append((roi, crop))
+    area = sum((c[2] - c[0]) * (c[3] - c[1]) for _, c in pieces)
+    return whole if area > INK_DENSE * h * w else pieces
+
+
+@dataclass(frozen=True)
+class _Blobs:
+    """The blobs one piece of a picture kept, before the picture's cap: their stats
+    (x, y, w, h, area) and centroids in the reading's pixels, their boxes in the
+    piece's (``local``), paper shares, label numbers, and the piece's label image and
+    red mask that their moments are taken from."""
+
+    stats: NDArray[np.float64]
+    centroids: NDArray[np.float64]
+    local: NDArray[np.int32]
+    share: NDArray[np.float64]
+    ids: NDArray[np.intp]
+    labels: NDArray[np.int32]
+    red: NDArray[np.uint8]
+
+    def take(self, which: NDArray[np.intp]) -> _Blobs:
+        """These blobs at ``which`` (indices), from the same piece."""
+        return replace(
+            self,
+            stats=self.stats[which],
+            centroids=self.centroids[which],
+            local=self.local[which],
+            share=self.share[which],
+            ids=self.ids[which],
+        )
+
+
+def _piece_blobs(
+    pic: Picture,
+    crop: Box,
+    roi: Box,
+    origin: tuple[int, int],
+    ii: NDArray[np.int32],
+    paper_shape: tuple[int, int],
+    min_size: float,
+    max_size: float,
+) -> _Blobs | None:
+    """The blobs of dark or red ink in ``crop`` (picture pixels) whose boxes lie in
+    ``roi`` and that paper rings, judged on the reading's half-size paper mask
+    (``ii``, its integral image). ``roi`` and what is returned are in the reading's
+    pixels, where the crop's first pixel is ``origin``."""
+    x0, y0, x1, y1 = crop
+    image, gray = pic.image[y0:y1, x0:x1], pic.gray_in(crop)
     k = pic.background_k
     background = cv2.blur(gray, (k, k))
     b, g, r = cv2.split(image)
@@ -243,10 +478,11 @@ def _components(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
     if n <= 1:
-        return _no_components(), paper
-    x, y, bw, bh, area = (stats[1:, i].astype(np.float32) for i in range(5))
+        return None
+    x, y, bw, bh, area = (stats[1:, i].astype(np.int64) for i in range(5))
     size = np.maximum(bw, bh)
     fill = area / np.maximum(bw * bh, 1)
+    gx, gy = x + origin[0], y + origin[1]  # in the reading's pixels
     ok = (
         (size >= min_size)
         & (size <= max_size)
@@ -254,15 +490,17 @@ def _components(
         & (area >= 10)
         & (fill > 0.12)
         & (fill < 0.97)
+        & (gx >= roi[0])
+        & (gy >= roi[1])
+        & (gx + bw <= roi[2])
+        & (gy + bh <= roi[3])
     )
     # paper around the blob: most of a band around its box must be light (cards are
-    # white; cork, wood and cloth are not). Counted for all blobs at once with an
+    # white; cork, wood and cloth are not). Counted for all blobs at once with the
     # integral image of the half-size paper mask.
-    ii = cv2.integral(paper, sdepth=cv2.CV_32S)
-    hh, hw = paper.shape
+    hh, hw = paper_shape
     m = np.maximum(2, (size * 0.25).astype(np.int64))
-    bx0, by0 = x.astype(np.int64), y.astype(np.int64)
-    bx1, by1 = bx0 + bw.astype(np.int64), by0 + bh.astype(np.int64)
+    bx0, by0, bx1, by1 = gx, gy, gx + bw, gy + bh
     ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
     ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
     ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
@@ -275,53 +513,29 @@ def _components(
 
     band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
     band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
-    paper_share = band / np.maximum(band_area, 1)
-    ok &= paper_share >= 0.25
+    share = band / np.maximum(band_area, 1)
+    ok &= share >= 0.25
     idx = np.nonzero(ok)[0]
-    cap = pic.max_blobs
-    if idx.size > cap:
-        # not a card table (sensor noise, a page of print, a patterned cloth): the
-        # blobs most surrounded by paper, so that the work stays bounded
-        idx = np.sort(idx[np.argsort(-paper_share[idx], kind="stable")[:cap]])
     if idx.size == 0:
-        return _no_components(), paper
-    # second moments and red share of the kept blobs (a hundred or so of several hundred
-    # specks), each from its own box of the label image: cheaper than gathering every
-    # ink pixel of the frame to its blob
-    m = idx.size
-    mom = np.empty((m, 5), np.float64)
-    for j, i in enumerate((idx + 1).tolist()):
-        bx, by, w_, h_ = stats[i, :4].tolist()
-        mask = cv2.compare(labels[by : by + h_, bx : bx + w_], i, cv2.CMP_EQ)
-        mo = cv2.moments(mask, True)
-        reds = cv2.countNonZero(cv2.bitwise_and(red[by : by + h_, bx : bx + w_], mask))
-        mom[j] = (mo["m00"], mo["mu20"], mo["mu02"], mo["mu11"], reds)
-    m00 = mom[:, 0]
-    cxx, cyy, cxy = mom[:, 1] / m00, mom[:, 2] / m00, mom[:, 3] / m00
-    red_share = mom[:, 4] / m00
-    cx0, cy0 = centroids[idx + 1, 0], centroids[idx + 1, 1]
-    half = np.sqrt(((cxx - cyy) / 2) ** 2 + cxy**2)
-    l1 = (cxx + cyy) / 2 + half
-    l2 = np.maximum((cxx + cyy) / 2 - half, 0.0)
-    theta = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-    f32 = np.float32
-    comps = Components(
-        cx=cx0.astype(f32),
-        cy=cy0.astype(f32),
-        w=bw[idx],
-        h=bh[idx],
-        red=red_share > 0.25,
-        ax=np.cos(theta).astype(f32),
-        ay=np.sin(theta).astype(f32),
-        major=(4 * np.sqrt(l1)).astype(f32),
-        minor=(4 * np.sqrt(l2)).astype(f32),
+        return None
+    reading = np.stack([gx, gy, bw, bh, area], axis=1)[idx].astype(np.float64)
+    return _Blobs(
+        stats=reading,
+        centroids=centroids[idx + 1] + np.array(origin, np.float64),
+        local=stats[idx + 1, :4],
+        share=share[idx],
+        ids=idx + 1,
+        labels=labels,
+        red=red,
     )
-    return comps, paper
 
 
-def _paper_bars(gray: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """The grey levels over which a pixel of ``gray`` is card paper: the bar, and the
-    second bar for pixels neutral in colour.
+def _paper_bars(
+    small: NDArray[np.uint8], shape: tuple[int, int]
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """The grey levels over which a pixel of a grey picture of ``shape`` is card
+    paper, from ``small``, that picture at a quarter of its size: the bar, and the
+    second bar for pixels neutral in colour, both at ``small``'s size.
 
     Card paper is the brightest thing near it, but how bright depends on the
     light: a dim table or the dark end of a lighting gradient gives paper of 140
@@ -338,20 +552,31 @@ def _paper_bars(gray: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], NDArray[np.
     table, so only pixels that are also neutral in colour, once the picture is
     balanced to its brightest grey (:func:`_neutral`), pass on the second bar.
     """
-    h, w = gray.shape
+    h, w = shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
-        return np.full((h, w), 150, np.uint8), np.full((h, w), 255, np.uint8)
-    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+        return np.full(small.shape, 150, np.uint8), np.full(small.shape, 255, np.uint8)
     k = max(3, (min(h, w) // 30) | 1)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
-    floor = min(150.0, 0.55 * float(np.percentile(small, 99)))
+    floor = min(150.0, 0.55 * _percentile(small, 99))
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
     kn = max(3, (k // 4) | 1)
     near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
     near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=NEAR_SHARE), NEAR_FLOOR)
-    return tuple(  # type: ignore[return-value]
-        cv2.resize(b, (w, h), interpolation=cv2.INTER_LINEAR) for b in (bar, near_bar)
-    )
+    return bar, near_bar
+
+
+def _percentile(gray: NDArray[np.uint8], q: float) -> float:
+    """``np.percentile(gray, q)`` (its linear interpolation between the two nearest
+    ranks) from the grey levels' histogram: a tenth of the time of sorting them."""
+    counts = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    below = np.cumsum(counts)  # below[v]: how many are v or darker
+    at = q / 100 * (gray.size - 1)
+    lo = int(np.floor(at))
+    hi = min(lo + 1, gray.size - 1)
+    # the k-th darkest level (from 0): the first level with more than k at or below it
+    v_lo = int(np.searchsorted(below, lo, side="right"))
+    v_hi = int(np.searchsorted(below, hi, side="right"))
+    return v_lo + (at - lo) * (v_hi - v_lo)
 
 
 def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -484,17 +709,107 @@ def _f32(a: NDArray[np.float64]) -> NDArray[np.float32]:
     return a.astype(np.float32)[:, None, None]
 
 
+# A level of a pyramid made from a whole level of at most this many pixels is made whole.
+WHOLE_LEVEL = 1_500_000
+
+
 class Pyramid:
-    """A picture and its halvings (``cv2.pyrDown``), each made when first asked for,
-    so that the gate's patches and the classifier's patches of one frame share them."""
+    """A picture and its halvings (``cv2.pyrDown``), so that the gate's patches and
+    the classifier's patches of one frame share them.
+
+    A level is made only where patches are cut from it (:meth:`cover`), in tiles
+    (:meth:`_tile`): a 4608 x 2592 table frame has its cards on a few per cent of
+    it, and halving all of it would cost more than reading them. Each tile is cut
+    with the two pixels round it that ``cv2.pyrDown``'s 5 x 5 window reaches, so it
+    is exactly the tile of the whole level; ``pyramid[level]`` is the whole level.
+    """
+
+    TILE = 64
 
     def __init__(self, image: NDArray[np.uint8]) -> None:
         self.levels = [image]
+        # per level above the first: which tiles are made
+        self._made: list[NDArray[np.bool_]] = [np.ones((1, 1), bool)]
 
     def __getitem__(self, level: int) -> NDArray[np.uint8]:
-        while len(self.levels) <= level:
-            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        h, w = self._level_shape(level)
+        self.cover(level, np.array([0]), np.array([0]), np.array([w]), np.array([h]))
         return self.levels[level]
+
+    def whole(self, level: int) -> bool:
+        """Whether ``level`` is made everywhere."""
+        return level == 0 or (level < len(self.levels) and bool(self._made[level].all()))
+
+    def _level_shape(self, level: int) -> tuple[int, int]:
+        h, w = self.levels[0].shape[:2]
+        for _ in range(level):
+            h, w = (h + 1) // 2, (w + 1) // 2
+        return h, w
+
+    def cover(
+        self,
+        level: int,
+        x0: NDArray[np.integer],
+        y0: NDArray[np.integer],
+        x1: NDArray[np.integer],
+        y1: NDArray[np.integer],
+    ) -> None:
+        """Make ``level`` where the boxes (x0, y0, x1, y1: arrays, the ends excluded,
+        in the level's pixels, clipped to it) lie."""
+        if level == 0 or len(x0) == 0:
+            return
+        while len(self.levels) <= level:
+            src = self.levels[-1]
+            h, w = (src.shape[0] + 1) // 2, (src.shape[1] + 1) // 2
+            self.levels.append(np.zeros((h, w, *src.shape[2:]), src.dtype))
+            t = self._tile(len(self.levels) - 1)
+            self._made.append(np.zeros((-(-h // t), -(-w // t)), bool))
+        made = self._made[level]
+        if made.all():
+            return
+        h, w = self.levels[level].shape[:2]
+        t = self._tile(level)
+        tx0 = np.clip(x0, 0, w - 1) // t
+        ty0 = np.clip(y0, 0, h - 1) // t
+        tx1 = (np.clip(x1, 1, w) - 1) // t + 1
+        ty1 = (np.clip(y1, 1, h) - 1) // t + 1
+        need = np.zeros_like(made)
+        for a, b, c, d in zip(tx0.tolist(), ty0.tolist(), tx1.tolist(), ty1.tolist(), strict=True):
+            need[b:d, a:c] = True
+        need &= ~made
+        if not need.any():
+            return
+        below = self.levels[level - 1]
+        if self._made[level - 1].all() and (
+            below.shape[0] * below.shape[1] <= WHOLE_LEVEL or (need | made).mean() > 0.4
+        ):
+            need[:] = ~made  # the level below is whole and small, or most of it is wanted
+        n, _, stats, _ = cv2.connectedComponentsWithStats(need.view(np.uint8), connectivity=8)
+        for a, b, c, d, _area in stats[1:n].tolist():
+            self._make(level, a * t, b * t, min(w, (a + c) * t), min(h, (b + d) * t))
+            made[b : b + d, a : a + c] = True
+
+    def _tile(self, level: int) -> int:
+        """The tile size of ``level``: ``TILE``, halved with each level above the first
+        (down to 16), so that a tile stands for about as much of the picture."""
+        return max(16, self.TILE >> (level - 1))
+
+    def _make(self, level: int, x0: int, y0: int, x1: int, y1: int) -> None:
+        """Halve the level below into ``level``'s box (x0, y0, x1, y1)."""
+        below = self.levels[level - 1]
+        bh, bw = below.shape[:2]
+        h, w = self.levels[level].shape[:2]
+        if (x0, y0, x1, y1) == (0, 0, w, h) and self.whole(level - 1):
+            self.levels[level] = cv2.pyrDown(below)
+            return
+        # the window of 5: two pixels before the box's first source pixel, two after its last
+        sx0, sy0 = max(0, 2 * x0 - 2), max(0, 2 * y0 - 2)
+        sx1, sy1 = min(bw, 2 * x1 + 2), min(bh, 2 * y1 + 2)
+        self.cover(level - 1, np.array([sx0]), np.array([sy0]), np.array([sx1]), np.array([sy1]))
+        below = self.levels[level - 1]  # made whole just now, it is another array
+        part = cv2.pyrDown(below[sy0:sy1, sx0:sx1])
+        ox, oy = x0 - sx0 // 2, y0 - sy0 // 2
+        self.levels[level][y0:y1, x0:x1] = part[oy : oy + y1 - y0, ox : ox + x1 - x0]
 
 
 def extract_patches(
@@ -547,13 +862,23 @@ def extract_patches(
         ty = y - cw * sw * vy - ch * sh * uy
         map_x = _f32(sw * vx) * uu + _f32(sh * ux) * vv + _f32(tx)
         map_y = _f32(sw * vy) * uu + _f32(sh * uy) * vv + _f32(ty)
+        if not pyramid.whole(lv):
+            # the level's pixels the patches sample (bilinear: the next one too, and
+            # one more for the map's fixed-point rounding)
+            pyramid.cover(
+                lv,
+                np.floor(map_x.min(axis=(1, 2))).astype(np.int64),
+                np.floor(map_y.min(axis=(1, 2))).astype(np.int64),
+                np.floor(map_x.max(axis=(1, 2))).astype(np.int64) + 3,
+                np.floor(map_y.max(axis=(1, 2))).astype(np.int64) + 3,
+            )
         # remap's maps must stay under 32,767 rows
         step = max(1, 32_000 // h)
         for start in range(0, sel.size, step):
             part = slice(start, start + step)
             rows = map_x[part].shape[0]
             cut = cv2.remap(
-                pyramid[lv],
+                pyramid.levels[lv],
                 map_x[part].reshape(-1, w),
                 map_y[part].reshape(-1, w),
                 cv2.INTER_LINEAR,
