@@ -152,7 +152,7 @@ def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(mo
     sparse_seen = 0
     for image in scenes:
         pic = Picture(image)
-        pieces = _ink_areas(pic, pic.paper(), 90.0)
+        pieces = _ink_areas(pic, pic.paper(), 90.0, pic.shape)
         area = sum((c[2] - c[0]) * (c[3] - c[1]) for _, c in pieces)
         sparse_seen += area < 0.5 * image.shape[0] * image.shape[1]
         a = _blobs(image, True, monkeypatch)
@@ -163,7 +163,7 @@ def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(mo
     assert sparse_seen >= 2  # the table frames were read in pieces
     # no paper anywhere (the lamp off): no piece to read, no blob
     dark = np.zeros((720, 1280, 3), np.uint8)
-    assert _ink_areas(Picture(dark), Picture(dark).paper(), 90.0) == []
+    assert _ink_areas(Picture(dark), Picture(dark).paper(), 90.0, dark.shape[:2]) == []
     assert len(_blobs(dark, False, monkeypatch)) == 0
 
 

@@ -224,8 +224,8 @@ class Picture:
     @cached_property
     def gains(self) -> NDArray[np.float32]:
         """The white balance of the whole picture (:func:`_balance`), from a sample:
-        every second quarter-size pixel each way is plenty."""
-        sample = np.ascontiguousarray(self.quarter_colour[::2, ::2])
+        every fourth quarter-size pixel each way is plenty."""
+        sample = np.ascontiguousarray(self.quarter_colour[::4, ::4])
         return _balance(sample, cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY))
 
     def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
@@ -284,11 +284,12 @@ def _components(
     paper = pic.paper(box)  # card_quads finds the card outlines on the same mask
     hh, hw = paper.shape
     ii = cv2.integral(paper, sdepth=cv2.CV_32S)
-    if box is None:
-        pieces = [(roi, crop, crop[:2]) for roi, crop in _ink_areas(pic, paper, max_size)]
-    else:
-        x0, y0, x1, y1 = box
-        pieces = [((0, 0, x1 - x0, y1 - y0), box, (0, 0))]
+    # the pieces, in the reading's pixels: the ink of each is read from the picture
+    bx, by, bx1, by1 = box if box is not None else (0, 0, pic.shape[1], pic.shape[0])
+    pieces = [
+        (roi, (c[0] + bx, c[1] + by, c[2] + bx, c[3] + by), (c[0], c[1]))
+        for roi, c in _ink_areas(pic, paper, max_size, (by1 - by, bx1 - bx))
+    ]
     found = [
         _piece_blobs(pic, crop, roi, origin, ii, (hh, hw), min_size, max_size)
         for roi, crop, origin in pieces
@@ -364,8 +365,12 @@ INK_CELL = 16
 INK_DENSE = 0.6
 
 
-def _ink_areas(pic: Picture, paper: NDArray[np.uint8], max_size: float) -> list[tuple[Box, Box]]:
-    """Where a whole picture's ink may make a blob: (roi, crop) pairs, in its pixels.
+def _ink_areas(
+    pic: Picture, paper: NDArray[np.uint8], max_size: float, shape: tuple[int, int]
+) -> list[tuple[Box, Box]]:
+    """Where ink may make a blob in a reading of ``shape`` (the picture, or a box
+    of it, whose half-size paper mask is ``paper``): (roi, crop) pairs, in the
+    reading's pixels.
 
     A blob is kept only when a quarter of a band around it (a quarter of its size
     wide) is paper, so each kept blob lies within ``INK_REACH`` times the largest
@@ -373,11 +378,12 @@ def _ink_areas(pic: Picture, paper: NDArray[np.uint8], max_size: float) -> list[
     coarse grid that near to paper, one for each patch of such cells; a crop is its
     roi grown by the background window's half and two pixels, so that the ink in
     the roi and one pixel round it is exactly the whole picture's, and so is every
-    blob whose box lies in the roi. Two rois may overlap: a blob found in both is
-    found alike, and kept once. When the crops would cover most of the picture, it
-    is one piece.
+    blob whose box lies in the roi (a crop cut by the edge of a box read is
+    judged there as the whole box is). Two rois may overlap: a blob found in both
+    is found alike, and kept once. When the crops would cover most of the reading,
+    it is one piece.
     """
-    h, w = pic.shape
+    h, w = shape
     whole = [((0, 0, w, h), (0, 0, w, h))]
     hh, hw = paper.shape
     cell = INK_CELL // 2  # a cell in the half-size mask
@@ -740,6 +746,24 @@ class Pyramid:
         """Whether ``level`` is made everywhere."""
         return level == 0 or (level < len(self.levels) and bool(self._made[level].all()))
 
+    def small(self, level: int) -> bool:
+        """Make ``level`` whole if the level below it is whole and small (tiles would
+        cost more than they spare); whether it did."""
+        if level == 0 or level > len(self.levels) or not self.whole(level - 1):
+            return False
+        below = self.levels[level - 1]
+        if below.shape[0] * below.shape[1] > WHOLE_LEVEL:
+            return False
+        if len(self.levels) == level:
+            self.levels.append(cv2.pyrDown(below))
+            h, w = self.levels[level].shape[:2]
+            t = self._tile(level)
+            self._made.append(np.ones((-(-h // t), -(-w // t)), bool))
+        elif not self._made[level].all():
+            self.levels[level] = cv2.pyrDown(below)
+            self._made[level][:] = True
+        return True
+
     def _level_shape(self, level: int) -> tuple[int, int]:
         h, w = self.levels[0].shape[:2]
         for _ in range(level):
@@ -765,7 +789,7 @@ class Pyramid:
             t = self._tile(len(self.levels) - 1)
             self._made.append(np.zeros((-(-h // t), -(-w // t)), bool))
         made = self._made[level]
-        if made.all():
+        if made.all() or self.small(level):
             return
         h, w = self.levels[level].shape[:2]
         t = self._tile(level)
@@ -779,11 +803,8 @@ class Pyramid:
         need &= ~made
         if not need.any():
             return
-        below = self.levels[level - 1]
-        if self._made[level - 1].all() and (
-            below.shape[0] * below.shape[1] <= WHOLE_LEVEL or (need | made).mean() > 0.4
-        ):
-            need[:] = ~made  # the level below is whole and small, or most of it is wanted
+        if self.whole(level - 1) and (need | made).mean() > 0.4:
+            need[:] = ~made  # the level below is whole, and most of this one is wanted
         n, _, stats, _ = cv2.connectedComponentsWithStats(need.view(np.uint8), connectivity=8)
         for a, b, c, d, _area in stats[1:n].tolist():
             self._make(level, a * t, b * t, min(w, (a + c) * t), min(h, (b + d) * t))
@@ -862,7 +883,7 @@ def extract_patches(
         ty = y - cw * sw * vy - ch * sh * uy
         map_x = _f32(sw * vx) * uu + _f32(sh * ux) * vv + _f32(tx)
         map_y = _f32(sw * vy) * uu + _f32(sh * uy) * vv + _f32(ty)
-        if not pyramid.whole(lv):
+        if not pyramid.whole(lv) and not pyramid.small(lv):
             # the level's pixels the patches sample (bilinear: the next one too, and
             # one more for the map's fixed-point rounding)
             pyramid.cover(
