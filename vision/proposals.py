@@ -229,13 +229,17 @@ class Picture:
         return _balance(sample, cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY))
 
     def paper(self, box: Box | None = None) -> NDArray[np.uint8]:
-        """The half-size paper mask of the whole picture, or of ``box`` (even corners)."""
+        """The half-size paper mask of the whole picture, or of ``box`` (corners on
+        multiples of four)."""
         if box is None:
-            gray, colour = self.half, self.half_colour
+            gray = self.half
             bar, near = self.bars
+            colour = self.quarter_colour
         else:
-            gray, colour = self.half_in(box)
+            gray, _ = self.half_in(box)
             bar, near = self.bars_in(box)
+            x0, y0, x1, y1 = box
+            colour = self.quarter_colour[y0 // 4 : -(-y1 // 4), x0 // 4 : -(-x1 // 4)]
         return _paper(gray, bar, near, colour, self.gains)
 
     def margin(self, d: float) -> int:
@@ -616,15 +620,33 @@ def _paper(
 ) -> NDArray[np.uint8]:
     """255 where ``gray`` (lightly smoothed) is over ``bar``, or over ``near`` and
     neutral in ``colour`` balanced by ``gains`` (:func:`_paper_bars`,
-    :func:`_neutral`); else 0."""
+    :func:`_neutral`); else 0. ``colour`` is at half ``gray``'s size: each of its
+    pixels judges the 2 x 2 of ``gray`` it stands for (paper is large and its
+    colour smooth; a quarter of the work)."""
     if min(gray.shape) < 8:
         return np.where(gray > bar, 255, 0).astype(np.uint8)
     smooth = cv2.blur(gray, (3, 3))
     paper = cv2.compare(smooth, bar, cv2.CMP_GT)
     if near is not None and colour is not None and gains is not None:
-        second = cv2.bitwise_and(cv2.compare(smooth, near, cv2.CMP_GT), _neutral(colour, gains))
+        neutral = _doubled(_neutral(colour, gains), gray.shape)
+        second = cv2.bitwise_and(cv2.compare(smooth, near, cv2.CMP_GT), neutral)
         paper = cv2.bitwise_or(paper, second)
     return paper
+
+
+def _doubled(mask: NDArray[np.uint8], shape: tuple[int, int]) -> NDArray[np.uint8]:
+    """``mask`` at twice its size, each pixel a 2 x 2 block, cut or padded (its last
+    row and column repeated) to ``shape``."""
+    h, w = shape
+    mh, mw = mask.shape
+    if mh == 0 or mw == 0:
+        return np.zeros(shape, np.uint8)
+    big = cv2.resize(mask, (2 * mw, 2 * mh), interpolation=cv2.INTER_NEAREST)[:h, :w]
+    if big.shape != (h, w):
+        big = cv2.copyMakeBorder(
+            big, 0, h - big.shape[0], 0, w - big.shape[1], cv2.BORDER_REPLICATE
+        )
+    return big
 
 
 def _no_components() -> Components:
