@@ -99,17 +99,12 @@ def test_times_must_be_positive():
 
 
 def test_a_card_placed_as_soon_as_nothing_moves_over_it():
-    # busy (a hand a moment ago) no longer holds back placing; settling (moving now) does
+    # busy: moving there now (not a memory of the hand): its stable time starts after
     tr = Tracker(stable_s=0.3)
     moving_until = 0.5
     events = []
     for t in frames(1.5):
-        events += tr.update(
-            t,
-            [qh()],
-            busy=lambda x, y: True,
-            settling=lambda x, y, t=t: t <= moving_until,
-        )
+        events += tr.update(t, [qh()], busy=lambda x, y, t=t: t <= moving_until)
     assert [e.kind for e in events] == ["placed"]
     assert moving_until + 0.3 <= events[0].t <= moving_until + 0.3 + 2 / FPS
 

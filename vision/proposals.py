@@ -92,6 +92,10 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
 NEAR_FLOOR = 40
 NEAR_SHARE = 0.8
 NEUTRAL = 0.25
+# ... or a neutral pixel this much lighter than the table's darkest level near it:
+# a quarter of that level more, and 30 grey levels (see _paper_bars)
+TABLE_STEP = 30.0
+TABLE_SHARE = 0.25
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
 BLOB_AREA = 4000
@@ -561,6 +565,15 @@ def _paper_bars(
     quarter as far away (and ``NEAR_FLOOR``). So is a light fleck of a cork or wood
     table, so only pixels that are also neutral in colour, once the picture is
     balanced to its brightest grey (:func:`_neutral`), pass on the second bar.
+
+    A card whose paper photographs darker than its neighbours' (a worn card, one
+    of another pack, a tint) fails both where bright cards lie within a card's
+    width of it, as they do in a row laid each card over the one before. It is
+    still much lighter than the table. So the second bar is no higher than the
+    table's level (the darkest level near it, a grey erosion as wide as the first
+    bar's dilation) and ``TABLE_SHARE`` of it more, and ``TABLE_STEP`` levels: a
+    neutral pixel that much lighter than the table is paper. A light, neutral
+    table has no pixel that much lighter than itself but card paper.
     """
     h, w = shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
@@ -572,6 +585,11 @@ def _paper_bars(
     kn = max(3, (k // 4) | 1)
     near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
     near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=NEAR_SHARE), NEAR_FLOOR)
+    # a card darker than its neighbours (worn, of another pack): still light against
+    # the table, whose darkest level about a card away is the table's own
+    low = cv2.blur(cv2.erode(small, np.ones((k, k), np.uint8)), (k, k))
+    table_bar = cv2.convertScaleAbs(low, alpha=1.0 + TABLE_SHARE, beta=TABLE_STEP)
+    near_bar = cv2.max(cv2.min(near_bar, table_bar), NEAR_FLOOR)
     return bar, near_bar
 
 

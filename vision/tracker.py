@@ -8,10 +8,11 @@ table). The tracker turns this into the few events the referee needs:
   moving over it, for ``stable_s`` (200 ms, and three frames);
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
-* ``removed``: a placed card has been absent for ``absent_s`` while its spot was
-  visible (frames where something moves over the spot do not count as absence,
-  nor do frames in which a card laid after it lies over its spot: a show row or a
-  play row, each card half covering the one before).
+* ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
+  frames) while its spot was visible (frames where something moves over the
+  spot do not count as absence, nor do frames in which a card laid after it lies
+  over its spot: a show row or a play row, each card half covering the one
+  before).
 
 A card seen for less than ``stable_s`` never produces an event, so a hand
 passing over the table, with cards in it or covering cards, produces none; nor
@@ -115,7 +116,7 @@ class Tracker:
         self,
         *,
         stable_s: float = 0.2,
-        absent_s: float = 0.4,
+        absent_s: float = 0.2,
         gap_s: float = 0.25,
         min_confidence: float = 0.7,
         min_frames: int = 3,
@@ -186,18 +187,17 @@ class Tracker:
         busy: Busy | None = None,
         *,
         looked: bool | Looked = True,
-        settling: Busy | None = None,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
-        ``busy(x, y)`` says whether something moved over or next to a spot a moment
-        ago (a hand): a placed card missing there may be covered, not gone.
-        ``settling(x, y)`` (``busy`` when not given) says whether something is moving
-        there now: a card seen there is not lying still yet, so those sightings do not
-        count towards placing it; its stable time starts when that stops.
-        ``looked=False`` marks a frame that was not read afresh (its sightings repeat
-        the last reading because nothing changed): it confirms what was seen but is
-        no evidence that anything is missing. ``looked(x, y)`` says it spot by spot,
+        ``busy(x, y)`` says whether something is moving over or next to a spot now
+        (a hand, its shadow): a card seen there is not lying still yet, so those
+        sightings do not count towards placing it (its stable time starts when that
+        stops); and a placed card missing there may be covered, not gone, so the
+        frame is no evidence of its absence. ``looked=False`` marks a frame that was
+        not read afresh (its sightings repeat the last reading because nothing
+        changed): it confirms what was seen but is no evidence that anything is
+        missing. ``looked(x, y)`` says it spot by spot,
         for a frame of which only some regions were read. A placed card is removed
         after it has been missing from ``min_misses`` frames that were read there,
         over ``absent_s``.
@@ -205,7 +205,6 @@ class Tracker:
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
         self._last_t = t
         events: list[Observation] = []
-        settles = settling if settling is not None else busy
         best: dict[str, Sighting] = {}
         doubtful: dict[str, Sighting] = {}
         for s in sightings:
@@ -236,7 +235,7 @@ class Tracker:
         for card, s in best.items():
             tr = self._tracks.setdefault(card, _Track())
             tr.absent_since, tr.misses = None, 0
-            moving = settles is not None and settles(s.x_mm, s.y_mm)
+            moving = busy is not None and busy(s.x_mm, s.y_mm)
             drifted = math.hypot(s.x_mm - tr.x0, s.y_mm - tr.y0) > self.still
             if moving:  # in a moving hand or under one: start the stable time again
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0

@@ -231,9 +231,6 @@ class TableWatcher:
         index_d = self._index_d()
         half_card = 0.5 * CARD_WIDTH_D * (index_d or UNCALIBRATED_D)
 
-        def busy(x: float, y: float) -> bool:
-            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
-
         def settling(x: float, y: float) -> bool:
             return self.gate.moving_near(*to_px(x, y), t, within=SETTLE_S, radius_px=half_card)
 
@@ -285,7 +282,7 @@ class TableWatcher:
             self.tracker.card_width = CARD_WIDTH_D * d
         elif cal is not None:
             self.tracker.still, self.tracker.card_width = self._mm_sizes
-        observations = self.tracker.update(t, sightings, busy, looked=looked, settling=settling)
+        observations = self.tracker.update(t, sightings, settling, looked=looked)
         self.timings = {
             "gate": t1 - t0,
             "read": t2 - t1,
