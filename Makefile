@@ -5,11 +5,14 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Debian packages the test suite and the demo need: the DejaVu fonts the synthetic
-# card faces are drawn with, and Mosquitto (tests and `kiebitz run` start a private
+# Debian packages the test suite and the demo need: the fonts the synthetic card
+# faces are drawn with (DejaVu for the bundled videos and the bench's sets; Liberation
+# and FreeFont for training; the URW base 35 faces for the bench's set of fonts
+# training never meets), and Mosquitto (tests and `kiebitz run` start a private
 # broker on a free port; the system one on 1883 is never used). Installed only when
 # missing, `apt-get update` first.
-APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra mosquitto
+APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
+	fonts-urw-base35 mosquitto
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 

@@ -134,7 +134,9 @@ def synthetic(rec: Recognizer, scenes: int) -> None:
     of real tables (each drawn with a chance of 0.4: a pale table, a hard shadow,
     glare, a strong colour cast, motion blur), overall and by condition, and dealt
     from the German four-colour tournament deck (B, D, K, A; green spades, orange
-    diamonds)."""
+    diamonds); and faces printed in fonts training never meets (the URW base 35
+    faces, :data:`vision.faces.FONT_SETS`), a stand-in for a deck the model has not
+    seen."""
     from vision.synth import HARD
 
     print(
@@ -164,6 +166,15 @@ def synthetic(rec: Recognizer, scenes: int) -> None:
     print(
         f"  German four-colour deck, recommended mounting (seeds {EVAL_SEED + 200_000}..): "
         f"read {_share(counts)}; readings of cards not on the table: {counts['false']}"
+    )
+    counts = _read_scenes(
+        rec, EVAL_SEED + 300_000, scenes, d_range=recommended, deck="mixed", fonts="unseen"
+    )
+    print(
+        f"  index fonts training never meets (URW: Helvetica, Times, Century, Palatino, "
+        f"Bookman, Avant Garde, Courier alikes; Liberation suits), French and German decks, "
+        f"recommended mounting (seeds {EVAL_SEED + 300_000}..): read {_share(counts)}; "
+        f"readings of cards not on the table: {counts['false']}"
     )
 
 

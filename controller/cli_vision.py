@@ -88,6 +88,13 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="teach indices with much of the rank or suit covered as no index",
     )
+    p.add_argument(
+        "--fonts",
+        default="dejavu",
+        choices=["dejavu", "training"],
+        help="the fonts rendered faces draw their indices from (training: DejaVu, "
+        "Liberation and FreeFont; the URW faces are kept for the bench's unseen-fonts set)",
+    )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")
     p.set_defaults(handler=_train)
     name_commands(sub)
@@ -266,6 +273,7 @@ def _train(args: argparse.Namespace) -> int:
         photo_faces=args.photo_faces,
         hard=args.hard,
         refuse_covered=args.refuse_covered,
+        fonts=args.fonts,
     )
     if args.out:
         config.out = args.out

@@ -290,3 +290,20 @@ def test_indices_under_a_hard_shadow_are_still_proposed():
                 reached += bool(near.any())
     # judged against the lit paper alone, 6 of 53 were proposed; now 45
     assert total >= 40 and reached / total >= 0.8
+
+
+def test_every_font_set_is_installed_and_the_unseen_one_shares_nothing_with_training():
+    from vision.faces import FONT_SETS, available_rank_fonts
+
+    for name, (ranks, _suits) in FONT_SETS.items():
+        # `make test` installs them; a missing font fails here, it does not skip
+        assert available_rank_fonts(name) == list(ranks), name
+        for i, code in enumerate(("AS", "10H", "QC", "7D", "KH", "JS", "2C", "9D")):
+            face = render_face(code, np.random.default_rng(i), "mixed", fonts=name)
+            assert len(face.anchors) == 2 and face.anchors[0].d > 10
+    training, unseen = FONT_SETS["training"], FONT_SETS["unseen"]
+    assert not set(training[0]) & set(unseen[0]) and not set(training[1]) & set(unseen[1])
+    # the default set draws exactly what the renderer always drew
+    a = render_face("QH", np.random.default_rng(5), "french")
+    b = render_face("QH", np.random.default_rng(5), "french", fonts="dejavu")
+    assert np.array_equal(a.image, b.image)

@@ -114,13 +114,14 @@ def scene_patches(
     negatives_per_positive: float = 4.0,
     hard: float = 0.0,
     refuse_covered: bool = False,
+    fonts: str = "dejavu",
 ) -> Patches:
     """All labelled patches of one scene made from ``seed`` (``hard``: the chance of
     each hard condition, :data:`vision.synth.HARD`; ``refuse_covered``: see
-    :func:`label_proposals`)."""
+    :func:`label_proposals`; ``fonts``: the faces' font set)."""
     rng = np.random.default_rng(seed)
     faces = _faces(photo_dir)
-    scene = make_scene(rng, photo_faces=faces, hard=hard, deck="mixed")
+    scene = make_scene(rng, photo_faces=faces, hard=hard, deck="mixed", fonts=fonts)
     props = all_proposals(scene.image)
     rank, suit, skip = label_proposals(props, scene.indices, refuse_covered)
     keep = ~skip
@@ -155,11 +156,10 @@ def _faces(photo_dir: Path | None) -> list | None:
     return _FACE_CACHE[key]
 
 
-def _work(args: tuple[int, str | None, float, bool]) -> Patches:
-    seed, photo_dir, hard, refuse = args
-    return scene_patches(
-        seed, Path(photo_dir) if photo_dir else None, hard=hard, refuse_covered=refuse
-    )
+def _work(args: tuple[int, str | None, float, bool, str]) -> Patches:
+    seed, photo_dir, hard, refuse, fonts = args
+    photo = Path(photo_dir) if photo_dir else None
+    return scene_patches(seed, photo, hard=hard, refuse_covered=refuse, fonts=fonts)
 
 
 def build_patches(
@@ -171,10 +171,11 @@ def build_patches(
     progress: Callable[[int], None] | None = None,
     hard: float = 0.0,
     refuse_covered: bool = False,
+    fonts: str = "dejavu",
 ) -> Patches:
     """Patches from ``scenes`` scenes, seeds ``seed``, ``seed + 1``, ...; in parallel."""
     photo = str(photo_dir) if photo_dir else None
-    jobs = [(seed + i, photo, hard, refuse_covered) for i in range(scenes)]
+    jobs = [(seed + i, photo, hard, refuse_covered, fonts) for i in range(scenes)]
     parts: list[Patches] = []
     if workers > 1:
         import multiprocessing

@@ -26,7 +26,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 __all__ = ["DECK_STYLES", "FONT_DIRS", "Anchor", "Face", "photo_faces", "render_face"]
 
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype"))
+FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/truetype/liberation2"),
+    Path("/usr/share/fonts/truetype/freefont"),
+    Path("/usr/share/fonts/opentype/urw-base35"),
+    Path("/usr/share/fonts/truetype"),
+)
 RANK_FONTS = (
     "DejaVuSans-Bold.ttf",
     "DejaVuSerif-Bold.ttf",
@@ -38,6 +44,45 @@ RANK_FONTS = (
     "DejaVuSerifCondensed.ttf",
 )
 SUIT_FONT = "DejaVuSans.ttf"
+#: Font sets a face's rank and suit glyphs are drawn from (``render_face(fonts=)``):
+#: ``dejavu``, what the renderer always drew (the bench's synthetic sets, the
+#: bundled videos); ``training``, DejaVu with the Liberation and GNU FreeFont
+#: faces (Debian ``fonts-liberation2``, ``fonts-freefont-ttf``); ``unseen``, the
+#: URW base 35 faces (``fonts-urw-base35``: Helvetica, Times, Century
+#: Schoolbook, Palatino, Bookman, Avant Garde and Courier alikes) with
+#: Liberation's suits, which training never meets: a bench set of index fonts
+#: the model has not seen.
+FONT_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "dejavu": (RANK_FONTS, (SUIT_FONT,)),
+    "training": (
+        (
+            *RANK_FONTS,
+            "LiberationSans-Bold.ttf",
+            "LiberationSerif-Bold.ttf",
+            "LiberationMono-Bold.ttf",
+            "LiberationSans-Regular.ttf",
+            "LiberationSerif-Regular.ttf",
+            "FreeSansBold.ttf",
+            "FreeSerifBold.ttf",
+            "FreeMonoBold.ttf",
+            "FreeSerif.ttf",
+        ),
+        (SUIT_FONT, "FreeSerif.ttf", "FreeSans.ttf"),
+    ),
+    "unseen": (
+        (
+            "NimbusSans-Bold.otf",
+            "NimbusRoman-Bold.otf",
+            "NimbusSansNarrow-Bold.otf",
+            "C059-Bold.otf",
+            "P052-Bold.otf",
+            "URWBookman-Demi.otf",
+            "URWGothic-Demi.otf",
+            "NimbusMonoPS-Bold.otf",
+        ),
+        ("LiberationSans-Regular.ttf",),
+    ),
+}
 SUIT_CHARS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"A": "A", "J": "J", "Q": "Q", "K": "K", "10": "10"}
 #: The German tournament Skat deck (French suits, four colours, the DSkV's pack):
@@ -107,14 +152,19 @@ def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
         path = folder / name
         if path.exists():
             return ImageFont.truetype(str(path), size)
-    raise FileNotFoundError(
-        f"font {name} not found in {', '.join(map(str, FONT_DIRS))} "
-        "(Debian: fonts-dejavu-core fonts-dejavu-extra)"
-    )
+    folders = ", ".join(map(str, FONT_DIRS))
+    raise FileNotFoundError(f"font {name} not found in {folders}: {_INSTALL}")
 
 
-def available_rank_fonts() -> list[str]:
-    return [n for n in RANK_FONTS if any((d / n).exists() for d in FONT_DIRS)]
+_INSTALL = (
+    "Debian's fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf "
+    "fonts-urw-base35 (`make test` installs them)"
+)
+
+
+def available_rank_fonts(fonts: str = "dejavu") -> list[str]:
+    """The rank fonts of the set ``fonts`` (:data:`FONT_SETS`) that are installed."""
+    return [n for n in FONT_SETS[fonts][0] if any((d / n).exists() for d in FONT_DIRS)]
 
 
 def _rounded_mask(radius: int) -> NDArray[np.uint8]:
@@ -160,6 +210,7 @@ def render_face(
     rng: np.random.Generator,
     style: str = "french",
     pack: np.random.Generator | None = None,
+    fonts: str = "dejavu",
 ) -> Face:
     """Render one card face (``code`` like ``10H``) in a random plausible style of the
     deck ``style``: ``french`` (the classic two colours), ``german4`` (the German
@@ -167,7 +218,9 @@ def render_face(
     :data:`DECK_STYLES`). ``code`` is always the card's meaning: a German jack prints
     B and is rendered for ``JS``. ``pack``: where the pack's own style is drawn from
     (paper, index font, size and place): give every card of one pack a generator
-    seeded alike and they are printed alike; without it, ``rng`` draws it all."""
+    seeded alike and they are printed alike; without it, ``rng`` draws it all.
+    ``fonts``: the set (:data:`FONT_SETS`) the rank and suit glyphs are drawn from;
+    with ``dejavu`` a face is exactly what it always was for its generators."""
     sr = pack if pack is not None else rng
     if style == "mixed":
         names = [n for n, _ in DECK_STYLES]
@@ -184,12 +237,16 @@ def render_face(
     else:
         ink = _ink(suit, rng)
         rank_text = RANK_TEXT
-    fonts = available_rank_fonts()
-    rank_font_name = fonts[int(sr.integers(0, len(fonts)))]
+    names = available_rank_fonts(fonts)
+    if not names:
+        raise FileNotFoundError(f"no font of the set {fonts!r} is installed: " + _INSTALL)
+    rank_font_name = names[int(sr.integers(0, len(names)))]
     rank_size = int(sr.integers(30, 46))
     rank_font = _font(rank_font_name, rank_size)
     suit_size = int(rank_size * sr.uniform(0.65, 0.95))
-    suit_font = _font(SUIT_FONT, suit_size)
+    suits = FONT_SETS[fonts][1]
+    suit_name = suits[0] if len(suits) == 1 else suits[int(sr.integers(0, len(suits)))]
+    suit_font = _font(suit_name, suit_size)
     text = rank_text.get(rank, rank)
     squeeze = sr.uniform(0.7, 1.0)
     # the index, drawn on its own and squeezed sideways like a card printer's condensed face
@@ -220,7 +277,8 @@ def render_face(
             mx, my, ux, uy = W - mx, H - my, -ux, -uy
         anchors.append(Anchor(mx, my, ux, uy, d))
     draw = ImageDraw.Draw(img)
-    _draw_centre(draw, rank, suit, ink, rng, text)
+    letter_font = RANK_FONTS[0] if fonts == "dejavu" else rank_font_name
+    _draw_centre(draw, rank, suit, ink, rng, text, suit_name, letter_font)
     face = cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
     radius = int(rng.integers(8, 20))
     if rng.random() < 0.6:  # a thin printed border line
@@ -236,13 +294,16 @@ def _draw_centre(
     ink: tuple[int, int, int],
     rng: np.random.Generator,
     letter_text: str | None = None,
+    suit_font: str = SUIT_FONT,
+    letter_font: str = RANK_FONTS[0],
 ) -> None:
     """Pips for number cards, one large pip for the ace, a busy panel for court cards
-    (with ``letter_text``, the deck's letter for the rank, in the middle)."""
+    (with ``letter_text``, the deck's letter for the rank, in the middle); the pips in
+    ``suit_font``, the letter in ``letter_font``."""
     x0, y0, x1, y1 = 62, 48, W - 62, H - 48
     if rank == "A":
         size = int(rng.integers(70, 130))
-        _draw_centred(draw, SUIT_CHARS[suit], _font(SUIT_FONT, size), (W / 2, H / 2), ink)
+        _draw_centred(draw, SUIT_CHARS[suit], _font(suit_font, size), (W / 2, H / 2), ink)
         return
     if rank in ("J", "Q", "K"):
         draw.rectangle((x0 - 8, y0 - 4, x1 + 8, y1 + 4), outline=ink, width=2)
@@ -256,11 +317,11 @@ def _draw_centre(
             else:
                 pts = [(cx + rng.uniform(-r, r), cy + rng.uniform(-r, r)) for _ in range(4)]
                 draw.polygon(pts, fill=colour)
-        letter = _font(RANK_FONTS[0], int(rng.integers(40, 70)))
+        letter = _font(letter_font, int(rng.integers(40, 70)))
         _draw_centred(draw, letter_text or rank, letter, (W / 2, H / 2), ink)
         return
     n = int(rank)
-    pip_font = _font(SUIT_FONT, int(rng.integers(40, 56)))
+    pip_font = _font(suit_font, int(rng.integers(40, 56)))
     for fx, fy in _PIPS[n]:
         cx = x0 + 10 + fx * (x1 - x0 - 20)
         cy = y0 + 18 + fy * (y1 - y0 - 36)

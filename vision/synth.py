@@ -207,6 +207,7 @@ def make_scene(
     hands: float = 0.3,
     hard: float = 0.0,
     deck: str = "french",
+    fonts: str = "dejavu",
 ) -> Scene:
     """One random scene. ``d_range`` sets the cards' size: the rank-to-suit distance, in
     pixels, an index of ``D_FACE`` face pixels would have (rendered indices are 24 to
@@ -220,7 +221,8 @@ def make_scene(
 
     ``deck`` is the deck every face is rendered from (``french``, ``german4``), or
     ``mixed``: each face draws its deck (:data:`vision.faces.DECK_STYLES`), as the
-    training scenes do."""
+    training scenes do. ``fonts``: the font set rendered faces draw their glyphs
+    from (:data:`vision.faces.FONT_SETS`)."""
     w, h = size
     hrng = np.random.default_rng(int(rng.integers(2**63))) if hard > 0 else None
     conditions = [c for c in HARD if hrng is not None and hrng.random() < hard]
@@ -240,7 +242,7 @@ def make_scene(
                 face = photo_faces[int(rng.integers(0, len(photo_faces)))]
                 code = face.code
             else:
-                face = render_face(code, rng, style=deck)
+                face = render_face(code, rng, style=deck, fonts=fonts)
             codes.append(code)
             faces.append(face)
             poses.append(_card_pose(cx, cy, angle, sc))

@@ -51,6 +51,8 @@ class TrainConfig:
     # teach indices with two fifths of a glyph covered as "no index" (dataset.COVERED);
     # tried on 2026-12-01: fewer false readings, lower precision on the pinochle photos
     refuse_covered: bool = False
+    # the font set rendered faces draw their glyphs from (vision.faces.FONT_SETS)
+    fonts: str = "dejavu"
     out: str = str(DEFAULT_MODEL)
     channels: tuple[int, int, int] = (16, 32, 64)
     hidden: int = 128
@@ -261,6 +263,7 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
             progress=bar.update,
             hard=config.hard,
             refuse_covered=config.refuse_covered,
+            fonts=config.fonts,
         )
         # validation scenes use seeds the training scenes never meet
         val = build_patches(
@@ -271,6 +274,7 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
             progress=bar.update,
             hard=config.hard,
             refuse_covered=config.refuse_covered,
+            fonts=config.fonts,
         )
     return data, val
 
