@@ -161,6 +161,15 @@ def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(mo
         for field in ("cx", "cy", "w", "h", "red", "ax", "ay", "major", "minor"):
             assert np.array_equal(getattr(a, field), getattr(b, field)), field
     assert sparse_seen >= 2  # the table frames were read in pieces
+    # a side of 16k + 1 pixels: a blob in the last column is found (the grid once
+    # stopped a column short, sized by the half-size mask)
+    for width in (1088, 1089, 1105):
+        edge = np.full((900, width, 3), (40, 90, 30), np.uint8)
+        edge[300:600, width - 200 :] = 230
+        cv2.circle(edge, (width - 8, 450), 8, (20, 20, 20), 2)
+        cv2.circle(edge, (width - 100, 450), 8, (20, 20, 20), 2)
+        whole, pieces = _blobs(edge, True, monkeypatch), _blobs(edge, False, monkeypatch)
+        assert len(whole) == 2 and np.array_equal(whole.cx, pieces.cx), width
     # no paper anywhere (the lamp off): no piece to read, no blob
     dark = np.zeros((720, 1280, 3), np.uint8)
     assert _ink_areas(Picture(dark), Picture(dark).paper(), 90.0, dark.shape[:2]) == []

@@ -395,7 +395,9 @@ def _ink_areas(
     whole = [((0, 0, w, h), (0, 0, w, h))]
     hh, hw = paper.shape
     cell = INK_CELL // 2  # a cell in the half-size mask
-    gh, gw = -(-hh // cell), -(-hw // cell)
+    # the grid covers the reading, not only its half-size mask: a side of 16k + 1
+    # pixels has a last column the mask (its half, rounded down) leaves out
+    gh, gw = -(-h // INK_CELL), -(-w // INK_CELL)
     if gh < 4 or gw < 4:
         return whole
     padded = np.zeros((gh * cell, gw * cell), np.uint8)
@@ -1046,7 +1048,9 @@ def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
 def all_proposals(image: NDArray[np.uint8] | Picture, box: Box | None = None) -> Proposals:
     """Ink pairs, merged indices and the corners of free cards: of the whole picture,
     or of ``box`` in it (in the box's own pixels; read a region through
-    :meth:`Picture.crop` so that what lies inside the region is exact)."""
+    :meth:`Picture.crop`, whose corners lie on multiples of 32 or the picture's
+    edge, so that what lies inside the region is exact: a box's corners must lie
+    on multiples of four for its paper to be the whole's)."""
     pic = image if isinstance(image, Picture) else Picture(image)
     comps, paper = _components(pic, box)
     if box is None:
