@@ -36,9 +36,11 @@ def register(commands: Commands) -> None:
     )
     sub = vision.add_commands("vision_command")
     model_help = "the ONNX model (default: the shipped vision/models/cards.onnx)"
+    from vision.decks import DECKS  # standard library only: no cost to the CLI's start
+
     deck_help = (
-        "the pack on the table (french-52, skat-32, frog-36, pinochle-48): only its ranks "
-        "are read (default: every rank; watch: the table layout's pack)"
+        f"the pack on the table ({', '.join(DECKS)}): only its ranks are read "
+        "(default: every rank; watch: the table layout's pack)"
     )
 
     p = sub.add_parser("identify", help="the cards in one picture")

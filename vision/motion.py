@@ -79,7 +79,7 @@ class MotionGate:
         min_cells: int = 2,
         refresh_s: float = 10.0,
         tiles: tuple[int, int] = (6, 6),
-        memory_s: float = 0.5,
+        memory_s: float = 0.15,
         new_scene: float = 0.5,
         stills: bool = False,
     ) -> None:
@@ -247,14 +247,12 @@ class MotionGate:
         y_px: float,
         t: float,
         *,
-        within: float | None = None,
         radius_px: float | None = None,
     ) -> bool:
         """Did something move within ``radius_px`` (default: three cells) of this pixel
-        in the last ``within`` seconds (default ``memory_s``; 0: in this very frame)?"""
+        in the last ``memory_s`` seconds (0: in this very frame)?"""
         if self._last_moved is None:
             return False
-        within = self.memory_s if within is None else within
         h, w = self._last_moved.shape
         r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
         cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
@@ -262,4 +260,4 @@ class MotionGate:
         y0, y1 = max(0, cy - r), min(h, cy + r + 1)
         if x0 >= x1 or y0 >= y1:
             return False
-        return bool((t - self._last_moved[y0:y1, x0:x1] <= within).any())
+        return bool((t - self._last_moved[y0:y1, x0:x1] <= self.memory_s).any())

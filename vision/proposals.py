@@ -124,10 +124,8 @@ class Picture:
     ((64, 96), 15, (32, 48), (32, 48), (8, 12))
     """
 
-    def __init__(self, image: NDArray[np.uint8], gray: NDArray[np.uint8] | None = None) -> None:
+    def __init__(self, image: NDArray[np.uint8]) -> None:
         self.image = image
-        if gray is not None:
-            self.gray = gray
         h, w = image.shape[:2]
         self.shape = (h, w)
         # the window ink is judged darker than its surroundings in
@@ -137,41 +135,27 @@ class Picture:
         # page of print many thousands, and pairing them costs their number squared.
         self.max_blobs = max(MAX_BLOBS, h * w // BLOB_AREA)
 
-    @cached_property
-    def gray(self) -> NDArray[np.uint8]:
-        """The whole grey picture, made when first asked for; the reading itself
-        converts only the pieces it reads ink in (:meth:`gray_in`)."""
-        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
-
     def gray_in(self, box: Box) -> NDArray[np.uint8]:
-        """The grey picture in ``box``: cut from :attr:`gray` if that is made, else
-        converted on its own (the same pixels: grey is a per-pixel sum)."""
+        """The grey picture in ``box``: only the pieces ink is read in are converted."""
         x0, y0, x1, y1 = box
-        if "gray" in self.__dict__:
-            return self.gray[y0:y1, x0:x1]
         return cv2.cvtColor(self.image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
 
     @cached_property
     def half(self) -> NDArray[np.uint8]:
         """The grey picture at half size (of the colour picture's 2 x 2 means), what
         paper is judged on."""
-        return cv2.cvtColor(self.half_colour, cv2.COLOR_BGR2GRAY)
+        return cv2.cvtColor(_halved(self.image), cv2.COLOR_BGR2GRAY)
 
-    @cached_property
-    def half_colour(self) -> NDArray[np.uint8]:
-        """The colour picture at half size (a 2 x 2 average)."""
-        return _halved(self.image)
-
-    def half_in(self, box: Box) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-        """:attr:`half` and :attr:`half_colour` in ``box`` (even corners): cut from
-        them if they are made, else halved from the box alone (the same 2 x 2 means,
-        when the picture's sides are even)."""
+    def half_in(self, box: Box) -> NDArray[np.uint8]:
+        """:attr:`half` in ``box`` (even corners): cut from it if it is made, else
+        halved from the box alone (the same 2 x 2 means, when the picture's sides
+        are even)."""
         x0, y0, x1, y1 = (v // 2 for v in box)
         h, w = self.shape
-        if "half_colour" in self.__dict__ or h % 2 or w % 2:
-            return self.half[y0:y1, x0:x1], self.half_colour[y0:y1, x0:x1]
+        if "half" in self.__dict__ or h % 2 or w % 2:
+            return self.half[y0:y1, x0:x1]
         colour = _halved(self.image[2 * y0 : 2 * y1, 2 * x0 : 2 * x1])
-        return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), colour
+        return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
 
     @cached_property
     def quarter_colour(self) -> NDArray[np.uint8]:
@@ -240,7 +224,7 @@ class Picture:
             bar, near = self.bars
             colour = self.quarter_colour
         else:
-            gray, _ = self.half_in(box)
+            gray = self.half_in(box)
             bar, near = self.bars_in(box)
             x0, y0, x1, y1 = box
             colour = self.quarter_colour[y0 // 4 : -(-y1 // 4), x0 // 4 : -(-x1 // 4)]
@@ -325,8 +309,8 @@ def _components(
     if order.size > cap:
         # not a card table (sensor noise, a page of print, a patterned cloth): the
         # blobs most surrounded by paper, so that the work stays bounded
-        order = np.sort(order[np.argsort(-share[order], kind="stable")[:cap]])
-        order = order[np.lexsort((row[order], xy[order, 0], xy[order, 1]))]
+        keep = order[np.argsort(-share[order], kind="stable")[:cap]]
+        order = keep[np.lexsort((row[keep], xy[keep, 0], xy[keep, 1]))]
     # second moments and red share of the kept blobs (a hundred or so of several hundred
     # specks), each from its own box of its piece's label image: cheaper than gathering
     # every ink pixel of the frame to its blob
@@ -788,7 +772,7 @@ class Pyramid:
         """Whether ``level`` is made everywhere."""
         return level == 0 or (level < len(self.levels) and bool(self._made[level].all()))
 
-    def small(self, level: int) -> bool:
+    def whole_if_small(self, level: int) -> bool:
         """Make ``level`` whole if the level below it is whole and small (tiles would
         cost more than they spare); whether it did."""
         if level == 0 or level > len(self.levels) or not self.whole(level - 1):
@@ -831,7 +815,7 @@ class Pyramid:
             t = self._tile(len(self.levels) - 1)
             self._made.append(np.zeros((-(-h // t), -(-w // t)), bool))
         made = self._made[level]
-        if made.all() or self.small(level):
+        if made.all() or self.whole_if_small(level):
             return
         h, w = self.levels[level].shape[:2]
         t = self._tile(level)
@@ -925,7 +909,7 @@ def extract_patches(
         ty = y - cw * sw * vy - ch * sh * uy
         map_x = _f32(sw * vx) * uu + _f32(sh * ux) * vv + _f32(tx)
         map_y = _f32(sw * vy) * uu + _f32(sh * uy) * vv + _f32(ty)
-        if not pyramid.whole(lv) and not pyramid.small(lv):
+        if not pyramid.whole(lv) and not pyramid.whole_if_small(lv):
             # the level's pixels the patches sample (bilinear: the next one too, and
             # one more for the map's fixed-point rounding)
             pyramid.cover(

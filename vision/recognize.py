@@ -427,10 +427,10 @@ class Recognizer:
         sub = props.take(doubt)
         cuts = [extract_patches(pyramid, replace(sub, d=sub.d * s)) for s in RECHECK_SCALES]
         more_r, more_s = self.classifier.classify(np.concatenate(cuts))
+        self._in_deck(more_r)  # a mean of rows within the pack stays within it
         k, n = doubt.size, len(RECHECK_SCALES) + 1
         rank_p[doubt] = (rank_p[doubt] + more_r.reshape(n - 1, k, -1).sum(axis=0)) / n
         suit_p[doubt] = (suit_p[doubt] + more_s.reshape(n - 1, k, -1).sum(axis=0)) / n
-        self._in_deck(rank_p)
         return int(doubt.size)
 
     def _decode(
@@ -572,9 +572,10 @@ class Recognizer:
         its index in the open; court art or a pattern on a face read as an index does
         not. ``outlines``: each group's card outline."""
 
-        def inside(poly: tuple[tuple[float, float], ...], x: float, y: float) -> float:
-            pts = np.array(poly, np.float32).reshape(-1, 1, 2)
-            return float(cv2.pointPolygonTest(pts, (float(x), float(y)), True))
+        polys = [np.array(o, np.float32).reshape(-1, 1, 2) for o in outlines]
+
+        def inside(k: int, x: float, y: float) -> float:
+            return float(cv2.pointPolygonTest(polys[k], (float(x), float(y)), True))
 
         out: set[int] = set()
         singles = sorted(
@@ -590,9 +591,7 @@ class Recognizer:
                 # a witness: read surely, by both corners or at least as surely as this
                 if sure < 0.9 or (len(others) == 1 and sure < det.confidence):
                     continue
-                if inside(outlines[j], det.x, det.y) > 0 and any(
-                    inside(outlines[i], o.x, o.y) > o.d for o in others
-                ):
+                if inside(j, det.x, det.y) > 0 and any(inside(i, o.x, o.y) > o.d for o in others):
                     out.add(i)
                     break
         return out

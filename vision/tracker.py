@@ -132,8 +132,11 @@ class Tracker:
             raise ValueError("tracker times must be positive")
         if still <= 0 or card_width <= 0:
             raise ValueError("tracker distances must be positive")
-        self.still = still
-        self.card_width = card_width
+        self._still = still
+        self._card_width = card_width
+        # the sightings' units per unit of ``still`` and ``card_width`` (a watcher
+        # whose positions are pixels until the table is calibrated sets it)
+        self.unit = 1.0
         self._order = 0
         self.stable_s = stable_s
         self.absent_s = absent_s
@@ -144,6 +147,16 @@ class Tracker:
         self.min_misses = min_misses
         self._tracks: dict[str, _Track] = {}
         self._last_t = float("-inf")
+
+    @property
+    def still(self) -> float:
+        """How far a card may drift and still lie still, in the sightings' units."""
+        return self._still * self.unit
+
+    @property
+    def card_width(self) -> float:
+        """A card's short side, in the sightings' units."""
+        return self._card_width * self.unit
 
     @property
     def placed(self) -> dict[str, str | None]:
@@ -258,21 +271,15 @@ class Tracker:
                 and tr.frames >= self.min_frames
                 and tr.looks >= self.min_looks
             )
-            if (
-                settled
-                and tr.placed
-                and tr.placed_zone == tr.zone
-                and not self._near(tr, tr.x, tr.y)
-            ):
-                # put down again elsewhere in the same zone: no event, but it lies there now
-                tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
-                self._order += 1
-                tr.order = self._order
-            if settled and not (tr.placed and tr.placed_zone == tr.zone):
-                kind = "moved" if tr.placed else "placed"
-                before = tr.placed_zone if tr.placed else None
-                events.append(self._observe(kind, card, tr, t, before))
-                tr.placed, tr.placed_zone = True, tr.zone
+            same_zone = tr.placed and tr.placed_zone == tr.zone
+            if settled and not (same_zone and self._near(tr, tr.x, tr.y)):
+                # placed, moved, or put down again elsewhere in its zone (no event):
+                # it lies here now
+                if not same_zone:
+                    kind = "moved" if tr.placed else "placed"
+                    before = tr.placed_zone if tr.placed else None
+                    events.append(self._observe(kind, card, tr, t, before))
+                    tr.placed, tr.placed_zone = True, tr.zone
                 tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
                 self._order += 1
                 tr.order = self._order

@@ -39,7 +39,14 @@ from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
 from vision.proposals import Box, Picture
-from vision.recognize import UNCALIBRATED_D, CardReading, IndexDetection, Recognizer, suppress
+from vision.recognize import (
+    INDEX_D_MM,
+    UNCALIBRATED_D,
+    CardReading,
+    IndexDetection,
+    Recognizer,
+    suppress,
+)
 from vision.sources import (
     CameraSource,
     ImageFolderSource,
@@ -85,8 +92,7 @@ class TableWatcher:
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
         self.tracker = tracker or Tracker()
-        self._mm_sizes = (self.tracker.still, self.tracker.card_width)  # for a calibrated table
-        self.gate = gate or MotionGate()
+        self.gate = gate or MotionGate(memory_s=SETTLE_S)
         self.full_share = full_share
         self.dets: list[IndexDetection] = []
         self.readings: list[CardReading] = []
@@ -232,7 +238,7 @@ class TableWatcher:
         half_card = 0.5 * CARD_WIDTH_D * (index_d or UNCALIBRATED_D)
 
         def settling(x: float, y: float) -> bool:
-            return self.gate.moving_near(*to_px(x, y), t, within=SETTLE_S, radius_px=half_card)
+            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
 
         full = look.full
         rois: list[Box] = []
@@ -276,12 +282,11 @@ class TableWatcher:
             x, y = r.position_mm if r.position_mm is not None else r.centre
             sightings.append(Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r)))
         sightings += self._unchanged(sightings, settling, to_px, half_card)
-        if cal is None and index_d is not None:  # positions in pixels: the tracker's sizes too
-            d = index_d / 1.25  # _index_d reaches a quarter over the larger indices read
-            self.tracker.still = 1.75 * d  # 15 mm for an index d of 8.5 mm
-            self.tracker.card_width = CARD_WIDTH_D * d
-        elif cal is not None:
-            self.tracker.still, self.tracker.card_width = self._mm_sizes
+        if cal is not None:
+            self.tracker.unit = 1.0  # positions in millimetres
+        elif index_d is not None:  # positions in pixels: the tracker's sizes too
+            # pixels per millimetre; _index_d reaches a quarter over the larger indices
+            self.tracker.unit = index_d / 1.25 / INDEX_D_MM
         observations = self.tracker.update(t, sightings, settling, looked=looked)
         self.timings = {
             "gate": t1 - t0,
@@ -304,8 +309,6 @@ def watch(
 ) -> int:
     """``deck``: the pack read (default: the table layout's, else every rank)."""
     layout = load_layout(table) if table else None
-    if deck is None and layout is not None:
-        deck = layout.deck
     watcher = TableWatcher(Recognizer(model or DEFAULT_MODEL, deck=deck), layout=layout)
 
     def emit(obj: dict[str, object]) -> None:
