@@ -140,6 +140,110 @@ def test_random_text_never_crashes_the_reader(text):
         pass
 
 
+# Hostile records (issue 12): each class of defect found by trying the command on bad
+# input is refused with a short message naming it; nothing raises but InvalidEventError.
+
+DEAL = (
+    "CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8.SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK."
+    "HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8.C7.D7"
+)
+PASSED = f"(;GM[Skat]ID[p]MV[w {DEAL} 1 p 2 p 0 p ]R[passed] ;)"
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (f"(;GM[Skat]MV[w {DEAL} 1 p 2 p 0 p ]R[d:0 win v:abc] ;)", "v must be a whole number"),
+        (f"(;GM[Skat]MV[w {DEAL} 1 p 2 p 0 p ]R[passed to:²] ;)", "to must be a whole number"),
+        (f"(;GM[Skat]MV[w {DEAL} 1 18² 2 p 0 p ]R[passed] ;)", "not a bid"),
+        (f"(;GM[Skat]MV[w {DEAL} 1 {'9' * 5000} 2 p ]R[passed] ;)", "not a bid"),
+        (f"(;GM[Skat]MV[w {DEAL} 1 p 2 TI.² ]R[passed] ;)", "seat must be 0, 1 or 2"),
+        ("(;GM[Skat]MV[w ||| 1 p 2 p 0 p ]R[passed] ;)", "hands of 0, 0, 0 cards"),
+        ("(;GM[Skat]MV[w CJ|SJ|HJ|DJ.CA 1 p ]R[passed] ;)", "expected 10, 10, 10 and 2"),
+    ],
+)
+def test_hostile_records_are_refused_naming_the_fault(text, why):
+    with pytest.raises(InvalidEventError, match=why):
+        replay(parse_record(text))
+
+
+def test_an_error_never_echoes_a_huge_token_whole():
+    for text in (
+        "(;GM[Skat]" + "A" * 100_000 + ";)",
+        f"(;GM[Skat]MV[w {DEAL} 1 " + "x" * 100_000 + " ]R[passed] ;)",
+        f"(;GM[Skat]MV[w {DEAL} 1 p ]R[" + "q" * 100_000 + "] ;)",
+        "(;GM[Skat]MV[w " + "CJ." * 30_000 + "ZZ ]R[passed] ;)",
+    ):
+        with pytest.raises(InvalidEventError) as err:
+            replay(parse_record(text))
+        assert len(str(err.value)) < 120, str(err.value)[:200]
+
+
+def test_a_long_malformed_line_is_read_in_one_pass():
+    # The tag reader searched for the next tag from every position of a malformed
+    # line: a 40 kB line took 14 s. Anchored at each tag, a megabyte is one pass (a
+    # quadratic reader would not finish this test).
+    line = "(;GM[Skat]" + "ABC" * 350_000 + ";)"
+    with pytest.raises(InvalidEventError, match="unexpected text 'ABCABC"):
+        parse_record(line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=len(PASSED)),
+    st.integers(min_value=0, max_value=6),
+    st.text(max_size=12),
+)
+def test_a_record_with_any_text_spliced_in_replays_or_is_refused(at, cut, text):
+    # Any characters at all (superscript digits, other scripts, control characters)
+    # put anywhere into a good record, replacing up to six of its own.
+    mutated = PASSED[:at] + text + PASSED[at + cut :]
+    try:
+        replay(parse_record(mutated))
+    except InvalidEventError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 200
+
+
+def test_every_record_after_hostile_ones_is_still_replayed(tmp_path, capsys):
+    bad = tmp_path / "records.txt"
+    bad.write_text(
+        "\n".join(
+            [
+                f"(;GM[Skat]ID[a]MV[w {DEAL} 1 p 2 p 0 p ]R[d:0 win v:abc] ;)",
+                f"(;GM[Skat]ID[b]MV[w {DEAL} 1 18² 2 p 0 p ]R[passed] ;)",
+                f"(;GM[Skat]ID[c]MV[w {DEAL} 1 {'9' * 5000} ]R[passed] ;)",
+                PASSED,
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    assert main(["skat", "replay", str(bad)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["error", "error", "error", "p"]
+    assert lines[3] == "p: passed in (agrees)"
+
+
+def test_an_ouvert_suit_game_is_lost_at_the_defenders_first_trick():
+    # Spades ouvert (hand): the defenders take trick 1 and the game is lost there
+    # (schwarz announced: Law 39, ISkO); a record that stops there is that loss.
+    hand = "SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"
+    text = (
+        f"(;GM[Skat]ID[o]MV[w {DEAL} 1 18 0 p 2 p 1 SOH.{hand} 0 CJ 1 S7 2 H7 ]"
+        "R[d:1 loss v:-242 m:-4 bidok p:0 t:0 s:1 z:1] ;)"
+    )
+    done = replay(parse_record(text))
+    assert done.result is not None and done.result.kind == "game"
+    assert done.result.won is False and done.result.value == -242
+    assert done.differs == () and done.game.verdicts == ()
+    game = SkatGame()
+    notes = [n for e in record_events(parse_record(text)) for n in game.apply(e).notes]
+    assert notes[-1] == "trick 1: the defenders take a trick; the game announced schwarz is lost"
+    # the declarer wins a trick first: nothing is decided until the defenders take one
+    own = text.replace("0 CJ 1 S7 2 H7", "0 C8 1 SA 2 H7").replace("v:-242", "v:0")
+    assert replay(parse_record(own)).result is None
+
+
 # The command line ------------------------------------------------------------------------
 
 

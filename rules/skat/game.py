@@ -197,7 +197,12 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
                     self._events.append(event)
                     if step.verdicts or (
                         trick is not None
-                        and (trick.number == 1 or play.finished or trick.winner == d.null_player)
+                        and (
+                            trick.number == 1
+                            or play.finished
+                            or trick.winner == d.null_player
+                            or (d.schwarz_player >= 0 and trick.winner != d.schwarz_player)
+                        )
                     ):
                         step.index = len(self._events) - 1
                         return self._after_hot(d, play, trick, step)
@@ -676,6 +681,8 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         d.phase = "play"
         if decl.is_null and d.declarer is not None:
             d.null_player = d.declarer
+        if decl.schwarz and decl.has_trumps and d.declarer is not None:
+            d.schwarz_player = d.declarer
         if decl.game == "revolution":
             d.exchange = {s: [] for s in d.defenders}
         if e.shown:
@@ -860,6 +867,21 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             step.notes.append(
                 f"trick {trick.number}: the player takes his {_ORDINALS[limit]} trick; "
                 f"the {NULL_WORDS[d.declaration.game]} is lost"
+            )
+            end(self.rules, st, d, step)
+            d.phase = "play"
+        elif (
+            trick is not None
+            and d.schwarz_player >= 0
+            and trick.winner != d.schwarz_player
+            and d.result is None
+        ):
+            # Schwarz announced (and so every ouvert game with trumps: Law 39, ISkO) is
+            # lost with the defenders' first trick: scored now, as a server stops
+            # there; play that goes on is still checked and scored at its end.
+            step.notes.append(
+                f"trick {trick.number}: the defenders take a trick; the game announced "
+                "schwarz is lost"
             )
             end(self.rules, st, d, step)
             d.phase = "play"

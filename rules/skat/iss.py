@@ -86,6 +86,21 @@ RESULT_FIELDS: Final = (
 )
 
 
+#: Result fields that hold whole numbers (seats, values, counts; -1 for none).
+_NUMERIC_RESULT: Final = frozenset(
+    ("d", "v", "m", "p", "t", "s", "z", "p0", "p1", "p2", "l", "to", "r")
+)
+_WHOLE: Final = re.compile(r"-?[0-9]{1,6}")
+_BID: Final = re.compile(r"[0-9]{1,4}")
+
+
+def _short(text: str, limit: int = 24, quote: bool = True) -> str:
+    """``text`` for an error message: quoted, and cut to ``limit`` characters so that a
+    hostile line is never echoed whole."""
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return repr(cut) if quote else cut
+
+
 def parse_iss_card(token: str) -> Card:
     """``CJ`` -> jack of clubs. Anything else raises, naming the token.
 
@@ -97,7 +112,9 @@ def parse_iss_card(token: str) -> Card:
     rules.errors.InvalidEventError: bad ISS card 'JC' (suit C S H D, then rank A K Q J T 9 8 7)
     """
     if len(token) != 2 or token[0] not in _SUITS or token[1] not in _RANKS:
-        raise InvalidEventError(f"bad ISS card {token!r} (suit C S H D, then rank A K Q J T 9 8 7)")
+        raise InvalidEventError(
+            f"bad ISS card {_short(token)} (suit C S H D, then rank A K Q J T 9 8 7)"
+        )
     return Card(_RANKS[token[1]], _SUITS[token[0]])
 
 
@@ -139,27 +156,32 @@ def parse_record(text: str) -> IssRecord:
         raise InvalidEventError("not an ISS record: expected '(;GM[Skat]…;)'")
     inner = body[2:-1].rstrip().removesuffix(";")
     tags: dict[str, str] = {}
-    pos = 0
-    for m in _TAG.finditer(inner):
-        gap = inner[pos : m.start()].strip()
-        if gap:
-            raise InvalidEventError(f"unexpected text {gap[:20]!r} in the record")
+    pos, size = 0, len(inner)
+    while True:
+        # anchored at each tag: one pass over the line, however it is malformed (a
+        # search for the next tag from every position was quadratic)
+        while pos < size and inner[pos].isspace():
+            pos += 1
+        if pos == size:
+            break
+        m = _TAG.match(inner, pos)
+        if m is None:
+            raise InvalidEventError(f"unexpected text {_short(inner[pos:])} in the record")
         tags[m.group(1)] = m.group(2).replace("\\]", "]").replace("\\\\", "\\")
         pos = m.end()
-    tail = inner[pos:].strip()
-    if tail:
-        raise InvalidEventError(f"unexpected text {tail[:20]!r} at the end of the record")
     if tags.get("GM") != "Skat":
-        raise InvalidEventError(f"not a Skat record: GM[{tags.get('GM', '')}]")
+        raise InvalidEventError(f"not a Skat record: GM[{_short(tags.get('GM', ''), quote=False)}]")
     if "MV" not in tags:
         raise InvalidEventError("the record has no moves (MV)")
     words = tags["MV"].split()
     if len(words) % 2:
-        raise InvalidEventError(f"moves come in pairs 'WHO WHAT'; {words[-1]!r} has no partner")
+        raise InvalidEventError(
+            f"moves come in pairs 'WHO WHAT'; {_short(words[-1])} has no partner"
+        )
     moves = tuple((words[i], words[i + 1]) for i in range(0, len(words), 2))
     for who, _ in moves:
         if who not in ("w", "0", "1", "2"):
-            raise InvalidEventError(f"move by {who!r}: expected w, 0, 1 or 2")
+            raise InvalidEventError(f"move by {_short(who)}: expected w, 0, 1 or 2")
     return IssRecord(tags, moves, _parse_result(tags.get("R", "")))
 
 
@@ -170,9 +192,13 @@ def _parse_result(text: str) -> dict[str, str]:
             out[token] = "1"
         elif ":" in token:
             key, _, value = token.partition(":")
+            if key in _NUMERIC_RESULT and not _WHOLE.fullmatch(value):
+                raise InvalidEventError(
+                    f"result field {_short(key + ':' + value)}: {key} must be a whole number"
+                )
             out[key] = value
         else:
-            raise InvalidEventError(f"unknown result token {token!r}")
+            raise InvalidEventError(f"unknown result token {_short(token)}")
     return out
 
 
@@ -202,6 +228,12 @@ def record_events(rec: IssRecord) -> list[Event]:
             )
         hands = tuple(_cards(g) for g in groups[:3])
         skat = _cards(groups[3])
+        sizes = [len(h) for h in hands]
+        if sizes != [10, 10, 10] or len(skat) != 2:
+            raise InvalidEventError(
+                f"the deal has hands of {', '.join(map(str, sizes))} cards and a skat of "
+                f"{len(skat)}: expected 10, 10, 10 and 2"
+            )
     else:
         cards = _cards(deal_text)
         if len(cards) != 32:
@@ -217,14 +249,18 @@ def record_events(rec: IssRecord) -> list[Event]:
         if who == "w":
             if what.startswith(("LE.", "TI.")):
                 break
-            raise InvalidEventError(f"unexpected world move {what!r}")
+            raise InvalidEventError(f"unexpected world move {_short(what)}")
         seat = int(who)
         if what == "y":
             events.append(Hold(seat))
         elif what == "p":
             events.append(Pass(seat))
-        elif what.isdigit():
+        elif _BID.fullmatch(what):
             events.append(Bid(seat, int(what)))
+        elif what.isdigit():  # '18²', a thousand digits: no bid of the record format
+            raise InvalidEventError(
+                f"move {seat} {_short(what)}: not a bid (digits 0-9, at most 4)"
+            )
         elif what == "s":
             shown: tuple[Card, ...] = ()
             if i < len(moves) and moves[i][0] == "w" and re.fullmatch(r"..\...", moves[i][1]):
@@ -244,7 +280,8 @@ def record_events(rec: IssRecord) -> list[Event]:
             try:
                 decl = Declaration.from_iss(code)
             except InvalidEventError as exc:
-                raise InvalidEventError(f"move {seat} {what!r}: {exc}") from exc
+                why = _short(str(exc), 80, quote=False)
+                raise InvalidEventError(f"move {seat} {_short(what)}: {why}") from exc
             listed = _cards(rest)
             # Older records write the two cards laid away as a move of their own.
             if (
@@ -260,12 +297,14 @@ def record_events(rec: IssRecord) -> list[Event]:
                 events.append(Declare.of(seat, decl, listed))
             else:
                 if len(listed) < 2:
-                    raise InvalidEventError(f"move {seat} {what!r}: two cards laid away expected")
+                    raise InvalidEventError(
+                        f"move {seat} {_short(what)}: two cards laid away expected"
+                    )
                 events.append(Discard(seat, listed[:2]))
                 events.append(Declare.of(seat, decl, listed[2:]))
             declared = True
         else:
-            raise InvalidEventError(f"move {seat} {what!r}: not a move of the record format")
+            raise InvalidEventError(f"move {seat} {_short(what)}: not a move of the record format")
     return events
 
 
@@ -287,10 +326,12 @@ def record_end(rec: IssRecord) -> tuple[str, int | None] | None:
         how = _ENDINGS.get(what[:2])
         if how is not None and what[2:3] == ".":
             seat = what[3:]
-            return how, int(seat) if seat.isdigit() else None
+            if seat not in ("0", "1", "2"):
+                raise InvalidEventError(f"move {_short(what)}: the seat must be 0, 1 or 2")
+            return how, int(seat)
     for key, how in (("to", "timeout"), ("l", "left")):
-        value = rec.result.get(key, "-1")
-        if value.lstrip("-").isdigit() and int(value) >= 0:
+        value = rec.result.get(key, "-1")  # a whole number: _parse_result checked it
+        if int(value) >= 0:
             return how, int(value)
     return None
 

@@ -65,6 +65,9 @@ class DealState:
     #: The single player of a game without trumps (a nullo, Uno, Duo, Revolution),
     #: whose tricks may decide it before the end, else -1.
     null_player: int = -1
+    #: The single player of a game announced schwarz (an ouvert suit game or grand,
+    #: or schwarz announced in hand), lost at the defenders' first trick, else -1.
+    schwarz_player: int = -1
     #: In a Revolution until the first card: the cards each adversary gave the other.
     exchange: dict[int, list[Card]] | None = None
     result: DealResult | None = None
