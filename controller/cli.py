@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -139,9 +140,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`kiebitz … | head`): not an error worth a traceback.
         # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except OSError as exc:
+        if exc.errno not in _WRITE_FAILURES:
+            raise
+        # A full disk (or /dev/full): one line and status 2, as for any error the
+        # user can act on; stdout goes to /dev/null so the final flush cannot fail again.
+        print(f"{PROG}: error: cannot write: {exc.strerror}", file=sys.stderr)
+        _drop_stdout()
+        return 2
+
+
+#: The errors of a write that found no room: no space, over quota, too large.
+_WRITE_FAILURES = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG))
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what is
+    still buffered does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

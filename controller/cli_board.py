@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import name_commands
+from controller.cli_io import name_commands, positive_number
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def _add_emulate(sub: Commands) -> None:
     )
     emulate.add_argument("--svg", metavar="FILE", help="write the picture as SVG on each change")
     emulate.add_argument("--png", metavar="FILE", help="write the picture as PNG on each change")
-    emulate.add_argument("--duration", type=float, help="stop after this many seconds")
+    emulate.add_argument("--duration", type=positive_number, help="stop after this many seconds")
     emulate.add_argument("--no-colour", action="store_true", help="no ANSI colours")
     emulate.add_argument("--quiet", action="store_true", help="print the port only, no pictures")
     emulate.set_defaults(handler=_emulate)
@@ -106,6 +107,9 @@ def _emulate(args: argparse.Namespace) -> int:
     from controller.board.emulator import Emulator, MicroPythonEmulator
 
     layout = _load(args.layout)
+    for option, value in (("--link", args.link), ("--svg", args.svg), ("--png", args.png)):
+        if value is not None and not Path(value).parent.is_dir():
+            raise UsageError(f"{option} {value}: no folder {str(Path(value).parent)!r}")
     workdir = tempfile.TemporaryDirectory(prefix="kiebitz-board-")
     emulator: Any
     if args.micropython:
@@ -115,10 +119,14 @@ def _emulate(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
     else:
         emulator = Emulator(layout, link=args.link).start()
-    print(f"port: {emulator.port}", flush=True)
     deadline = None if args.duration is None else time.monotonic() + args.duration
     shown: Any = None
+    # Stopped by a service manager or a closed terminal (SIGTERM, SIGHUP) as by Ctrl-C:
+    # the board is closed and --link removed, so it never names a freed
+    # pseudo-terminal (only SIGKILL leaves it; the next start replaces it).
+    stopped = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
+        print(f"port: {emulator.port}", flush=True)
         while deadline is None or time.monotonic() < deadline:
             snap = emulator.snapshot()
             if (snap.leds, snap.displays) != shown:
@@ -135,7 +143,13 @@ def _emulate(args: argparse.Namespace) -> int:
     finally:
         emulator.close()
         workdir.cleanup()
+        for sig, handler in stopped.items():
+            signal.signal(sig, handler)
     return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 # -- show ---------------------------------------------------------------------------
@@ -168,7 +182,9 @@ def _add_show(sub: Commands) -> None:
     show.add_argument(
         "--baud", type=int, default=115200, help="baud rate for a UART (default 115200)"
     )
-    show.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (default 5)")
+    show.add_argument(
+        "--timeout", type=positive_number, default=5.0, help="seconds to wait (default 5)"
+    )
     show.set_defaults(handler=_show)
 
 
@@ -190,6 +206,11 @@ def _show(args: argparse.Namespace) -> int:
             brightness=args.brightness,
         )
         state.to_wire(layout)
+    if "://" not in args.port and not Path(args.port).exists():
+        # a device that is not there: say so now, not after waiting out --timeout
+        raise UsageError(
+            f"--port {args.port}: no such device (is the board plugged in? ls /dev/ttyACM*)"
+        )
     with BoardLink(args.port, layout, baudrate=args.baud) as link:
         if args.selftest:
             with suppress(BoardTimeoutError, BoardRefusedError):

@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from controller.cli_io import positive_number
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -75,7 +76,9 @@ def _add_run(commands: Commands) -> None:
         type=Path,
         help="write one JSON object: game, scores, plays, verdicts, alerts, pegs",
     )
-    run.add_argument("--fps", type=float, default=5.0, help="frames a second to read (default 5)")
+    run.add_argument(
+        "--fps", type=positive_number, default=5.0, help="frames a second to read (default 5)"
+    )
     run.add_argument(
         "--gpio",
         metavar="FACTORY",
@@ -106,8 +109,6 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.layout is not None:
         _layout_defaults(args)
-    if args.fps <= 0:
-        raise UsageError(f"--fps {args.fps:g}: frames a second must be more than 0")
     setup = setup_from_args(args)
     try:
         check_table_id(args.table_id)

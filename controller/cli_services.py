@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from controller.cli_io import positive_number
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -62,7 +63,9 @@ def register(commands: Commands) -> None:
     table.add_argument(
         "--gpio", metavar="FACTORY", help="the panel's pin factory: mock, lgpio, rpigpio, native"
     )
-    table.add_argument("--fps", type=float, default=10.0, help="frames a second (default 10)")
+    table.add_argument(
+        "--fps", type=positive_number, default=10.0, help="frames a second (default 10)"
+    )
     table.add_argument("--model", help="the ONNX card model (default: the shipped one)")
     table.set_defaults(handler=_table)
 
@@ -86,8 +89,6 @@ def _table(args: argparse.Namespace) -> int:
 
     with _usage("--table-id"):
         table = check_table_id(args.table_id)
-    if args.fps <= 0:
-        raise UsageError(f"--fps: expected a positive number, got {args.fps:g}")
     if args.source is not None and args.layout is None:
         raise UsageError("--source needs --layout TABLE.toml (the zones the cards lie in)")
     layout = None

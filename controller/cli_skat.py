@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli_io import name_commands, open_input
+from controller.cli_io import OverlongLine, name_commands, open_input
 from rules.errors import RulesError
 from rules.skat.iss import Replay, parse_record, read_records, replay
 from rules.skat.rulesets import RULE_SETS, SkatRules
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from controller.cli_io import Commands
 
 __all__ = ["format_replay", "register", "replay_lines"]
+
+#: The verdicts a plain replay line lists; the rest are counted (``--json`` has all).
+MAX_VERDICTS_SHOWN = 10
 
 
 def register(commands: Commands) -> None:
@@ -74,7 +77,14 @@ def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO
     """Replay every record of ``lines``; write a line for each; return the status."""
     rule_set = SkatRules(rules)
     status = 0
-    for number, text in read_records(iter(lines)):
+    for number, line in enumerate(lines, start=1):
+        if isinstance(line, OverlongLine):
+            status = 1
+            out.write(f"error: line {number}: {line.error()}\n")
+            continue
+        text = next((t for _, t in read_records([line])), None)
+        if text is None:  # blank, or a comment
+            continue
         try:
             result = replay(parse_record(text), rule_set)
         except RulesError as exc:
@@ -113,8 +123,11 @@ def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
             f"seat {data['declarer']} {data['game']} {outcome} {data['value']} "
             f"({', '.join(extras)})"
         )
+    shown = data["verdicts"][:MAX_VERDICTS_SHOWN]
     verdicts = "; ".join(
         f"{v['kind']} seat {v['seat']} trick {v['trick']} {' '.join(v['cards'])}".rstrip()
-        for v in data["verdicts"]
+        for v in shown
     )
+    if len(data["verdicts"]) > len(shown):  # a hostile record's thousands: --json has all
+        verdicts += f"; {len(data['verdicts']) - len(shown)} more"
     return f"{name}: {head}" + (f" [{verdicts}]" if verdicts else "") + f" ({agreement})"

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import name_commands
+from controller.cli_io import name_commands, positive_number, share
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -68,7 +68,9 @@ def register(commands: Commands) -> None:
     p = sub.add_parser("watch", help="live table observations as JSON lines")
     p.add_argument("source", help="picamera, 0, /dev/video0, rtsp://…, a video file or a folder")
     p.add_argument("--table", help="table layout TOML (calibrates from the first frame)")
-    p.add_argument("--fps", type=float, default=10.0, help="frame rate of an image folder")
+    p.add_argument(
+        "--fps", type=positive_number, default=10.0, help="frame rate of an image folder"
+    )
     p.add_argument("--model", help=model_help)
     p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_watch)
@@ -81,7 +83,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")
     p.add_argument(
         "--hard",
-        type=float,
+        type=share,
         default=0.15,
         help="chance of each hard condition (shadow, glare, pale table, cast, blur) per scene",
     )
@@ -163,10 +165,22 @@ def _identify(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``vision annotate`` writes: OpenCV's writers for PNG and JPEG.
+_PICTURE_TYPES = (".png", ".jpg", ".jpeg")
+
+
 def _annotate(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    target = Path(args.out)
+    if target.suffix.lower() not in _PICTURE_TYPES:
+        raise UsageError(
+            f"cannot write {args.out}: the picture is PNG or JPEG "
+            f"(end the name in {', '.join(_PICTURE_TYPES)})"
+        )
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {args.out}: no folder {str(target.parent)!r}")
     image = _read_image(args.image)
     readings = _recognizer(args).read_any_scale(image)
     out = image.copy()
@@ -186,7 +200,11 @@ def _annotate(args: argparse.Namespace) -> int:
                 2,
                 cv2.LINE_AA,
             )
-    if not cv2.imwrite(args.out, out):
+    try:
+        written = cv2.imwrite(args.out, out)
+    except cv2.error as exc:  # OpenCV raises for some failures and returns False for others
+        raise UsageError(f"cannot write {args.out}: {str(exc).strip().splitlines()[-1]}") from exc
+    if not written:
         raise UsageError(f"cannot write {args.out}")
     print(f"{len(readings)} cards -> {args.out}")
     return 0

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from rules.errors import InvalidCardError
+from rules.errors import InvalidCardError, quoted
 
 __all__ = [
     "ACE",
@@ -233,7 +233,7 @@ def parse_card(text: str) -> Card:
         raise InvalidCardError(text, f"unknown suit {token[-1]!r} (use S H D C)")
     rank = _RANK_TOKENS.get(rank_text)
     if rank is None:
-        raise InvalidCardError(text, f"unknown rank {token[:-1]!r}")
+        raise InvalidCardError(text, f"unknown rank {quoted(token[:-1])}")
     return Card(rank, suit)
 
 

@@ -10,6 +10,16 @@ raised. Every leaf also inherits the fitting builtin, so callers may catch
 from __future__ import annotations
 
 
+def quoted(text: str, limit: int = 24) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters: what a
+    hostile line holds is named, never echoed whole.
+
+    >>> quoted("5H"), quoted("x" * 30)
+    ("'5H'", "'xxxxxxxxxxxxxxxxxxxxxxxx…'")
+    """
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class RulesError(Exception):
     """Base class of everything the rules engine raises."""
 
@@ -23,7 +33,7 @@ class InvalidCardError(RulesError, ValueError):
     def __init__(self, token: str, why: str = "not a card") -> None:
         self.token = token
         self.why = why
-        super().__init__(f"invalid card {token!r}: {why}")
+        super().__init__(f"invalid card {quoted(token)}: {why}")
 
 
 class InvalidEventError(RulesError, ValueError):

@@ -47,7 +47,7 @@ def test_show_sets_the_emulated_board(tmp_path: Path, capsys: pytest.CaptureFixt
             "--selftest",
         )
         assert status == 0, out
-        assert "synced; firmware 1.0.0" in out
+        assert "synced; firmware 1.0.1" in out
         state = BoardState.parse(pegs="12:6,30:22", games="1,0", dealer=0, turn=1, scores="12,30")
         assert emulator.wait_for(shows(layout, state), 2) is not None
 
@@ -69,6 +69,56 @@ def test_show_without_a_board_times_out(capsys: pytest.CaptureFixture[str]) -> N
         capsys, "board", "show", "--port", "loop://", "--timeout", "0.3", "--pegs", "1:0"
     )
     assert status == 1 and "did not show the state within 0.3 s" in err
+
+
+def test_show_on_a_device_that_is_not_there_says_so_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # it waited out --timeout and exited 1, as if a board had failed to answer
+    status, out, err = run(capsys, "board", "show", "--port", "/dev/ttyNOSUCH", "--timeout", "60")
+    assert (status, out) == (2, "")
+    assert err == (
+        "kiebitz: error: --port /dev/ttyNOSUCH: no such device "
+        "(is the board plugged in? ls /dev/ttyACM*)\n"
+    )
+
+
+@pytest.mark.parametrize("option", ["--link", "--png", "--svg"])
+def test_emulate_into_a_missing_folder_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    status, _, err = run(capsys, "board", "emulate", option, str(tmp_path / "no" / "file"))
+    assert status == 2
+    assert (
+        err
+        == f"kiebitz: error: {option} {tmp_path / 'no' / 'file'}: no folder '{tmp_path / 'no'}'\n"
+    )
+
+
+def test_emulate_stopped_by_sigterm_removes_its_link(tmp_path: Path) -> None:
+    # a service manager stops it with SIGTERM: the link must not be left naming a
+    # pseudo-terminal that is freed (and may be handed to another program)
+    link = tmp_path / "tty"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "controller.cli",
+            "board",
+            "emulate",
+            "--link",
+            str(link),
+            "--quiet",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == f"port: {link}"
+    assert link.is_symlink()
+    proc.terminate()
+    assert proc.wait(timeout=20) == 0
+    assert not link.is_symlink()
 
 
 def test_emulate_prints_its_port_and_draws(tmp_path: Path) -> None:

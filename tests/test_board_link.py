@@ -38,7 +38,7 @@ def test_handshake_then_the_state_is_shown(tmp_path: Path) -> None:
         assert health.board.uid == emulator.hardware.uid
         assert health.rtt_ms is not None and health.states_acked == 1
         assert emulator.wait_for(shows(layout, state), 2) is not None
-        assert "synced; firmware 1.0.0, protocol 1, layout 0xa5b0" in health.summary()
+        assert "synced; firmware 1.0.1, protocol 1, layout 0xa5b0" in health.summary()
 
 
 def test_newest_state_wins(tmp_path: Path) -> None:

@@ -311,6 +311,86 @@ def test_score_batch_undecodable_bytes_are_a_bad_line(run: Run, tmp_path: Path) 
     assert second == "29"
 
 
+def test_score_batch_reads_a_lone_cr_alike_from_a_file_and_stdin(tmp_path: Path) -> None:
+    # A line ends at LF alone: a lone CR is inside its line (read as a space), from a
+    # file as from stdin, so every answer stays beside its line. It split the line
+    # in a file but not on stdin, and the answers drifted.
+    data = b"5H 5S 5C JD | 5D\r7H 7S 8C 8D | 9D\n5H 5S\r5C JD | 5D\r\n"
+    path = tmp_path / "cr.txt"
+    path.write_bytes(data)
+    want = ["error: line 1: more than one '|': expected 'HAND | STARTER'", "29"]
+    for argv, stdin in (([str(path)], None), (["-"], data.decode())):
+        done = run_process(kiebitz_command(), "cribbage", "score", "--batch", *argv, stdin=stdin)
+        assert done.stdout.splitlines() == want, argv
+
+
+def test_score_batch_skips_a_byte_order_mark(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf5H 5S 5C JD | 5D\n7H 7S 8C 8D | 9D crib\n")
+    assert run("cribbage", "score", "--batch", str(path)) == (0, "29\n24\n", "")
+
+
+def test_score_batch_refuses_an_overlong_line_without_holding_it(run: Run, tmp_path: Path) -> None:
+    from controller.cli_io import MAX_LINE, read_lines
+
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"5H " * 100_000 + b"\n5H 5S 5C JD | 5D\n")
+    status, out, _ = run("cribbage", "score", "--batch", str(path))
+    assert status == 1
+    assert out.splitlines() == [
+        f"error: line 1: a line of 300,000 bytes, longer than {MAX_LINE:,}: not read",
+        "29",
+    ]
+
+    class Counting(io.BytesIO):  # the most one read hands over
+        most = 0
+
+        def readline(self, size: int | None = -1) -> bytes:
+            line = super().readline(size)
+            Counting.most = max(Counting.most, len(line))
+            return line
+
+    lines = list(read_lines(Counting(b"x" * 5_000_000 + b"\nKD\n")))
+    assert [getattr(line, "length", line) for line in lines] == [5_000_000, "KD"]
+    assert Counting.most <= MAX_LINE + 5  # a line, its CRLF and a byte-order mark
+
+
+def test_score_batch_names_a_huge_bad_token_without_echoing_it(run: Run, tmp_path: Path) -> None:
+    path = write(tmp_path, "token.txt", "Z" * 60_000 + "H 5S 5C JD | 5D\n")
+    status, out, _ = run("cribbage", "score", "--batch", str(path))
+    assert status == 1
+    assert out.startswith("error: line 1: invalid card 'ZZZZ") and len(out) < 150
+
+
+def test_a_full_disk_is_one_line_and_status_2(tmp_path: Path) -> None:
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run(
+            [*kiebitz_command(), "cribbage", "score", "5H", "5S", "5C", "JD", "--starter", "5D"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "kiebitz: error: cannot write: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["board", "show", "--port", "socket://localhost:1", "--timeout", "nan"],
+        ["board", "show", "--port", "socket://localhost:1", "--timeout", "-1"],
+        ["board", "emulate", "--duration", "inf"],
+        ["run", "--fps", "nan"],
+        ["vision", "watch", "x.mp4", "--fps", "0"],
+        ["vision", "train", "--hard", "nan"],
+    ],
+)
+def test_a_wait_or_rate_that_is_not_a_positive_number_is_refused(run: Run, argv: list[str]) -> None:
+    assert_usage_error(run(*argv), "expected a number")
+
+
 def test_score_batch_does_not_swallow_bugs(
     run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

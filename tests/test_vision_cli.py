@@ -116,6 +116,8 @@ def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys,
             "model file not found: /no/model.onnx",
         ),
         (["vision", "annotate", "{text}", "{here}/o.png"], "not a readable image"),
+        (["vision", "annotate", "{png}", "{here}/o.xyz"], "the picture is PNG or JPEG"),
+        (["vision", "annotate", "{png}", "{here}/no/o.png"], "no folder"),
         (["vision", "eval", "{here}", "--model", "/no/model.onnx"], "model file not found"),
         (
             ["vision", "watch", "/no/such/video.mp4", "--model", "/no/model.onnx"],

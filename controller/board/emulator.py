@@ -72,6 +72,7 @@ class _Wire:
         self.pending = bytearray()
         self.corrupt_in = 0
         self.corrupt_out = 0
+        self.stray_out = 0  # writes toward the host that a stray byte goes before
         self.throttle: float | None = None  # seconds per byte, both ways
 
     def _flip(self, data: bytearray, count: int) -> int:
@@ -97,6 +98,9 @@ class _Wire:
         with self.lock:
             if self.corrupt_out:
                 self.corrupt_out = self._flip(out, self.corrupt_out)
+            if self.stray_out:  # noise on the line between two frames
+                self.stray_out -= 1
+                out[:0] = bytes((self.rng.randrange(1, 256),))
         if self.throttle:
             time.sleep(self.throttle * len(out))
         self.inner.write(bytes(out))
@@ -178,6 +182,14 @@ class Emulator:
             assert self._wire is not None
             with self._wire.lock:
                 self._wire.pending += data
+
+    def stray(self, count: int) -> None:
+        """A stray non-zero byte on the line before each of the board's next ``count``
+        writes (noise between frames, toward the host)."""
+        with self._lock:
+            assert self._wire is not None
+            with self._wire.lock:
+                self._wire.stray_out += count
 
     def corrupt(self, count: int, *, to_board: bool = True) -> None:
         """Flip bits in each of the next ``count`` bytes toward the board (or the host)."""

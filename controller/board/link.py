@@ -302,14 +302,13 @@ class BoardLink:
         if self._port is None:
             raise serial.SerialException("port closed")
         self._seq = (self._seq + 1) & 0xFF
-        self._port.write(fr.encode_frame(p.PROTOCOL_VERSION, self._seq, kind, payload))
+        self._port.write(fr.encode_frame(p.PROTOCOL_VERSION, self._seq, kind, payload, lead=True))
         self._last_tx = now
         self._note(frames_sent=self._health.frames_sent + 1)
         return self._seq
 
     def _hello(self, now: float) -> None:
-        # A leading delimiter ends whatever half frame the board may hold.
-        self._port.write(fr.DELIMITER)
+        # Its leading delimiter ends whatever half frame the board may hold.
         self._send(p.HELLO, p.encode_hello(), now)
         self._hello_at = now
 

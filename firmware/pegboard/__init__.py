@@ -5,4 +5,4 @@ Pure modules (no hardware): ``compat``, ``crc``, ``cobs``, ``frame``, ``protocol
 ``tm1637``, ``max7219``. The main loop: ``app``; wiring it to the Pico: ``hardware``.
 """
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 0, 1)

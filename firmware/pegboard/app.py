@@ -102,7 +102,8 @@ class Board:
 
     def _send(self, kind, payload=b""):
         self.seq = (self.seq + 1) & 0xFF
-        self.transport.write(frame.encode_frame(p.PROTOCOL_VERSION, self.seq, kind, payload))
+        wire = frame.encode_frame(p.PROTOCOL_VERSION, self.seq, kind, payload, lead=True)
+        self.transport.write(wire)
 
     def _nak(self, seq, code, detail):
         now = self.clock()

@@ -87,9 +87,15 @@ def frame_body(version, seq, type, payload=b""):
     return bytes(body)
 
 
-def encode_frame(version, seq, type, payload=b""):
-    """The bytes to write: the COBS-encoded frame and its 0x00 delimiter."""
-    return cobs.encode(frame_body(version, seq, type, payload)) + DELIMITER
+def encode_frame(version, seq, type, payload=b"", lead=False):
+    """The bytes to write: the COBS-encoded frame and its 0x00 delimiter; with
+    ``lead``, a 0x00 before it too. Both ends lead every frame so: a stray byte the
+    line brought since the last frame is then ended on its own (one bad frame, which
+    the receiver drops) instead of spoiling this one. Receivers ignore the empty
+    frame two delimiters in a row make, so a sender that leads speaks to one that
+    does not."""
+    wire = cobs.encode(frame_body(version, seq, type, payload)) + DELIMITER
+    return DELIMITER + wire if lead else wire
 
 
 def decode_body(body):

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.cards import Card, Suit
-from rules.errors import InvalidEventError
+from rules.errors import InvalidEventError, quoted
 from rules.skat.declaration import Declaration
 from rules.skat.events import (
     Bid,
@@ -95,10 +95,8 @@ _BID: Final = re.compile(r"[0-9]{1,4}")
 
 
 def _short(text: str, limit: int = 24, quote: bool = True) -> str:
-    """``text`` for an error message: quoted, and cut to ``limit`` characters so that a
-    hostile line is never echoed whole."""
-    cut = text if len(text) <= limit else text[:limit] + "…"
-    return repr(cut) if quote else cut
+    """``text`` for an error message, cut to ``limit`` characters (:func:`quoted`)."""
+    return quoted(text, limit) if quote else quoted(text, limit)[1:-1]
 
 
 def parse_iss_card(token: str) -> Card:
