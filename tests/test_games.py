@@ -120,3 +120,40 @@ def test_every_game_reads_back_its_plain_text_record(name):
     again = type(game).from_record(text)
     assert again.rules == game.rules and again.events == game.events
     assert again.summary() == game.summary()
+
+
+# Mistyped rule options from JSON (issue 12): each is refused naming the option, for
+# every game, never a TypeError from deeper down.
+HOSTILE_OPTIONS = [
+    {"players": [1]},
+    {"players": "3"},
+    {"players": 3.0},
+    {"players": True},
+    {"players": None},
+    {"players": {"n": 3}},
+    {"game_to": "x"},
+    {"game_to": 121.5},
+    {"variant": 6},
+    {"rules": ["isko"]},
+    {"no_such_option": 1},
+]
+
+
+@pytest.mark.parametrize("game", ["cribbage", "skat", "frog", "allfours"])
+@pytest.mark.parametrize("options", HOSTILE_OPTIONS, ids=lambda o: json.dumps(o))
+def test_mistyped_rule_options_are_named_not_a_type_error(game, options):
+    from rules.reading.games import engine_for
+
+    if game == "skat" and "game_to" in options or game != "cribbage" and "variant" in options:
+        options = {**options, "players": "3"}  # an option the game has, mistyped
+    with pytest.raises(InvalidOptionError) as err:
+        engine_for(game, options)
+    assert len(str(err.value)) < 120
+
+
+@pytest.mark.parametrize("options", [["x"], "players=3", 3, None])
+def test_rule_options_that_are_not_an_object_are_refused(options):
+    from rules.reading.games import engine_for
+
+    with pytest.raises(InvalidOptionError, match="an object"):
+        engine_for("cribbage", options)

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from rules.errors import InvalidOptionError
+from rules.options import build_rules
 
 __all__ = ["VARIANTS", "CribbageRules"]
 
@@ -152,10 +153,4 @@ class CribbageRules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CribbageRules:
-        if not isinstance(data, dict):
-            raise InvalidOptionError("rules must be an object")
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        if unknown:
-            raise InvalidOptionError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return build_rules(cls, data)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rules.errors import InvalidOptionError
+from rules.options import build_rules
 from rules.reading.cribbage import CribbageReader
 from rules.reading.table import DealReader
 from rules.reading.tricks import AllFoursReader, FrogReader, SkatReader
@@ -34,6 +35,8 @@ READERS: Final[Mapping[str, type[DealReader]]] = {
 
 def engine_for(game: str, options: Mapping[str, Any]) -> Any:
     """A fresh engine for ``game`` with rule ``options`` (strictly checked)."""
+    if not isinstance(options, Mapping):
+        raise InvalidOptionError(f"{game}: rule options are an object of names and values")
     opts = dict(options)
     if "rules" in opts and game == "skat":
         opts["rule_set"] = opts.pop("rules")
@@ -62,7 +65,4 @@ def engine_for(game: str, options: Mapping[str, Any]) -> Any:
 
 
 def _build(rules_type: Any, opts: dict[str, Any]) -> Any:
-    unknown = set(opts) - set(rules_type.__dataclass_fields__)
-    if unknown:
-        raise InvalidOptionError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
-    return rules_type(**opts)
+    return build_rules(rules_type, opts)

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from rules.errors import InvalidOptionError
+from rules.options import build_rules
 
 __all__ = ["RULE_SETS", "SkatRules"]
 
@@ -103,9 +104,4 @@ class SkatRules:
 
     @classmethod
     def from_json(cls, data: Any) -> SkatRules:
-        if not isinstance(data, dict):
-            raise InvalidOptionError("rules must be an object")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise InvalidOptionError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return build_rules(cls, data)
