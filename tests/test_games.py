@@ -144,7 +144,7 @@ HOSTILE_OPTIONS = [
 def test_mistyped_rule_options_are_named_not_a_type_error(game, options):
     from rules.reading.games import engine_for
 
-    if game == "skat" and "game_to" in options or game != "cribbage" and "variant" in options:
+    if (game == "skat" and "game_to" in options) or (game != "cribbage" and "variant" in options):
         options = {**options, "players": "3"}  # an option the game has, mistyped
     with pytest.raises(InvalidOptionError) as err:
         engine_for(game, options)
