@@ -35,6 +35,7 @@ the file and the key path (``zones[2].rect``) of the first thing that is wrong.
 
 from __future__ import annotations
 
+import importlib.resources
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ from vision.errors import LayoutError
 __all__ = ["LAYOUT_DIR", "TableLayout", "Zone", "load_layout"]
 
 #: The shipped layouts.
-LAYOUT_DIR = Path(__file__).resolve().parent.parent / "config" / "tables"
+LAYOUT_DIR = Path(str(importlib.resources.files("kiebitz_config"))) / "tables"
 
 ZONE_KINDS = frozenset(
     {"play", "show", "crib", "starter", "trick", "skat", "tricks", "hand", "widow", "pack"}

@@ -1,6 +1,6 @@
 """The LED peg board, host side: layouts, the serial link, the emulator, pictures, hardware.
 
-Importing this package puts ``firmware/`` on ``sys.path`` (see :mod:`._firmware`),
+Importing this package makes the firmware importable (see :mod:`._firmware`),
 so ``pegboard`` (the firmware's pure modules) imports after it, in any order.
 See docs/board.md.
 """

@@ -342,13 +342,13 @@ class MicroPythonEmulator:
         tty.setraw(slave)
         self._master, self._slave = master, slave
         self.slave_path = os.ttyname(slave)
-        script = _firmware.FIRMWARE_DIR / "pegboard_emu" / "run.py"
+        script = _firmware.EMULATOR_DIR / "run.py"
         self._proc = subprocess.Popen(
             [self.binary, str(script), str(layout_file)],
             stdin=master,
             stdout=master,
             stderr=subprocess.PIPE,
-            cwd=str(_firmware.FIRMWARE_DIR),
+            cwd=str(_firmware.EMULATOR_DIR.parent),
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()

@@ -35,7 +35,7 @@ def stage(layout_data: dict[str, Any], source: str, target: Path) -> list[Path]:
         shutil.rmtree(package)
     package.mkdir()
     files = []
-    for path in sorted((_firmware.FIRMWARE_DIR / "pegboard").glob("*.py")):
+    for path in sorted(_firmware.PEGBOARD_DIR.glob("*.py")):
         shutil.copy2(path, package / path.name)
         files.append(package / path.name)
     shutil.copy2(_firmware.FIRMWARE_DIR / "main.py", target / "main.py")

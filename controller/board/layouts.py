@@ -17,11 +17,12 @@ from pegboard.layout import Layout, LayoutError
 
 from controller.board import _firmware  # noqa: F401 - puts the firmware on sys.path
 from controller.board.errors import LayoutFileError
+from controller.resources import CONFIG_DIR
 
 __all__ = ["BOARDS_DIR", "Layout", "available", "layout_path", "load_layout", "read_layout_data"]
 
 #: The layouts shipped with Kiebitz.
-BOARDS_DIR = Path(__file__).resolve().parents[2] / "config" / "boards"
+BOARDS_DIR = CONFIG_DIR / "boards"
 
 
 def available() -> list[str]:

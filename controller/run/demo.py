@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.errors import UsageError
+from controller.resources import CONFIG_DIR
 from controller.run.machine import RunConfig, run_table
 from rules.reading import Contract, TableSetup
 
 __all__ = ["VIDEO_DIR", "demo_runs", "run_demo", "setup_for_truth"]
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-VIDEO_DIR = ROOT / "config" / "videos"
-TABLE_DIR = ROOT / "config" / "tables"
+VIDEO_DIR = CONFIG_DIR / "videos"
+TABLE_DIR = CONFIG_DIR / "tables"
 #: The bundled videos, in the order the demo plays them.
 DEMO_VIDEOS = ("cribbage-deal", "skat-revoke")
 

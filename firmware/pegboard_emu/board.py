@@ -3,7 +3,6 @@
 from pegboard.app import Board
 from pegboard.compat import ticks_ms
 from pegboard.hardware import build
-
 from pegboard_emu.chips import MAX7219Chain, TM1637Chip
 from pegboard_emu.machine import Machine
 from pegboard_emu.rp2 import RP2

@@ -20,7 +20,6 @@ import micropython  # noqa: E402
 from pegboard.compat import sleep_ms  # noqa: E402
 from pegboard.layout import Layout  # noqa: E402
 from pegboard.transport import StreamTransport  # noqa: E402
-
 from pegboard_emu.board import make_board  # noqa: E402
 
 micropython.kbd_intr(-1)
