@@ -46,7 +46,7 @@ WAIT_S = 15.0  # a bound for a loaded machine, not a measurement
 
 OBS = "kiebitz/v1/t1/table/observation"
 CMD = "kiebitz/v1/t1/table/command"
-EVT = "kiebitz/v1/t1/game/event"
+EVT = "kiebitz/v1/t1/table/event"  # the table's own errors: it writes no game topic
 STATE = "kiebitz/v1/t1/game/state"
 
 

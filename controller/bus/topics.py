@@ -25,6 +25,7 @@ __all__ = [
     "PREFIX",
     "STATE",
     "STATUS",
+    "TABLE_EVENT",
     "TopicError",
     "all_tables",
     "check_table_id",
@@ -36,6 +37,7 @@ __all__ = [
 PREFIX = "kiebitz/v1"
 OBSERVATION = "table/observation"
 COMMAND = "table/command"
+TABLE_EVENT = "table/event"  # the table service's own events (errors): not a game topic
 EVENT = "game/event"
 STATE = "game/state"
 STATUS = "status"  # the status topic is kiebitz/v1/<table>/status/<component>

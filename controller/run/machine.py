@@ -30,7 +30,7 @@ from controller.bus.broker import Mosquitto
 from controller.bus.bus import MqttBus
 from controller.bus.dispatch import Dispatcher
 from controller.bus.envelope import Envelope, Stamper
-from controller.bus.topics import EVENT, STATE, topic
+from controller.bus.topics import EVENT, STATE, TABLE_EVENT, topic
 from controller.errors import UsageError
 from controller.referee import InputLog, Referee
 from controller.run.narrate import Narrator
@@ -189,6 +189,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         stack.callback(view.close)
         view_routes = Dispatcher(view)
         view_routes.route(topic(table, EVENT), "event", follower.on_event)
+        view_routes.route(topic(table, TABLE_EVENT), "event", follower.on_event)
         view_routes.route(topic(table, STATE), "state", follower.on_state)
         view.start()
         # The peg board: the emulator unless a real one is named.

@@ -50,7 +50,14 @@ from typing import TYPE_CHECKING, Any
 from controller.bus.bus import Bus
 from controller.bus.dispatch import Dispatcher, Publisher
 from controller.bus.envelope import Envelope, PayloadError, Stamper, encode
-from controller.bus.topics import COMMAND, EVENT, OBSERVATION, STATE, check_table_id, topic
+from controller.bus.topics import (
+    COMMAND,
+    OBSERVATION,
+    STATE,
+    TABLE_EVENT,
+    check_table_id,
+    topic,
+)
 from controller.bus.topics import status_topic as _status_topic
 from controller.table.board_view import board_state
 from controller.table.observations import observation_body
@@ -449,12 +456,13 @@ class TableService:
         self._error(reason, topic=topic_, sender=sender)
 
     def _error(self, reason: str, **extra: Any) -> None:
-        """Publish ``{"type": "error", "reason", "component", ...}`` on ``game/event``."""
+        """Publish ``{"type": "error", "reason", "component", ...}`` on ``table/event``
+        (a table writes no game topic: the broker's ACL, ``config/mosquitto``)."""
         self._count("errors")
         log.warning("%s: %s", self.table, reason)
         body = {"type": "error", "reason": reason[:1000], "component": self.component, **extra}
         try:
-            self._send(topic(self.table, EVENT), "event", body)
+            self._send(topic(self.table, TABLE_EVENT), "event", body)
         except Exception:
             log.exception("could not publish an error event")
 
