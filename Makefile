@@ -9,10 +9,11 @@ BIN := $(VENV)/bin
 # faces are drawn with (DejaVu for the bundled videos and the bench's sets; Liberation
 # and FreeFont for training; the URW base 35 faces for the bench's set of fonts
 # training never meets), and Mosquitto (tests and `kiebitz run` start a private
-# broker on a free port; the system one on 1883 is never used). Installed only when
+# broker on a free port; the system one on 1883 is never used), openssl (the broker
+# security tests make a CA and a server certificate). Installed only when
 # missing, `apt-get update` first.
 APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
-	fonts-urw-base35 mosquitto
+	fonts-urw-base35 mosquitto openssl
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 

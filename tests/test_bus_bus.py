@@ -147,8 +147,10 @@ def test_misuse_raises_value_error(make_bus: Callable[..., Any]) -> None:
 
 
 def test_url_errors() -> None:
-    with pytest.raises(NotImplementedError, match="TLS"):
-        open_bus("mqtts://broker:8883", "x")
+    with pytest.raises(ValueError, match="TLS with CA file"):
+        open_bus("mqtts://broker:8883", "x", ca_file="/no/such/ca.crt")
+    with pytest.raises(ValueError, match=r"for mqtts:// \(TLS\) only"):
+        open_bus("mqtt://broker:1883", "x", ca_file="/no/such/ca.crt")
     with pytest.raises(ValueError, match="mqtt://host:port"):
         MqttBus("mqtt://", "x")
 

@@ -57,7 +57,8 @@ class Mosquitto:
     """One private Mosquitto process.
 
     ``extra_config`` is appended to the generated config (an ``acl_file`` line, a
-    ``password_file`` …). Use as a context manager, or ``start()`` / ``stop()``.
+    ``password_file`` …); ``config`` replaces its listener and rules with a whole
+    configuration of one's own. Use as a context manager, or ``start()`` / ``stop()``.
     """
 
     def __init__(
@@ -67,7 +68,9 @@ class Mosquitto:
         workdir: Path,
         binary: str | None = None,
         extra_config: str = "",
+        config: str | None = None,
     ) -> None:
+        self.config = config
         self.port = port
         self.workdir = Path(workdir)
         self.binary = binary
@@ -95,10 +98,17 @@ class Mosquitto:
 
     def _write_config(self) -> None:
         self.workdir.mkdir(parents=True, exist_ok=True)
+        # ``config``: a whole configuration of listeners and rules (the shipped
+        # config/mosquitto/kiebitz.conf, its paths and ports made private), to which
+        # only the user and log lines below are added; ``port`` must be its first
+        # listener's, the one probed for readiness.
+        head = (
+            [self.config]
+            if self.config is not None
+            else [f"listener {self.port} 127.0.0.1", "allow_anonymous true", "persistence false"]
+        )
         lines = [
-            f"listener {self.port} 127.0.0.1",
-            "allow_anonymous true",
-            "persistence false",
+            *head,
             # small packets out at once: with Nagle's algorithm a message waits for the
             # client's delayed ACK of the one before (40 ms on Linux)
             "set_tcp_nodelay true",

@@ -344,19 +344,17 @@ class MemoryBus:
 # --------------------------------------------------------------------------- MQTT
 
 
-def _parse_url(url: str) -> tuple[str, int]:
+def _parse_url(url: str) -> tuple[str, int, bool]:
+    """Host, port and whether it is TLS (``mqtts://``, port 8883 by default)."""
     parts = urllib.parse.urlsplit(url)
-    if parts.scheme == "mqtts":
-        raise NotImplementedError(
-            f"{url}: TLS (mqtts://) is not supported yet; use mqtt://host:port on a trusted network"
-        )
-    if parts.scheme != "mqtt" or not parts.hostname:
-        raise ValueError(f"broker URL {url!r} must look like mqtt://host:port")
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+        raise ValueError(f"broker URL {url!r} must look like mqtt://host:port or mqtts://host:port")
+    tls = parts.scheme == "mqtts"
     try:
-        port = parts.port or 1883
+        port = parts.port or (8883 if tls else 1883)
     except ValueError:
         raise ValueError(f"broker URL {url!r} has a bad port") from None
-    return parts.hostname, port
+    return parts.hostname, port, tls
 
 
 class MqttBus:
@@ -385,9 +383,10 @@ class MqttBus:
         username: str | None = None,
         password: str | None = None,
         on_refused: OnRefused | None = None,
+        ca_file: str | None = None,
     ) -> None:
         self.url = url
-        self._host, self._port = _parse_url(url)
+        self._host, self._port, tls = _parse_url(url)
         self.client_id = client_id
         self.will = will
         self.online = online
@@ -423,6 +422,15 @@ class MqttBus:
         client.reconnect_delay_set(min_delay=reconnect[0], max_delay=reconnect[1])  # type: ignore[arg-type]
         if username is not None:
             client.username_pw_set(username, password)
+        if tls:
+            # the broker's certificate checked against ca_file (the club's own CA), else
+            # the system's trusted CAs; its host name must match
+            try:
+                client.tls_set(ca_certs=ca_file)
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"{url}: TLS with CA file {ca_file!r}: {exc}") from exc
+        elif ca_file is not None:
+            raise ValueError(f"{url}: a CA file is for mqtts:// (TLS) only")
         if will is not None:
             client.will_set(will[0], will[1], qos=1, retain=True)
         client.on_connect = self._on_connect

@@ -1,0 +1,281 @@
+"""The shipped Mosquitto configuration, tested on a real Mosquitto (issue 12).
+
+``config/mosquitto/kiebitz.conf`` and ``kiebitz.acl`` are run as shipped, only
+their paths and ports made private: the password file is made with
+``mosquitto_passwd`` and the server certificate by ``openssl`` from a CA made for
+the test. Refusals are seen as the broker sends them: a CONNACK or a PUBACK with
+an MQTT 5 reason code.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.bus.broker import Mosquitto, find_mosquitto, free_port
+
+SHIPPED = Path(__file__).resolve().parent.parent / "config" / "mosquitto"
+PASSWORDS = {
+    "t1": "pw-t1",
+    "t2": "pw-t2",
+    "kiebitz.referee": "pw-referee",
+    "kiebitz.web": "pw-web",
+    "kiebitz.watch": "pw-watch",
+}
+NOT_AUTHORIZED = 0x87
+BAD_NAME_OR_PASSWORD = 0x86
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name) or (
+        f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None
+    )
+    if found is None:
+        pytest.fail(f"{name} is not installed (make test installs mosquitto and openssl)")
+    return found
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A CA, and a server certificate for localhost and 127.0.0.1 signed by it."""
+    openssl = _tool("openssl")
+    ca_key, ca, key, csr, crt = (
+        folder / n for n in ("ca.key", "ca.crt", "kiebitz.key", "kiebitz.csr", "kiebitz.crt")
+    )
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], check=True, capture_output=True, timeout=60)
+
+    run(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Kiebitz test CA",
+        "-keyout",
+        str(ca_key),
+        "-out",
+        str(ca),
+    )
+    run(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        str(key),
+        "-out",
+        str(csr),
+    )
+    ext = folder / "san.ext"
+    ext.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-days", "2", "-extfile", str(ext), "-out", str(crt))  # fmt: skip
+    return ca, crt, key
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    if find_mosquitto() is None:
+        pytest.fail("mosquitto is not installed (make test installs it)")
+    work = tmp_path_factory.mktemp("secure")
+    ca, _crt, _key = _certificates(work)  # named kiebitz.crt and .key, as the config says
+    passwd = work / "kiebitz.passwd"
+    passwd_tool = _tool("mosquitto_passwd")
+    for i, (user, password) in enumerate(PASSWORDS.items()):
+        flags = ["-c"] if i == 0 else []
+        subprocess.run(
+            [passwd_tool, *flags, "-b", str(passwd), user, password], check=True, timeout=30
+        )
+    shutil.copy(SHIPPED / "kiebitz.acl", work / "kiebitz.acl")
+    plain, tls = free_port(), free_port()
+    text = (SHIPPED / "kiebitz.conf").read_text()
+    text = text.replace("/etc/mosquitto/certs/", f"{work}/").replace("/etc/mosquitto/", f"{work}/")
+    text = text.replace("/var/lib/mosquitto/", f"{work}/")
+    text = re.sub(r"^listener 1883 127.0.0.1$", f"listener {plain} 127.0.0.1", text, flags=re.M)
+    text = re.sub(r"^listener 8883$", f"listener {tls} 127.0.0.1", text, flags=re.M)
+    assert f"listener {plain}" in text and f"listener {tls}" in text
+    with Mosquitto(plain, workdir=work, config=text) as m:
+        m.tls_port = tls  # type: ignore[attr-defined]
+        m.ca = ca  # type: ignore[attr-defined]
+        yield m
+
+
+class Client:
+    """A raw paho MQTT 5 client that keeps the reason codes the broker sends."""
+
+    def __init__(self, broker: Mosquitto, user: str | None, password: str | None = None, *,
+                 tls: bool = False) -> None:  # fmt: skip
+        self.connack = threading.Event()
+        self.reason: int | None = None
+        self.acks: dict[int, int] = {}
+        self.acked = threading.Condition()
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        if user is not None:
+            c.username_pw_set(user, password if password is not None else PASSWORDS[user])
+        if tls:
+            c.tls_set(ca_certs=str(broker.ca))  # type: ignore[attr-defined]
+        c.on_connect = self._on_connect
+        c.on_publish = self._on_publish
+        self.c = c
+        port = broker.tls_port if tls else broker.port  # type: ignore[attr-defined]
+        c.connect("localhost" if tls else "127.0.0.1", port)
+        c.loop_start()
+        assert self.connack.wait(10), "no CONNACK"
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties):  # type: ignore[no-untyped-def]
+        self.reason = reason_code.value
+        self.connack.set()
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties):  # type: ignore[no-untyped-def]
+        with self.acked:
+            self.acks[mid] = reason_code.value
+            self.acked.notify_all()
+
+    def publish(self, topic: str, payload: bytes = b"{}") -> int:
+        """The PUBACK's reason code (0 accepted, 0x87 not authorized)."""
+        info = self.c.publish(topic, payload, qos=1)
+        with self.acked:
+            assert self.acked.wait_for(lambda: info.mid in self.acks, 10), f"no PUBACK for {topic}"
+            return self.acks[info.mid]
+
+    def close(self) -> None:
+        self.c.disconnect()
+        self.c.loop_stop()
+
+
+def test_a_client_without_credentials_cannot_connect(broker: Mosquitto) -> None:
+    anonymous = Client(broker, None)
+    try:
+        assert anonymous.reason is not None and anonymous.reason >= 0x80
+    finally:
+        anonymous.close()
+    wrong = Client(broker, "t1", "not-the-password")
+    try:
+        assert wrong.reason in (BAD_NAME_OR_PASSWORD, NOT_AUTHORIZED)
+    finally:
+        wrong.close()
+
+
+@pytest.mark.parametrize(
+    ("user", "topic", "allowed"),
+    [
+        # a table: its own observations, commands, events and status only
+        ("t1", "kiebitz/v1/t1/table/observation", True),
+        ("t1", "kiebitz/v1/t1/table/command", True),
+        ("t1", "kiebitz/v1/t1/table/event", True),
+        ("t1", "kiebitz/v1/t1/status/table", True),
+        ("t1", "kiebitz/v1/t2/table/observation", False),
+        ("t1", "kiebitz/v1/t2/status/table", False),
+        ("t1", "kiebitz/v1/t1/game/state", False),
+        ("t1", "kiebitz/v1/t1/game/event", False),
+        ("t1", "kiebitz/v1/t1/status/referee", False),
+        # the referee: game topics and its status only
+        ("kiebitz.referee", "kiebitz/v1/t1/game/state", True),
+        ("kiebitz.referee", "kiebitz/v1/t2/game/event", True),
+        ("kiebitz.referee", "kiebitz/v1/t1/status/referee", True),
+        ("kiebitz.referee", "kiebitz/v1/t1/table/observation", False),
+        ("kiebitz.referee", "kiebitz/v1/t1/table/command", False),
+        # the web view: commands only
+        ("kiebitz.web", "kiebitz/v1/t1/table/command", True),
+        ("kiebitz.web", "kiebitz/v1/t1/game/state", False),
+        ("kiebitz.web", "kiebitz/v1/t1/table/observation", False),
+        # a spectator: nothing
+        ("kiebitz.watch", "kiebitz/v1/t1/table/command", False),
+        ("kiebitz.watch", "kiebitz/v1/t1/game/event", False),
+    ],
+)
+def test_who_may_publish_what(broker: Mosquitto, user: str, topic: str, allowed: bool) -> None:
+    client = Client(broker, user)
+    try:
+        assert client.reason == 0
+        code = client.publish(topic)
+        # accepted: 0, or 0x10 "no matching subscribers" (a success code)
+        assert (code < 0x80) if allowed else (code == NOT_AUTHORIZED), hex(code)
+    finally:
+        client.close()
+
+
+def test_a_table_reads_its_own_state_and_not_another_tables(broker: Mosquitto) -> None:
+    got: list[str] = []
+    arrived = threading.Event()
+    reader = Client(broker, "t1")
+    reader.c.on_message = lambda c, u, msg: (got.append(msg.topic), arrived.set())
+    subscribed = threading.Event()
+    reader.c.on_subscribe = lambda *a: subscribed.set()
+    reader.c.subscribe("kiebitz/v1/+/game/state", qos=1)
+    assert subscribed.wait(10)
+    referee = Client(broker, "kiebitz.referee")
+    try:
+        assert referee.publish("kiebitz/v1/t2/game/state", b'{"t": 2}') < 0x80
+        assert referee.publish("kiebitz/v1/t1/game/state", b'{"t": 1}') < 0x80
+        assert arrived.wait(10)
+        referee.publish("kiebitz/v1/t2/game/state", b'{"t": 2}')
+        assert got == ["kiebitz/v1/t1/game/state"]  # t2's states never reached t1
+    finally:
+        referee.close()
+        reader.close()
+
+
+def test_the_network_listener_speaks_tls_only(broker: Mosquitto) -> None:
+    secure = Client(broker, "t1", tls=True)
+    try:
+        assert secure.reason == 0
+        assert secure.publish("kiebitz/v1/t1/table/observation") < 0x80
+    finally:
+        secure.close()
+    plain = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    plain.username_pw_set("t1", PASSWORDS["t1"])
+    connected = threading.Event()
+    plain.on_connect = lambda *a: connected.set()
+    try:
+        plain.connect("127.0.0.1", broker.tls_port)  # type: ignore[attr-defined]
+        plain.loop_start()
+        assert not connected.wait(2)  # a TLS listener never answers plain MQTT
+    except OSError:
+        pass  # or drops the connection at once
+    finally:
+        plain.loop_stop()
+
+
+def test_the_bus_connects_over_tls_with_the_clubs_ca(broker: Mosquitto) -> None:
+    from controller.bus.bus import MqttBus
+
+    bus = MqttBus(
+        f"mqtts://localhost:{broker.tls_port}", "t1-table",  # type: ignore[attr-defined]
+        username="t1", password=PASSWORDS["t1"], ca_file=str(broker.ca),  # type: ignore[attr-defined]
+    )  # fmt: skip
+    bus.start()
+    try:
+        assert _eventually(lambda: bus.connected)
+        bus.publish("kiebitz/v1/t1/table/observation", b"{}")
+        refused: list[str] = []
+        bus.on_refused = lambda topic, reason: refused.append(topic)
+        bus.publish("kiebitz/v1/t1/game/state", b"{}")
+        assert _eventually(lambda: refused == ["kiebitz/v1/t1/game/state"])
+        assert bus.health().refused == 1
+    finally:
+        bus.close()
+
+
+def _eventually(check, timeout: float = 10) -> bool:  # type: ignore[no-untyped-def]
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False
