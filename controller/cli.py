@@ -29,7 +29,15 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from controller import cli_board, cli_cribbage, cli_run, cli_services, cli_skat, cli_vision
+from controller import (
+    cli_board,
+    cli_config,
+    cli_cribbage,
+    cli_run,
+    cli_services,
+    cli_skat,
+    cli_vision,
+)
 from controller.cli_io import KiebitzArgumentParser, name_commands
 from controller.errors import UsageError
 
@@ -95,6 +103,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_skat.register,
     cli_services.register,
     cli_run.register,
+    cli_config.register,
 )
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "positive_number",
     "read_lines",
     "run_batch",
+    "service_logging",
     "share",
     "strip_comment",
     "user_input",
@@ -104,6 +105,15 @@ def name_commands(commands: Commands) -> None:
     typed.
     """
     commands.metavar = "{" + ",".join(commands.choices) + "}"
+
+
+def service_logging() -> None:
+    """A long-running service's log lines on stderr, which systemd sends to the journal
+    (``journalctl -u kiebitz-table``): level and logger, no time (the journal stamps
+    each line). Does nothing when logging is already set up."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
 
 def positive_number(text: str) -> float:

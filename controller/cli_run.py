@@ -15,9 +15,9 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number
+from controller.cli_io import positive_number, service_logging
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -186,13 +186,10 @@ def _add_referee(commands: Commands) -> None:
             "observation and command lines without a broker and print the table's state."
         ),
     )
+    ref.add_argument("--config", metavar="FILE", help="the Pi's TOML config (docs/install.md)")
     ref.add_argument("--broker", metavar="URL", help="the MQTT broker (mqtt://host:port)")
     ref.add_argument(
-        "--db",
-        metavar="FILE",
-        type=Path,
-        default=Path("kiebitz-referee.db"),
-        help="the log (default ./kiebitz-referee.db)",
+        "--db", metavar="FILE", type=Path, help="the log (default ./kiebitz-referee.db)"
     )
     ref.add_argument("--tables", metavar="ID,...", help="serve only these tables")
     ref.add_argument(
@@ -205,11 +202,34 @@ def _add_referee(commands: Commands) -> None:
 
 
 def _referee(args: argparse.Namespace) -> int:
+    bus_options: dict[str, Any] = {}
+    if args.config is not None:
+        # what the command line gives wins; the rest from the Pi's config
+        from controller.cli_config import read_config
+
+        cfg = read_config(args.config)
+        if args.broker is None or args.broker == cfg.broker.url:
+            args.broker = cfg.broker.url
+            bus_options = cfg.broker.bus_options()
+        if cfg.referee is not None:
+            args.db = args.db or Path(cfg.referee.db)
+            args.tables = args.tables or ",".join(cfg.referee.tables) or None
+        if args.game is None:
+            args.game = cfg.game.game
+            opts = cfg.game.options
+            args.variant = args.variant or opts.get("variant")
+            args.players = args.players if args.players is not None else opts.get("players")
+            args.game_to = args.game_to if args.game_to is not None else opts.get("game_to")
+            if "rules" in opts:
+                args.rules = opts["rules"]
+            args.dealer = args.dealer if args.dealer is not None else cfg.game.dealer
+    args.db = args.db or Path("kiebitz-referee.db")
     setup = setup_from_args(args)
     if args.replay is not None:
         return _replay(args.replay, setup)
     if args.broker is None:
         raise UsageError("give --broker URL (or --replay FILE)")
+    service_logging()
     from controller.bus.bus import open_bus
     from controller.referee import InputLog, Referee, StoreError
 
@@ -219,7 +239,7 @@ def _referee(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
     try:
-        bus = open_bus(args.broker, "kiebitz-referee")
+        bus = open_bus(args.broker, "kiebitz-referee", **bus_options)
     except ValueError as exc:
         raise UsageError(f"--broker: {exc}") from exc
     referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables)

@@ -4,7 +4,12 @@
 >>> args = parser.parse_args(["table", "--table-id", "t1", "--broker", "mqtt://127.0.0.1:1883",
 ...                           "--observations", "game.jsonl"])
 >>> args.observations, args.board_layout, args.fps
-('game.jsonl', 'two-player-121', 10.0)
+('game.jsonl', None, None)
+
+``--config FILE`` reads the Pi's one TOML config (:mod:`controller.config`; what
+the command line gives wins): the broker and its account, the table id, the
+source, layouts, board and panel. Without it, ``--table-id``, ``--broker`` and a
+source are needed on the command line.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number
+from controller.cli_io import positive_number, service_logging
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -40,9 +45,10 @@ def register(commands: Commands) -> None:
             "buttons publish commands. Runs until the source ends or Ctrl-C."
         ),
     )
-    table.add_argument("--table-id", required=True, help="the table id, e.g. t1")
-    table.add_argument("--broker", required=True, help="mqtt://host:port or memory://NAME")
-    what = table.add_mutually_exclusive_group(required=True)
+    table.add_argument("--config", metavar="FILE", help="the Pi's TOML config (docs/install.md)")
+    table.add_argument("--table-id", help="the table id, e.g. t1")
+    table.add_argument("--broker", help="mqtt://host:port, mqtts://host:port or memory://NAME")
+    what = table.add_mutually_exclusive_group()
     what.add_argument(
         "--source", help="picamera, a camera number or /dev/video0, rtsp://…, a video or a folder"
     )
@@ -57,15 +63,12 @@ def register(commands: Commands) -> None:
     table.add_argument("--board", metavar="PORT", help="the peg board's port (a pyserial URL)")
     table.add_argument(
         "--board-layout",
-        default=DEFAULT_BOARD_LAYOUT,
         help=f"a board layout name or TOML file (default {DEFAULT_BOARD_LAYOUT})",
     )
     table.add_argument(
         "--gpio", metavar="FACTORY", help="the panel's pin factory: mock, lgpio, rpigpio, native"
     )
-    table.add_argument(
-        "--fps", type=positive_number, default=10.0, help="frames a second (default 10)"
-    )
+    table.add_argument("--fps", type=positive_number, help="frames a second (default 10)")
     table.add_argument("--model", help="the ONNX card model (default: the shipped one)")
     table.set_defaults(handler=_table)
 
@@ -87,6 +90,8 @@ def _table(args: argparse.Namespace) -> int:
     from controller.table.observations import read_observation_lines
     from controller.table.service import TableService, status_will
 
+    bus_options = _with_config(args)
+    service_logging()
     with _usage("--table-id"):
         table = check_table_id(args.table_id)
     if args.source is not None and args.layout is None:
@@ -137,7 +142,9 @@ def _table(args: argparse.Namespace) -> int:
     stamper = Stamper(f"{table}/table")
     status = Stamper(f"{table}/table-status")
     with _usage("--broker"):
-        bus = open_bus(args.broker, f"{table}-table", will=status_will(table, status))
+        bus = open_bus(
+            args.broker, f"{table}-table", will=status_will(table, status), **bus_options
+        )
     with _usage("--gpio"):
         service = TableService(
             table,
@@ -170,6 +177,39 @@ def _table(args: argparse.Namespace) -> int:
     finally:
         service.close()
     return 0
+
+
+def _with_config(args: argparse.Namespace) -> dict[str, Any]:
+    """Fill what the command line left out from ``--config``; check what is needed.
+    Returns the broker account's options for :func:`open_bus`."""
+    options: dict[str, Any] = {}
+    if args.config is not None:
+        from controller.cli_config import read_config
+
+        cfg = read_config(args.config)
+        if cfg.table is None:
+            raise UsageError(f"{args.config}: no [table] section: this Pi's table is not set up")
+        t = cfg.table
+        args.table_id = args.table_id or t.id
+        if args.broker is None or args.broker == cfg.broker.url:
+            args.broker = cfg.broker.url
+            options = cfg.broker.bus_options()
+        if args.source is None and args.observations is None:
+            args.source, args.observations = t.source, t.observations
+        args.layout = args.layout or t.layout
+        args.board = args.board or t.board_port
+        args.board_layout = args.board_layout or t.board_layout
+        args.gpio = args.gpio or t.gpio
+        args.fps = args.fps or t.fps
+        args.model = args.model or t.model
+    args.board_layout = args.board_layout or DEFAULT_BOARD_LAYOUT
+    args.fps = args.fps or 10.0
+    for name, value in (("--table-id", args.table_id), ("--broker", args.broker)):
+        if value is None:
+            raise UsageError(f"missing {name} (or --config FILE)")
+    if args.source is None and args.observations is None:
+        raise UsageError("missing --source or --observations (or --config FILE)")
+    return options
 
 
 def _stop_on_sigterm(stop: threading.Event) -> None:

@@ -1,0 +1,349 @@
+"""One TOML file configures a table's Pi: the broker, the table service, the referee, the game.
+
+``kiebitz config check FILE`` validates it, and ``kiebitz table --config FILE`` /
+``kiebitz referee --config FILE`` read it at start-up (their systemd units check
+it first: ``config/systemd/``). Unknown keys are refused, every value is checked
+for its type and meaning (a table id, a layout that exists, a readable password
+file, game options the rules accept), and each error names the file and the key
+path::
+
+    /etc/kiebitz/kiebitz.toml: table.board.prot: unknown key (table.board has: port, layout)
+
+The shipped example is ``config/kiebitz.example.toml``; every key is in
+``docs/install.md``.
+
+>>> cfg = parse_config({"broker": {"url": "mqtt://127.0.0.1:1883"}, "table": {"id": "t1"}}, "k")
+>>> cfg.broker.url, cfg.table.id, cfg.table.fps
+('mqtt://127.0.0.1:1883', 't1', 10.0)
+>>> parse_config({"table": {"id": "T 1"}, "broker": {"urll": "x"}}, "x.toml")
+Traceback (most recent call last):
+...
+controller.config.ConfigError: x.toml: table.id: table id 'T 1' must match [a-z0-9][a-z0-9_-]{0,31}
+x.toml: broker.urll: unknown key (broker has: url, username, password_file, ca_file)
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "BrokerConfig",
+    "ConfigError",
+    "GameConfig",
+    "KiebitzConfig",
+    "RefereeConfig",
+    "TableConfig",
+    "load_config",
+    "parse_config",
+]
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used: every problem, one a line, each naming
+    the file and the key path."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    url: str = "mqtt://127.0.0.1:1883"
+    username: str | None = None
+    password_file: str | None = None
+    ca_file: str | None = None
+
+    def password(self) -> str | None:
+        """The password, read from ``password_file`` (its first line)."""
+        if self.password_file is None:
+            return None
+        text = Path(self.password_file).read_text(encoding="utf-8")
+        return text.splitlines()[0] if text else ""
+
+    def bus_options(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`controller.bus.bus.open_bus`."""
+        out: dict[str, Any] = {}
+        if self.username is not None:
+            out.update(username=self.username, password=self.password())
+        if self.ca_file is not None:
+            out["ca_file"] = self.ca_file
+        return out
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    source: str | None = None
+    observations: str | None = None
+    layout: str | None = None
+    fps: float = 10.0
+    model: str | None = None
+    board_port: str | None = None
+    board_layout: str = "two-player-121"
+    gpio: str | None = None
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    db: str = "kiebitz-referee.db"
+    tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    game: str = "cribbage"
+    options: dict[str, Any] = field(default_factory=dict)
+    dealer: int | None = None
+
+
+@dataclass(frozen=True)
+class KiebitzConfig:
+    path: str
+    broker: BrokerConfig
+    table: TableConfig | None
+    referee: RefereeConfig | None
+    game: GameConfig
+
+
+# -- checking values ----------------------------------------------------------------
+
+Check = Callable[[Any], Any]  # returns the value to keep, or raises ValueError saying why
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected text, got {_shown(value)}")
+    if len(value) > 4096:
+        raise ValueError(f"text of {len(value)} characters is too long")
+    return value
+
+
+def _positive(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"expected a number above 0, got {_shown(value)}")
+    if value <= 0:
+        raise ValueError(f"expected a number above 0, got {_shown(value)}")
+    return float(value)
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, got {_shown(value)}")
+    return value
+
+
+def _table_id(value: Any) -> str:
+    from controller.bus.topics import check_table_id
+
+    return check_table_id(_text(value))
+
+
+def _table_ids(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of table ids, got {_shown(value)}")
+    return tuple(_table_id(v) for v in value)
+
+
+def _broker_url(value: Any) -> str:
+    url = _text(value)
+    if url.partition("://")[0] not in ("mqtt", "mqtts", "memory"):
+        raise ValueError(f"{url!r} must be mqtt://host:port, mqtts://host:port or memory://name")
+    if url.startswith("mqtt"):
+        from controller.bus.bus import _parse_url
+
+        _parse_url(url)
+    return url
+
+
+def _readable_file(value: Any) -> str:
+    path = Path(_text(value))
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    return str(path)
+
+
+def _table_layout(value: Any) -> str:
+    """A shipped table layout's name (``cribbage-2``) or a TOML file; checked whole."""
+    from vision.errors import LayoutError
+    from vision.layout import LAYOUT_DIR, load_layout
+
+    text = _text(value)
+    path = (
+        LAYOUT_DIR / f"{text}.toml"
+        if "/" not in text and not text.endswith(".toml")
+        else Path(text)
+    )
+    if not path.exists():
+        names = ", ".join(sorted(p.stem for p in LAYOUT_DIR.glob("*.toml")))
+        raise ValueError(f"no table layout {text!r} (shipped: {names}; or a .toml file)")
+    try:
+        load_layout(path)
+    except LayoutError as exc:
+        raise ValueError(str(exc)) from None
+    return str(path)
+
+
+def _board_layout(value: Any) -> str:
+    from controller.board.errors import LayoutFileError
+    from controller.board.layouts import load_layout
+
+    text = _text(value)
+    try:
+        load_layout(text)
+    except (LayoutFileError, ValueError) as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
+def _gpio(value: Any) -> str:
+    from controller.gpio.factory import FACTORIES
+
+    text = _text(value)
+    if text not in FACTORIES:
+        raise ValueError(f"{text!r}: expected one of {', '.join(FACTORIES)}")
+    return text
+
+
+def _game(value: Any) -> str:
+    from rules.reading.games import READERS
+
+    text = _text(value)
+    if text not in READERS:
+        raise ValueError(f"{text!r}: expected one of {', '.join(sorted(READERS))}")
+    return text
+
+
+def _any(value: Any) -> Any:
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+# -- the schema -----------------------------------------------------------------------
+
+#: Each section's keys and their checks; a dict is a sub-table.
+SCHEMA: dict[str, dict[str, Any]] = {
+    "broker": {
+        "url": _broker_url,
+        "username": _text,
+        "password_file": _readable_file,
+        "ca_file": _readable_file,
+    },
+    "table": {
+        "id": _table_id,
+        "source": _text,
+        "observations": _readable_file,
+        "layout": _table_layout,
+        "fps": _positive,
+        "model": _readable_file,
+        "board": {"port": _text, "layout": _board_layout},
+        "panel": {"gpio": _gpio},
+    },
+    "referee": {"db": _text, "tables": _table_ids},
+    "game": {
+        "game": _game,
+        "variant": _any,
+        "players": _any,
+        "game_to": _any,
+        "rules": _any,
+        "dealer": _whole,
+    },
+}
+
+
+def _walk(data: Any, schema: dict[str, Any], where: str, problems: list[str]) -> dict[str, Any]:
+    """The checked values of one table, by key; problems appended as ``key.path: why``."""
+    out: dict[str, Any] = {}
+    if not isinstance(data, dict):
+        problems.append(f"{where}: expected a table of keys, got {_shown(data)}")
+        return out
+    for key, value in data.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key not in schema:
+            shown = ", ".join(schema)
+            problems.append(f"{path}: unknown key ({where or 'the file'} has: {shown})")
+            continue
+        check = schema[key]
+        if isinstance(check, dict):
+            out[key] = _walk(value, check, path, problems)
+            continue
+        try:
+            out[key] = check(value)
+        except ValueError as exc:  # TopicError is a ValueError too
+            problems.append(f"{path}: {exc}")
+    return out
+
+
+def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
+    """A checked :class:`KiebitzConfig` from parsed TOML; :class:`ConfigError` lists
+    every problem, each as ``PATH: key.path: why``."""
+    problems: list[str] = []
+    values = _walk(data, SCHEMA, "", problems)
+    broker = BrokerConfig(**values.get("broker", {}))
+    if broker.password_file is not None and broker.username is None:
+        problems.append("broker.password_file: needs broker.username (the account it is for)")
+    table = None
+    if "table" in data:
+        t = values.get("table", {})
+        if "id" not in t and "id" not in data.get("table", {}):
+            problems.append("table.id: missing (the table id, e.g. t1)")
+        if t.get("source") is not None and t.get("observations") is not None:
+            problems.append("table: give source (a camera) or observations (a file), not both")
+        if t.get("source") is not None and "layout" not in data["table"]:
+            problems.append("table.layout: missing (a camera source needs the table's layout)")
+        board, panel = t.get("board", {}), t.get("panel", {})
+        table = TableConfig(
+            id=t.get("id", ""),
+            source=t.get("source"),
+            observations=t.get("observations"),
+            layout=t.get("layout"),
+            fps=t.get("fps", 10.0),
+            model=t.get("model"),
+            board_port=board.get("port"),
+            board_layout=board.get("layout", "two-player-121"),
+            gpio=panel.get("gpio"),
+        )
+    referee = None
+    if "referee" in data:
+        r = values.get("referee", {})
+        referee = RefereeConfig(db=r.get("db", "kiebitz-referee.db"), tables=r.get("tables", ()))
+    g = dict(values.get("game", {}))
+    game = GameConfig(game=g.pop("game", "cribbage"), dealer=g.pop("dealer", None), options=g)
+    if "game" in values and not any(p.startswith("game.") for p in problems):
+        from rules.errors import RulesError
+        from rules.reading.games import engine_for
+
+        try:
+            engine_for(game.game, game.options)
+        except RulesError as exc:
+            problems.append(f"game: {exc}")
+    if problems:
+        raise ConfigError([f"{path}: {p}" for p in problems])
+    return KiebitzConfig(path, broker, table, referee, game)
+
+
+def load_config(path: str | Path) -> KiebitzConfig:
+    """Read and check one config file; :class:`ConfigError` names the file in every line."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError([f"{p}: cannot read: {why}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{p}: not valid TOML: {exc}"]) from None
+    return parse_config(data, str(p))

@@ -1,0 +1,219 @@
+"""The one TOML config of a table's Pi, its check, the services that read it, the
+systemd units that run them, and ``kiebitz status`` (issue 12)."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import shlex
+import time
+from pathlib import Path
+
+import pytest
+from test_table_service import OBS, TABLE, WATCH_BODIES, WATCH_LINES, Listener, write_lines
+
+from controller.bus.bus import MemoryBroker, MemoryBus, open_bus
+from controller.bus.envelope import Stamper, encode
+from controller.bus.topics import status_topic
+from controller.cli import build_parser, main
+
+CONFIG = Path(__file__).resolve().parent.parent / "config"
+
+
+def example(tmp_path: Path, **replace: str) -> Path:
+    """The shipped example with its paths made private; ``replace`` swaps whole lines'
+    values by key (``port="…"``)."""
+    password = tmp_path / "broker.password"
+    password.write_text("secret\n")
+    text = (CONFIG / "kiebitz.example.toml").read_text()
+    text = text.replace("/etc/kiebitz/broker.password", str(password))
+    text = text.replace("/var/lib/kiebitz/referee.db", str(tmp_path / "referee.db"))
+    lines, todo = [], dict(replace)
+    for line in text.splitlines():  # the first line of each key (table.layout, not the board's)
+        key = line.partition("=")[0].strip()
+        lines.append(f"{key} = {todo.pop(key)}" if key in todo else line)
+    assert not todo, f"no such key in the example: {todo}"
+    path = tmp_path / "kiebitz.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_the_shipped_example_checks_clean(tmp_path, capsys):
+    status, out, err = run(capsys, "config", "check", str(example(tmp_path)))
+    assert (status, err) == (0, "")
+    assert out.startswith(f"{tmp_path / 'kiebitz.toml'}: ok: broker mqtt://127.0.0.1:1883 as t1")
+    assert "table t1 (picamera" in out and "referee for t1" in out and "game cribbage" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"fps": '"fast"'}, "table.fps: expected a number above 0, got 'fast'"),
+        ({"fps": "nan"}, "table.fps: expected a number above 0, got nan"),
+        ({"id": '"Table 1"'}, "table.id: table id 'Table 1' must match"),
+        ({"url": '"ftp://x"'}, "broker.url: 'ftp://x' must be mqtt://host:port"),
+        (
+            {"layout": '"cribbage-9"'},
+            "table.layout: no table layout 'cribbage-9' (shipped: cribbage-2",
+        ),
+        ({"password_file": '"/no/such/file"'}, "broker.password_file: cannot read '/no/such/file'"),
+        ({"gpio": '"wiringpi"'}, "table.panel.gpio: 'wiringpi': expected one of mock"),
+        ({"players": "7"}, "game: players 7: cribbage is for 2, 3 or 4"),
+        ({"players": '"2"'}, "game: players '2': expected a whole number"),
+        ({"tables": '"t1"'}, "referee.tables: expected a list of table ids, got 't1'"),
+    ],
+)
+def test_a_bad_value_names_file_and_key_path(tmp_path, capsys, change, expected):
+    path = example(tmp_path, **change)
+    status, out, err = run(capsys, "config", "check", str(path))
+    assert (status, out) == (2, "")
+    assert err == f"kiebitz: error: {path}: {expected}" + err.partition(expected)[2]
+    assert len(err.splitlines()) == 1
+
+
+def test_unknown_keys_and_every_problem_are_listed(tmp_path, capsys):
+    path = tmp_path / "k.toml"
+    path.write_text(
+        '[broker]\nurl = "mqtt://127.0.0.1:1"\nuser = "t1"\n'
+        '[table]\nfps = 0\n[table.board]\nprot = "/dev/ttyACM0"\n[cameras]\nx = 1\n'
+    )
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2
+    assert err.splitlines() == [
+        f"kiebitz: error: {path}: broker.user: unknown key "
+        "(broker has: url, username, password_file, ca_file)",
+        f"kiebitz: error: {path}: table.fps: expected a number above 0, got 0",
+        f"kiebitz: error: {path}: table.board.prot: unknown key (table.board has: port, layout)",
+        f"kiebitz: error: {path}: cameras: unknown key "
+        "(the file has: broker, table, referee, game)",
+        f"kiebitz: error: {path}: table.id: missing (the table id, e.g. t1)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[table\nid = 't1'\n", "not valid TOML: Expected ']' at the end of a table declaration"),
+        (b"\xff\xfe", "cannot read: 'utf-8' codec can't decode"),
+        (None, "cannot read: No such file or directory"),
+    ],
+)
+def test_a_file_that_is_not_a_config_is_one_line(tmp_path, capsys, text, expected):
+    path = tmp_path / "k.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    elif text is not None:
+        path.write_text(text)
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"kiebitz: error: {path}: {expected}")
+
+
+def test_the_table_service_runs_from_the_config(tmp_path, capsys):
+    name = f"config-{id(tmp_path)}"
+    bus = MemoryBus(MemoryBroker.named(name), "listener")
+    bus.start()
+    listener = Listener(bus)
+    recorded = write_lines(tmp_path / "game.jsonl", WATCH_LINES)
+    path = example(tmp_path, url=f'"memory://{name}"', username='"t1"')
+    text = path.read_text()
+    text = text.replace('source = "picamera"', f'observations = "{recorded}"')
+    text = text.replace('layout = "cribbage-2"', f'layout = "{TABLE}"')
+    text = "\n".join(
+        ln for ln in text.splitlines() if not ln.startswith(("port =", "gpio ="))
+    )  # no Pico and no pins here
+    path.write_text(text + "\n")
+    status, _, err = run(capsys, "table", "--config", str(path))
+    assert status == 0, err
+    assert listener.bodies(OBS) == WATCH_BODIES
+    # the command line wins over the config
+    bus.subscribe("kiebitz/v1/t9/#", listener._take)
+    status, _, err = run(capsys, "table", "--config", str(path), "--table-id", "t9")
+    assert status == 0, err
+    assert [s["state"] for s in listener.bodies(status_topic("t9", "table"))] == [
+        "online",
+        "offline",
+    ]
+
+
+def test_a_service_with_a_bad_config_does_not_start(tmp_path, capsys):
+    path = example(tmp_path, fps="-1")
+    for command in ("table", "referee"):
+        status, out, err = run(capsys, command, "--config", str(path))
+        assert (status, out) == (2, "")
+        assert err == f"kiebitz: error: {path}: table.fps: expected a number above 0, got -1\n"
+
+
+@pytest.mark.parametrize("unit", ["kiebitz-table.service", "kiebitz-referee.service"])
+def test_the_systemd_units_run_commands_that_exist(unit):
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(CONFIG / "systemd" / unit)
+    service = parser["Service"]
+    assert service["Restart"] == "on-failure"
+    assert service["StandardError"] == "journal" and service["KillSignal"] == "SIGTERM"
+    assert parser["Install"]["WantedBy"] == "multi-user.target"
+    for key in ("ExecStartPre", "ExecStart"):
+        words = shlex.split(service[key])
+        assert words[0] == "/opt/kiebitz/venv/bin/kiebitz"
+        args = build_parser().parse_args(words[1:])  # every option is one the CLI has
+        assert callable(args.handler)
+        assert "/etc/kiebitz/kiebitz.toml" in words
+    assert shlex.split(service["ExecStartPre"])[1:3] == ["config", "check"]
+
+
+# -- kiebitz status ---------------------------------------------------------------
+
+
+def _say(url: str, table: str, component: str, state: str) -> None:
+    bus = open_bus(url, f"say-{component}")
+    bus.start()
+    stamper = Stamper(f"{table}/{component}")
+    body = {"state": state, "component": component, "detail": "kiebitz 0.1.0"}
+    bus.publish(status_topic(table, component), encode(stamper.stamp("status", body)), retain=True)
+    time.sleep(0.1)
+    bus.close()
+
+
+def test_status_says_how_each_part_stands(mosquitto, tmp_path, capsys):
+    _say(mosquitto.url, "t1", "table", "online")
+    _say(mosquitto.url, "t1", "referee", "online")
+    status, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    assert status == 0, out
+    lines = out.splitlines()
+    assert lines[0] == f"broker   {mosquitto.url}: connected"
+    assert lines[1].startswith("table    t1: online for ") and lines[1].endswith("(kiebitz 0.1.0)")
+    assert lines[2].startswith("referee  t1: online for ")
+    _say(mosquitto.url, "t1", "referee", "offline")
+    status, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    assert status == 1 and "referee  t1: offline" in out
+    status, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t7")
+    assert status == 1 and "table    t7: no status on the broker" in out
+
+
+def test_status_names_a_missing_board_and_camera(mosquitto, tmp_path, capsys):
+    path = example(
+        tmp_path, url=f'"{mosquitto.url}"', port='"/dev/ttyNOSUCH"', source='"/no/cam.mp4"'
+    )
+    text = path.read_text().replace("username", "# username").replace("password_file", "# p")
+    path.write_text(text)
+    status, out, _ = run(capsys, "status", "--config", str(path), "--timeout", "2")
+    assert status == 1
+    assert "board    /dev/ttyNOSUCH: missing (is the board plugged in?" in out
+    assert "camera   /no/cam.mp4: missing" in out
+
+
+def test_status_without_a_broker_says_so(tmp_path, capsys):
+    from controller.bus.broker import free_port
+
+    url = f"mqtt://127.0.0.1:{free_port()}"
+    status, out, _ = run(capsys, "status", "--broker", url, "--table-id", "t1", "--timeout", "1")
+    assert status == 1
+    assert out.splitlines()[0].startswith(f"broker   {url}: not connected within 1 s")
+    assert json.dumps(out)  # printable, one line a part
