@@ -25,7 +25,7 @@ rules.errors.InvalidOptionError: strict 1: expected true or false
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -35,7 +35,7 @@ __all__ = ["build_rules"]
 
 R = TypeVar("R")
 
-_WANT = {
+_WANT: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "int": ("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool)),
     "bool": ("true or false", lambda v: isinstance(v, bool)),
     "str": ("text", lambda v: isinstance(v, str)),

@@ -120,3 +120,23 @@ def test_the_firmware_files_are_the_trees_own(installed: Path) -> None:
         assert (site / "pegboard" / path.name).read_bytes() == path.read_bytes(), path.name
     assert (site / "kiebitz_firmware" / "main.py").is_file()
     ast.parse((site / "kiebitz_firmware" / "main.py").read_text())
+
+
+def test_the_pi_dependency_check_asks_for_every_requirement_by_platform():
+    # the script's own logic; its answer needs the package index (docs/install.md)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "pi_deps", REPO / "scripts" / "pi_dependencies.py"
+    )
+    assert spec is not None and spec.loader is not None
+    pi = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pi)
+    reqs = pi.requirements()
+    assert "numpy>=1.26" in reqs and "lgpio>=0.2" in reqs and "RPi.GPIO>=0.7" in reqs
+    assert all(";" not in r for r in reqs)  # markers dropped: they are written for the Pi
+    tags = pi.platforms((2, 36))
+    assert tags[0] == "manylinux_2_36_aarch64" and "manylinux_2_17_aarch64" in tags
+    assert "manylinux_2_37_aarch64" not in tags and tags[-1] == "linux_aarch64"
+    assert pi.name_of("RPi.GPIO>=0.7") == "rpi-gpio" and "rpi-gpio" in pi.DEBIAN
+    assert {pi.name_of(r) for r in reqs} >= {"numpy", "opencv-python-headless", "paho-mqtt"}
