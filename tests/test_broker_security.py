@@ -279,3 +279,53 @@ def _eventually(check, timeout: float = 10) -> bool:  # type: ignore[no-untyped-
             return True
         time.sleep(0.02)
     return False
+
+
+# -- the club server: a table's broker bridged to it -----------------------------------
+
+
+def test_a_tables_broker_bridged_to_the_club_carries_its_side_out_and_the_game_in(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    # the club broker is the shipped config above; the table's own broker is a plain
+    # private one with the shipped bridge appended, pointed at the club's TLS port
+    bridge = (SHIPPED / "bridge-table.conf").read_text()
+    bridge = bridge.replace("club-server.local:8883", f"localhost:{broker.tls_port}")  # type: ignore[attr-defined]
+    bridge = bridge.replace("/etc/mosquitto/certs/club-ca.crt", str(broker.ca))  # type: ignore[attr-defined]
+    bridge = bridge.replace("CHANGE-ME", PASSWORDS["t1"])
+    assert "t1" in bridge
+    with Mosquitto(workdir=tmp_path, extra_config=bridge) as table_broker:
+        referee = Client(broker, "kiebitz.referee")
+        at_club: list[tuple[str, bytes]] = []
+        referee.c.on_message = lambda c, u, m: at_club.append((m.topic, m.payload))
+        subscribed = threading.Event()
+        referee.c.on_subscribe = lambda *a: subscribed.set()
+        referee.c.subscribe("kiebitz/v1/+/table/#", qos=1)
+        assert subscribed.wait(10)
+        local = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        at_table: list[tuple[str, bytes]] = []
+        local.on_message = lambda c, u, m: at_table.append((m.topic, m.payload))
+        local.connect("127.0.0.1", table_broker.port)
+        local.loop_start()
+        local.subscribe("kiebitz/v1/#", qos=1)
+        try:
+            # out: the table's observation reaches the club's referee (once the bridge is up)
+            assert _eventually(
+                lambda: (
+                    local.publish("kiebitz/v1/t1/table/observation", b'{"n": 1}', qos=1)
+                    and any(t == "kiebitz/v1/t1/table/observation" for t, _ in at_club)
+                ),
+                timeout=20,
+            )
+            # in: the referee's state at the club reaches the table's broker
+            assert referee.publish("kiebitz/v1/t1/game/state", b'{"s": 1}') < 0x80
+            assert _eventually(lambda: ("kiebitz/v1/t1/game/state", b'{"s": 1}') in at_table)
+            # another table's topics are not carried, and the club refuses the bridge
+            # anything its account may not write
+            local.publish("kiebitz/v1/t2/table/observation", b'{"n": 2}', qos=1)
+            local.publish("kiebitz/v1/t1/table/observation", b'{"n": 3}', qos=1)
+            assert _eventually(lambda: ("kiebitz/v1/t1/table/observation", b'{"n": 3}') in at_club)
+            assert all(t.startswith("kiebitz/v1/t1/") for t, _ in at_club)
+        finally:
+            local.loop_stop()
+            referee.close()
