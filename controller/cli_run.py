@@ -239,14 +239,19 @@ def _referee(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
     try:
+        # a session the broker keeps a day: what tables publish while the referee
+        # restarts is queued for it, not lost
+        if args.broker.startswith("mqtt"):
+            bus_options["session_expiry"] = 86400
         bus = open_bus(args.broker, "kiebitz-referee", **bus_options)
     except ValueError as exc:
         raise UsageError(f"--broker: {exc}") from exc
     referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    bus.start()
+    # the routes first: a resumed session delivers what was queued at once on connect
     referee.start()
+    bus.start()
     referee.run_ticks(stop)
     print(
         f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "

@@ -20,6 +20,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli_io import positive_number, service_logging
@@ -70,6 +71,17 @@ def register(commands: Commands) -> None:
     )
     table.add_argument("--fps", type=positive_number, help="frames a second (default 10)")
     table.add_argument("--model", help="the ONNX card model (default: the shipped one)")
+    table.add_argument(
+        "--pace",
+        type=positive_number,
+        metavar="SECONDS",
+        help="--observations: wait this long before each line (as a game is played)",
+    )
+    table.add_argument(
+        "--outbox",
+        metavar="FILE",
+        help="keep each observation on disk until the broker acknowledges it (SQLite)",
+    )
     table.set_defaults(handler=_table)
 
 
@@ -139,11 +151,24 @@ def _table(args: argparse.Namespace) -> int:
         def panel(on_command: Any) -> Panel:
             return Panel(PanelPins(), pin_factory=factory, on_command=on_command)
 
-    stamper = Stamper(f"{table}/table")
     status = Stamper(f"{table}/table-status")
     with _usage("--broker"):
         bus = open_bus(
             args.broker, f"{table}-table", will=status_will(table, status), **bus_options
+        )
+    outbox = None
+    if args.outbox is not None:
+        from controller.table.outbox import Outbox, OutboxError
+
+        try:
+            outbox = Outbox(args.outbox)
+        except OutboxError as exc:
+            raise UsageError(f"--outbox: {exc}") from exc
+    else:
+        print(
+            "kiebitz: warning: no --outbox: what the broker has not acknowledged when "
+            "the service stops is lost",
+            file=sys.stderr,
         )
     with _usage("--gpio"):
         service = TableService(
@@ -156,8 +181,12 @@ def _table(args: argparse.Namespace) -> int:
             board=board,
             board_tracks=tracks,
             panel=panel,
-            stamper=stamper,
             status_stamper=status,
+            outbox=outbox,
+            pace=args.pace or 0.0,
+            recorded_as=None
+            if args.observations is None
+            else str(Path(args.observations).resolve()),
         )
     stop = threading.Event()
     _stop_on_sigterm(stop)
@@ -202,6 +231,7 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
         args.gpio = args.gpio or t.gpio
         args.fps = args.fps or t.fps
         args.model = args.model or t.model
+        args.outbox = args.outbox or t.outbox
     args.board_layout = args.board_layout or DEFAULT_BOARD_LAYOUT
     args.fps = args.fps or 10.0
     for name, value in (("--table-id", args.table_id), ("--broker", args.broker)):

@@ -84,6 +84,7 @@ class TableConfig:
     layout: str | None = None
     fps: float = 10.0
     model: str | None = None
+    outbox: str | None = None
     board_port: str | None = None
     board_layout: str = "two-player-121"
     gpio: str | None = None
@@ -171,6 +172,14 @@ def _readable_file(value: Any) -> str:
     return str(path)
 
 
+def _new_file(value: Any) -> str:
+    """A file the service writes (a log, an outbox): its folder must exist."""
+    path = Path(_text(value))
+    if not path.parent.is_dir():
+        raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
+    return str(path)
+
+
 def _table_layout(value: Any) -> str:
     """A shipped table layout's name (``cribbage-2``) or a TOML file; checked whole."""
     from vision.errors import LayoutError
@@ -248,10 +257,11 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "layout": _table_layout,
         "fps": _positive,
         "model": _readable_file,
+        "outbox": _new_file,
         "board": {"port": _text, "layout": _board_layout},
         "panel": {"gpio": _gpio},
     },
-    "referee": {"db": _text, "tables": _table_ids},
+    "referee": {"db": _new_file, "tables": _table_ids},
     "game": {
         "game": _game,
         "variant": _any,
@@ -311,6 +321,7 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
             layout=t.get("layout"),
             fps=t.get("fps", 10.0),
             model=t.get("model"),
+            outbox=t.get("outbox"),
             board_port=board.get("port"),
             board_layout=board.get("layout", "two-player-121"),
             gpio=panel.get("gpio"),

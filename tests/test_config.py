@@ -27,7 +27,7 @@ def example(tmp_path: Path, **replace: str) -> Path:
     password.write_text("secret\n")
     text = (CONFIG / "kiebitz.example.toml").read_text()
     text = text.replace("/etc/kiebitz/broker.password", str(password))
-    text = text.replace("/var/lib/kiebitz/referee.db", str(tmp_path / "referee.db"))
+    text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     lines, todo = [], dict(replace)
     for line in text.splitlines():  # the first line of each key (table.layout, not the board's)
         key = line.partition("=")[0].strip()

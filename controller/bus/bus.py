@@ -60,6 +60,8 @@ log = logging.getLogger("kiebitz.bus")
 
 Handler = Callable[[str, bytes], None]
 OnRefused = Callable[[str, str], None]
+#: Called once the broker answered a QoS 1 publish: True accepted, False refused.
+OnDone = Callable[[bool], None]
 
 CLOSED = "closed"  # not started, or closed
 CONNECTING = "connecting"
@@ -99,7 +101,13 @@ class Bus(Protocol):
     """What a service needs of the broker; see :class:`MemoryBus` and :class:`MqttBus`."""
 
     def publish(
-        self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1
+        self,
+        topic: str,
+        payload: bytes,
+        *,
+        retain: bool = False,
+        qos: int = 1,
+        on_done: OnDone | None = None,
     ) -> None: ...
 
     def subscribe(self, pattern: str, handler: Handler) -> None: ...
@@ -248,7 +256,7 @@ class MemoryBus:
         self.on_refused = on_refused
         self._lock = threading.RLock()
         self._subs: list[tuple[str, Handler]] = []
-        self._outbox: list[tuple[str, bytes, bool]] = []
+        self._outbox: list[tuple[str, bytes, bool, OnDone | None]] = []
         self._health = BusHealth(url=url)
 
     @property
@@ -277,8 +285,8 @@ class MemoryBus:
                 self._hand(handler, topic, payload)
         if self.online is not None:
             self.publish(self.online[0], self.online[1], retain=True)
-        for topic, payload, retain in outbox:
-            self.publish(topic, payload, retain=retain)
+        for topic, payload, retain, on_done in outbox:
+            self.publish(topic, payload, retain=retain, on_done=on_done)
 
     def subscribe(self, pattern: str, handler: Handler) -> None:
         _check_pattern(pattern)
@@ -290,12 +298,20 @@ class MemoryBus:
             for topic, payload in self.broker._retained_for(pattern):
                 self._hand(handler, topic, payload)
 
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+    def publish(
+        self,
+        topic: str,
+        payload: bytes,
+        *,
+        retain: bool = False,
+        qos: int = 1,
+        on_done: OnDone | None = None,
+    ) -> None:
         _check_publish(topic, payload, qos)
         payload = bytes(payload)
         if not self.connected:
             with self._lock:
-                self._outbox.append((topic, payload, retain))
+                self._outbox.append((topic, payload, retain, on_done))
             return
         if self.broker._refuses(topic):
             self._bump(refused=self._health.refused + 1, last_error=f"{topic}: Not authorized")
@@ -304,9 +320,11 @@ class MemoryBus:
                     self.on_refused(topic, "Not authorized")
                 except Exception:
                     log.exception("on_refused failed for %s", topic)
+            _done(on_done, False, topic)
             return
         self._bump(published=self._health.published + 1)
         self.broker._publish(topic, payload, retain)
+        _done(on_done, True, topic)
 
     def close(self) -> None:
         """A clean goodbye: the will's payload is published (retained), then detached."""
@@ -384,8 +402,13 @@ class MqttBus:
         password: str | None = None,
         on_refused: OnRefused | None = None,
         ca_file: str | None = None,
+        session_expiry: int = 0,
     ) -> None:
         self.url = url
+        # > 0: a session the broker keeps this long (seconds) while the client is away,
+        # queueing its QoS 1 messages (the referee: nothing published while it restarts
+        # is lost); it resumes on every connect, the first one too
+        self._session_expiry = session_expiry
         self._host, self._port, tls = _parse_url(url)
         self.client_id = client_id
         self.will = will
@@ -401,7 +424,7 @@ class MqttBus:
         self._connected_at: float | None = None
         # mid -> topic of publishes waiting for their PUBACK; PUBACKs that beat
         # publish() back (the network thread is fast) wait in _early.
-        self._pending: dict[int, str] = {}
+        self._pending: dict[int, tuple[str, OnDone | None]] = {}
         self._early: dict[int, tuple[ReasonCode, Any]] = {}
         self._sub_mids: dict[int, str] = {}
         self._sub_ids: dict[str, int] = {}
@@ -462,7 +485,18 @@ class MqttBus:
             self._started = True
             self._closing = False
         self._bump(status=CONNECTING)
-        self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
+        if self._session_expiry > 0:
+            props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+            props.SessionExpiryInterval = self._session_expiry
+            self._client.connect_async(
+                self._host,
+                self._port,
+                keepalive=self._keepalive,
+                clean_start=False,
+                properties=props,
+            )
+        else:
+            self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
         self._client.loop_start()
 
     def subscribe(self, pattern: str, handler: Handler) -> None:
@@ -485,11 +519,26 @@ class MqttBus:
             with self._lock:
                 self._sub_mids[mid] = pattern
 
-    def publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 1) -> None:
+    def publish(
+        self,
+        topic: str,
+        payload: bytes,
+        *,
+        retain: bool = False,
+        qos: int = 1,
+        on_done: OnDone | None = None,
+    ) -> None:
+        """Publish; with QoS 1, ``on_done(accepted)`` runs when the broker's PUBACK
+        comes (on paho's thread), however long that takes: paho keeps the message and
+        sends it again after a reconnect. A message that never got its PUBACK when the
+        process ends is lost with it, unless the caller kept it (the table service's
+        outbox)."""
         _check_publish(topic, payload, qos)
-        self._send(topic, bytes(payload), qos, retain)
+        self._send(topic, bytes(payload), qos, retain, on_done)
 
-    def _send(self, topic: str, payload: bytes, qos: int, retain: bool) -> mqtt.MQTTMessageInfo:
+    def _send(
+        self, topic: str, payload: bytes, qos: int, retain: bool, on_done: OnDone | None = None
+    ) -> mqtt.MQTTMessageInfo:
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
             self._bump(last_error=f"publish to {topic}: {mqtt.error_string(info.rc)}")
@@ -501,9 +550,9 @@ class MqttBus:
         with self._lock:
             early = self._early.pop(info.mid, None)
             if early is None:
-                self._pending[info.mid] = topic
+                self._pending[info.mid] = (topic, on_done)
         if early is not None:
-            self._acknowledged(topic, *early)
+            self._acknowledged(topic, *early, on_done=on_done)
         return info
 
     def close(self, timeout: float = 2.0) -> None:
@@ -576,10 +625,10 @@ class MqttBus:
             return
         ids = getattr(message.properties, "SubscriptionIdentifier", None)
         with self._lock:
-            if ids:
-                wanted = {p for p, i in self._sub_ids.items() if i in ids}
+            wanted = {p for p, i in self._sub_ids.items() if i in ids} if ids else set()
+            if wanted:
                 handlers = [h for pattern, h in self._subs if pattern in wanted]
-            else:
+            else:  # no identifier, or one of a session an earlier process made
                 handlers = [h for pattern, h in self._subs if matches(pattern, topic)]
         if not handlers:
             return
@@ -608,16 +657,20 @@ class MqttBus:
         self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode, props: Any
     ) -> None:
         with self._lock:
-            topic = self._pending.pop(mid, None)
-            if topic is None:
+            waiting = self._pending.pop(mid, None)
+            if waiting is None:
                 self._early[mid] = (reason, props)
                 return
-        self._acknowledged(topic, reason, props)
+        self._acknowledged(waiting[0], reason, props, on_done=waiting[1])
 
-    def _acknowledged(self, topic: str, reason: ReasonCode, props: Any) -> None:
+    def _acknowledged(
+        self, topic: str, reason: ReasonCode, props: Any, *, on_done: OnDone | None = None
+    ) -> None:
         if not reason.is_failure:
             self._bump(published=self._health.published + 1)
+            _done(on_done, True, topic)
             return
+        _done(on_done, False, topic)
         text = getattr(props, "ReasonString", None) or str(reason)
         log.warning("%s refused a publish to %s: %s", self.url, topic, text)
         with self._lock:
@@ -628,6 +681,15 @@ class MqttBus:
                 self.on_refused(topic, text)
             except Exception:
                 log.exception("on_refused failed for %s", topic)
+
+
+def _done(on_done: OnDone | None, accepted: bool, topic: str) -> None:
+    if on_done is None:
+        return
+    try:
+        on_done(accepted)
+    except Exception:
+        log.exception("on_done failed for %s", topic)
 
 
 def _no_delay(client: mqtt.Client) -> None:

@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.bus.bus import Bus
@@ -128,6 +128,9 @@ class TableRun:
     failures: int = 0
     #: Engine events written to the log's ``events`` table.
     stored: int = 0
+    #: Inputs read but not yet in the log (it could not be written: a full disk),
+    #: oldest first; stored by :meth:`Referee.tick` when there is room again.
+    backlog: list[Envelope] = field(default_factory=list)
 
 
 class Referee:
@@ -183,12 +186,23 @@ class Referee:
 
     def close(self) -> None:
         """Read what still waits for an earlier message (it was acknowledged to its
-        sender, so it must not be lost), then close the log."""
+        sender, so it must not be lost), store what the log could not take, then close
+        the log."""
         with self._lock:
             for (table, _), order in self._orders.items():
                 for seq in sorted(order.held):
                     self._input(table, order.held.pop(seq))
                     order.next = seq + 1
+            for run in self.runs.values():
+                if run.backlog:
+                    self._store_backlog(run)
+                if run.backlog:
+                    log.error(
+                        "%s: %d input(s) could not be written to the log and are lost with "
+                        "this process",
+                        run.table,
+                        len(run.backlog),
+                    )
         self.store.close()
 
     def reading(self, table: str) -> TableReading:
@@ -262,8 +276,12 @@ class Referee:
 
     def tick(self) -> None:
         """Give up waiting for messages that have not come in :attr:`reorder_s`: read
-        what was held behind them, in order. Called by :meth:`run_ticks`' thread."""
+        what was held behind them, in order; store what the log could not take before.
+        Called by :meth:`run_ticks`' thread."""
         with self._lock:
+            for run in self.runs.values():
+                if run.backlog:
+                    self._store_backlog(run)
             now = self.monotonic()
             for (table, _), order in self._orders.items():
                 if not order.held or order.waiting_since is None:
@@ -295,22 +313,33 @@ class Referee:
             self._bad_payload(where, str(exc), env.sender)
             return
         run = self._run(table)
-        try:
-            n = self.store.append(
-                table,
-                env.id,
-                env.sender,
-                env.seq,
-                env.kind,
-                dict(env.body),
-                next_seq=run.stamper.next_seq,
-            )
-        except StoreError as exc:
-            log.error("%s", exc)
-            self._bad_payload(where, f"not stored: {exc}", env.sender)
-            return
-        if n is None:
-            return  # the same message again: stored and read once
+        if run.backlog:  # the log is behind: this one waits behind the others, in order
+            if any(b.id == env.id for b in run.backlog) or self.store.has(table, env.id):
+                return  # the same message again
+            run.backlog.append(env)
+            n: int | None = run.inputs + 1
+        else:
+            try:
+                n = self.store.append(
+                    table,
+                    env.id,
+                    env.sender,
+                    env.seq,
+                    env.kind,
+                    dict(env.body),
+                    next_seq=run.stamper.next_seq,
+                )
+            except StoreError as exc:
+                # A full disk: the game goes on from memory and the input is stored when
+                # there is room (tick); only a referee that stops before then loses it.
+                log.error("%s", exc)
+                self._bad_payload(
+                    where, f"not stored yet, kept in memory until the log has room: {exc}", None
+                )
+                run.backlog.append(env)
+                n = run.inputs + 1
+            if n is None:
+                return  # the same message again: stored and read once
         run.inputs = n
         try:
             up = run.reading.feed(item)
@@ -329,6 +358,27 @@ class Referee:
         self._keep_seq(run)
         if self.on_update is not None:
             self.on_update(table, up)
+
+    def _store_backlog(self, run: TableRun) -> None:
+        """Write the inputs the log could not take, oldest first, until it fails again."""
+        while run.backlog:
+            env = run.backlog[0]
+            try:
+                self.store.append(
+                    run.table,
+                    env.id,
+                    env.sender,
+                    env.seq,
+                    env.kind,
+                    dict(env.body),
+                    next_seq=run.stamper.next_seq,
+                )
+            except StoreError:
+                return
+            run.backlog.pop(0)
+        log.info("%s: the inputs kept in memory are in the log", run.table)
+        self._store_events(run, Update(since=0))
+        self._keep_seq(run)
 
     def _store_events(self, run: TableRun, up: Update) -> None:
         since = run.stored if up.since is None else min(up.since, run.stored)

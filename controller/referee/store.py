@@ -132,6 +132,14 @@ class InputLog:
 
     # Inputs ---------------------------------------------------------------------------
 
+    def has(self, table: str, message_id: str) -> bool:
+        """Whether the message is in ``table``'s log (read only: works on a full disk)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT 1 FROM inputs WHERE table_id = ? AND message_id = ?", (table, message_id)
+            ).fetchone()
+        return row is not None
+
     def append(
         self,
         table: str,

@@ -45,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from controller.bus.bus import Bus
@@ -61,6 +62,7 @@ from controller.bus.topics import (
 from controller.bus.topics import status_topic as _status_topic
 from controller.table.board_view import board_state
 from controller.table.observations import observation_body
+from controller.table.outbox import Outbox, OutboxError
 
 if TYPE_CHECKING:
     from controller.board.link import BoardLink
@@ -128,6 +130,9 @@ class TableService:
         component: str = "table",
         stamper: Stamper | None = None,
         status_stamper: Stamper | None = None,
+        outbox: Outbox | None = None,
+        recorded_as: str | None = None,
+        pace: float = 0.0,
     ) -> None:
         self.table = check_table_id(table)
         if observations is not None and source is not None:
@@ -145,8 +150,16 @@ class TableService:
         self.tracks = min(board_tracks, board.layout.tracks) if board is not None else board_tracks
         self.game_hole: int | None = board.layout.game if board is not None else None
         self.latency_hook: LatencyHook | None = None
-        self.stamper = stamper or Stamper(f"{table}/{component}")
-        self.publisher = Publisher(bus, self.stamper)
+        self.outbox = outbox
+        sender = f"{table}/{component}"
+        self.stamper = stamper or Stamper(
+            sender, start_seq=outbox.next_seq(sender) if outbox is not None else 1
+        )
+        self.publisher: Publisher = (
+            Publisher(bus, self.stamper)
+            if outbox is None
+            else _KeptPublisher(bus, self.stamper, outbox, on_trouble=self._error)
+        )
         # Status and error messages are a sender of their own, so that the referee sees
         # the observation and command stream's seqs without gaps and can put it in order.
         self.status_stamper = status_stamper or Stamper(f"{table}/{component}-status")
@@ -155,6 +168,17 @@ class TableService:
         self._observations: Iterator[Mapping[str, Any]] | None = (
             iter(observations) if observations is not None else None
         )
+        # a recorded file under an outbox: started again, the service goes on after the
+        # lines it sent (the outbox keeps the count with each message)
+        self._recorded_as = recorded_as if outbox is not None and observations is not None else None
+        self._recorded_lines = 0
+        self._pace = pace  # seconds between recorded observations (0: as fast as sent)
+        if self._recorded_as is not None and outbox is not None:
+            done = outbox.progress(self._recorded_as)
+            for _ in range(done):
+                if next(self._observations, None) is None:  # type: ignore[arg-type]
+                    break
+                self._recorded_lines += 1
         self._source = self._wrap(source) if source is not None else None
         self._live = source is not None and self._is_live(source)
         gate = getattr(watcher, "gate", None)
@@ -230,6 +254,14 @@ class TableService:
             {"state": "online", "component": self.component},
             retain=True,
         )
+        if isinstance(self.publisher, _KeptPublisher):
+            # what the broker never acknowledged before the last stop, oldest first,
+            # before anything new; the referee drops a message it has by its id
+            resent = self.publisher.resend()
+            with self._lock:
+                self._sent += resent
+            if resent:
+                log.info("%s: sent again %d message(s) kept in the outbox", self.table, resent)
         if self._source is not None:
             self._source.open()  # a live source reports trouble itself; a file raises SourceError
 
@@ -252,11 +284,13 @@ class TableService:
                 break
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent."""
+        """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent
+        (and, with an outbox, it is empty)."""
         deadline = time.monotonic() + timeout
         while True:
             health = self.bus.health()
-            if health.published + health.refused >= self._sent:
+            kept = len(self.outbox) if self.outbox is not None else 0
+            if health.published + health.refused >= self._sent and kept == 0:
                 return True
             if time.monotonic() > deadline:
                 return False
@@ -273,6 +307,7 @@ class TableService:
             ("board", self.board),
             ("panel", self.panel),
             ("bus", self.bus),
+            ("outbox", self.outbox),  # last: what the bus still acknowledged is forgotten
         ]
         for name, part in parts:
             if part is None:
@@ -307,7 +342,9 @@ class TableService:
         except ValueError as exc:  # a bad line of a recorded file
             self._error(f"observations: {exc}")
             return True
-        self._publish_observation(dict(body))
+        if self._pace > 0:
+            time.sleep(self._pace)
+        self._publish_observation(dict(body), recorded=True)
         return True
 
     def _step_frame(self) -> bool:
@@ -370,9 +407,19 @@ class TableService:
             log.warning("cannot show frames here; going on headless", exc_info=True)
             self._show = False
 
-    def _publish_observation(self, body: dict[str, Any]) -> None:
+    def _publish_observation(self, body: dict[str, Any], *, recorded: bool = False) -> None:
         try:
-            self._send(topic(self.table, OBSERVATION), "observation", body)
+            if recorded and self._recorded_as is not None:
+                assert isinstance(self.publisher, _KeptPublisher)
+                self._recorded_lines += 1
+                progress = (self._recorded_as, self._recorded_lines)
+                self.publisher.send(
+                    topic(self.table, OBSERVATION), "observation", body, progress=progress
+                )
+                with self._lock:
+                    self._sent += 1
+            else:
+                self._send(topic(self.table, OBSERVATION), "observation", body)
         except PayloadError as exc:
             self._error(f"observation not sent: {exc}")
             return
@@ -500,3 +547,65 @@ class TableService:
         out["bus"] = asdict(self.bus.health())
         out["dispatch"] = asdict(self.dispatcher.stats())
         return out
+
+
+class _KeptPublisher(Publisher):
+    """Keeps each message in the outbox before it is published; forgets it when the
+    broker answers. A message the outbox cannot keep (a full card) is still sent,
+    and the trouble reported: it is then only as safe as paho's memory."""
+
+    def __init__(
+        self, bus: Bus, stamper: Stamper, outbox: Outbox, on_trouble: Callable[[str], None]
+    ) -> None:
+        super().__init__(bus, stamper)
+        self.outbox = outbox
+        self.on_trouble = on_trouble
+
+    def send(
+        self,
+        topic: str,
+        kind: str,
+        body: Mapping[str, Any],
+        retain: bool = False,
+        *,
+        progress: tuple[str, int] | None = None,
+    ) -> Envelope:
+        env = self.stamper.stamp(kind, body)
+        payload = encode(env)  # a bad body raises PayloadError before anything is kept
+        try:
+            row = self.outbox.put(
+                topic, payload, retain, self.stamper.sender, env.seq + 1, progress
+            )
+        except OutboxError as exc:
+            self.on_trouble(f"{exc}: sent without keeping it")
+            self.bus.publish(topic, payload, retain=retain, qos=1)
+            return env
+        self.bus.publish(topic, payload, retain=retain, qos=1, on_done=partial(self._answered, row))
+        return env
+
+    def resend(self) -> int:
+        """Publish every message still kept, oldest first; how many."""
+        try:
+            pending = self.outbox.pending()
+        except OutboxError as exc:
+            self.on_trouble(str(exc))
+            return 0
+        for item in pending:
+            self.bus.publish(
+                item.topic,
+                item.payload,
+                retain=item.retain,
+                qos=1,
+                on_done=partial(self._answered, item.row),
+            )
+        return len(pending)
+
+    def _answered(self, row: int, accepted: bool) -> None:
+        # accepted or refused, the broker has answered: a refused message would be
+        # refused again (the bus reports the refusal)
+        try:
+            self.outbox.done(row)
+        except OutboxError:
+            log.exception(
+                "the outbox could not forget message %d; it is sent again next start", row
+            )
