@@ -116,7 +116,9 @@ class Rig:
     def logged_inputs(self) -> tuple[int, int]:
         """(inputs in the referee's log, distinct message ids among them)."""
         with sqlite3.connect(self.tmp / "referee.db") as db:
-            n, ids = db.execute("SELECT COUNT(*), COUNT(DISTINCT message_id) FROM inputs").fetchone()
+            n, ids = db.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT message_id) FROM inputs"
+            ).fetchone()
         return int(n), int(ids)
 
     def logs(self) -> str:

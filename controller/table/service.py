@@ -448,7 +448,16 @@ class TableService:
 
     # -- state in ---------------------------------------------------------------------
 
+    def _foreign(self, topic_: str, env: Envelope) -> bool:
+        """A message on this table's topic from another table's sender: refused, said."""
+        if env.sender.partition("/")[0] == self.table:
+            return False
+        self._error(f"sender {env.sender} is not of table {self.table}", topic=topic_)
+        return True
+
     def _on_state(self, topic_: str, env: Envelope) -> None:
+        if self._foreign(topic_, env):
+            return
         try:
             self._show_state(env.body)
         except Exception as exc:  # the last line of defence: a state never kills the service
@@ -483,7 +492,7 @@ class TableService:
 
     def _on_referee(self, topic_: str, env: Envelope) -> None:
         """The referee's retained status: while it is offline the panel says so."""
-        if self.panel is None:
+        if self._foreign(topic_, env) or self.panel is None:
             return
         if env.body.get("state") == "offline":
             self.panel.show("offline")

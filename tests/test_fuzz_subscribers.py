@@ -1,0 +1,217 @@
+"""Every subscriber fuzzed with hostile payloads (issue 12): wrong types, huge strings,
+deep nesting, unknown cards, other tables' ids, replayed messages. Each is rejected
+and logged (an ``error`` event), the service stays alive, and the state is unchanged:
+the referee's and the table service's alike, and ``kiebitz run``'s narrator.
+
+Property-based (hypothesis): payloads are drawn at random from hostile shapes, and
+from a good envelope with one field made wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.bus.bus import MemoryBroker, MemoryBus
+from controller.bus.envelope import Stamper, encode
+from controller.referee import InputLog, Referee
+from controller.table.service import TableService
+from rules.reading import TableSetup
+
+OBS = "kiebitz/v1/t1/table/observation"
+CMD = "kiebitz/v1/t1/table/command"
+STATE = "kiebitz/v1/t1/game/state"
+GOOD_BODY = {
+    "kind": "placed",
+    "card": "5H",
+    "zone": "play.1",
+    "zone_kind": "play",
+    "seat": 1,
+    "from_zone": None,
+    "t": 1.0,
+    "confidence": 0.99,
+}
+
+# values that are wrong wherever they go
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=40),
+    st.just("x" * 60_000),  # a huge string, under the 64 kB payload cap
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+NESTED = st.integers(min_value=30, max_value=3000).map(lambda n: "[" * n + "]" * n)
+BAD_CARDS = st.sampled_from(["ZZ", "1H", "", "5", "HH", "🂠", "10X", "5H5H", "  ", "A♥♥"])
+
+
+def envelope(body: Any, **fields: Any) -> bytes:
+    env = Stamper("t1/table", start_seq=1000).stamp("observation", GOOD_BODY).to_json()
+    env["body"] = body
+    env.update(fields)
+    return json.dumps(env).encode()
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (
+        (_is_int(v) or isinstance(v, float)) and v == v and v not in (float("inf"), float("-inf"))
+    )
+
+
+def _is_whole(v: Any) -> bool:
+    """An integer as JSON Schema counts them: 3 and 3.0 alike."""
+    return _is_number(v) and float(v).is_integer()
+
+
+#: For each envelope field, junk that is surely wrong there.
+WRONG_FIELD = {
+    "schema": JUNK.filter(lambda v: not (_is_number(v) and v == 1)),
+    "id": JUNK.filter(
+        lambda v: not (isinstance(v, str) and len(v) == 32 and set(v) <= set("0123456789abcdef"))
+    ),
+    "sender": st.sampled_from(["t2/table", "t1x/table", "T1/table", "t1", "", "t1/table/x"]),
+    "seq": JUNK.filter(lambda v: not (_is_whole(v) and v >= 1)),
+    "ts": JUNK.filter(lambda v: not (_is_number(v) and v >= 0)),
+    "kind": JUNK.filter(lambda v: v not in ("observation", "command")),
+}
+#: For each observation field, a value that is surely wrong there.
+WRONG_BODY = {
+    "card": BAD_CARDS,
+    "kind": JUNK.filter(lambda v: v not in ("placed", "moved", "removed")),
+    "seat": JUNK.filter(lambda v: not (v is None or (_is_whole(v) and 0 <= v <= 7))),
+    "confidence": JUNK.filter(lambda v: not (_is_number(v) and 0 <= v <= 1)),
+    "zone": st.one_of(st.just("z" * 65), st.integers(), st.lists(st.text(), max_size=2)),
+    "extra": JUNK,  # a field the schema does not have
+}
+
+
+@st.composite
+def hostile(draw: st.DrawFn) -> tuple[str, bytes]:
+    """(topic, payload): never a message that is both well formed and new."""
+    where = draw(st.sampled_from([OBS, CMD]))
+    shape = draw(st.integers(min_value=0, max_value=6))
+    if shape == 0:
+        return where, draw(st.binary(max_size=200))
+    if shape == 1:
+        return where, json.dumps(draw(JUNK)).encode()
+    if shape == 2:
+        return where, draw(NESTED).encode()
+    if shape == 3:  # one envelope field made wrong (another table's sender among them)
+        name = draw(st.sampled_from(sorted(WRONG_FIELD)))
+        return where, envelope(GOOD_BODY, **{name: draw(WRONG_FIELD[name])})
+    if shape == 4:  # one body field made wrong: an unknown card, a field too many …
+        name = draw(st.sampled_from(sorted(WRONG_BODY)))
+        return where, envelope({**GOOD_BODY, name: draw(WRONG_BODY[name])})
+    if shape == 5:  # a body that is not an object, or nested deep
+        deep = st.integers(min_value=33, max_value=400).map(lambda n: json.loads("[" * n + "]" * n))
+        inner = draw(st.one_of(JUNK, deep))
+        return where, envelope(inner if not isinstance(inner, dict) else [inner])
+    return OBS, REPLAY  # the good message, replayed
+
+
+REPLAY = encode(Stamper("t1/table", start_seq=1).stamp("observation", GOOD_BODY))
+
+
+@pytest.fixture(scope="module")
+def referee_rig(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    broker = MemoryBroker()
+    bus = MemoryBus(broker, "referee")
+    bus.start()
+    log = InputLog(tmp_path_factory.mktemp("fuzz") / "r.db")
+    referee = Referee(bus, log, setup_for=lambda t: TableSetup("cribbage", dealer=0)).start()
+    table = MemoryBus(broker, "t1-table")
+    table.start()
+    errors: list[str] = []
+    table.subscribe("kiebitz/v1/t1/game/event", lambda t, p: errors.append(t))
+    table.publish(OBS, REPLAY)  # one good observation: the state to keep
+    yield referee, table, errors
+    referee.close()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile())
+def test_the_referee_rejects_hostile_payloads_and_keeps_its_state(referee_rig, message):
+    referee, table, errors = referee_rig
+    before = json.dumps(referee.state("t1"), sort_keys=True)
+    inputs = referee.inputs("t1")
+    n_errors = len(errors)
+    topic, payload = message
+    table.publish(topic, payload)
+    referee.tick()
+    assert json.dumps(referee.state("t1"), sort_keys=True) == before
+    assert referee.inputs("t1") == inputs == 1
+    if payload != REPLAY:
+        assert len(errors) == n_errors + 1  # rejected and said so
+    # alive: the referee still reads its table
+    assert referee.reading("t1").summary()["game"] == "cribbage"
+
+
+STATES = st.one_of(
+    st.binary(max_size=100),
+    JUNK.map(lambda v: json.dumps(v).encode()),
+    NESTED.map(str.encode),
+    st.builds(
+        lambda name, value: (lambda env: (env.update({name: value}), json.dumps(env).encode())[1])(
+            Stamper("t1/referee", start_seq=50).stamp("state", {"game": "cribbage"}).to_json()
+        ),
+        st.sampled_from(["schema", "id", "sender", "seq", "ts", "kind", "body"]),
+        JUNK,
+    ),
+    JUNK.map(
+        lambda v: encode(Stamper("t2/referee", start_seq=60).stamp("state", {"game": "cribbage"}))
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def table_rig():  # type: ignore[no-untyped-def]
+    broker = MemoryBroker()
+    service = TableService("t1", MemoryBus(broker, "t1-table"))
+    service.start()
+    referee = MemoryBus(broker, "t1-referee")
+    referee.start()
+    good = {"game": "cribbage", "scores": [5, 9], "pegs": [[5, 0], [9, 4]], "dealer": 0}
+    referee.publish(STATE, encode(Stamper("t1/referee", start_seq=1).stamp("state", good)))
+    yield service, referee
+    service.close()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(STATES)
+def test_the_table_service_rejects_hostile_states_and_keeps_its_board(table_rig, payload):
+    service, referee = table_rig
+    before = service.health()
+    referee.publish(STATE, payload)
+    after = service.health()
+    assert after["last_board_state"] == before["last_board_state"]
+    assert after["states"] == before["states"] == 1
+    # said on table/event, or (a sender's seq seen before: a replay) dropped and logged
+    assert after["errors"] - before["errors"] in (0, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=100), JUNK.map(lambda v: json.dumps(v).encode())))
+def test_the_narrator_of_kiebitz_run_shrugs_off_hostile_events(payload):
+    from controller.bus.dispatch import Dispatcher
+
+    broker = MemoryBroker()
+    bus = MemoryBus(broker, "run")
+    bus.start()
+    said: list[Any] = []
+    rejected: list[str] = []
+    d = Dispatcher(bus, on_error=lambda topic, reason, sender: rejected.append(reason))
+    d.route("kiebitz/v1/t1/game/event", "event", lambda t, env: said.append(env))
+    other = MemoryBus(broker, "x")
+    other.start()
+    other.publish("kiebitz/v1/t1/game/event", payload)
+    assert said == [] and len(rejected) == 1
