@@ -107,6 +107,11 @@ class Mosquitto:
             if self.config is not None
             else [f"listener {self.port} 127.0.0.1", "allow_anonymous true", "persistence false"]
         )
+        if self.config is None or "max_queued_messages" not in self.config:
+            # Mosquitto queues 1000 messages for a slow subscriber and then drops QoS 1
+            # messages it has acknowledged to their sender: a burst (tables sending what
+            # they kept through an outage) would be lost at the referee
+            head.append("max_queued_messages 1000000")
         lines = [
             *head,
             # small packets out at once: with Nagle's algorithm a message waits for the
