@@ -659,3 +659,35 @@ def test_entry_point_closed_pipe_is_quiet(tmp_path: Path) -> None:
         status = process.wait(timeout=60)
     assert "Traceback" not in err
     assert status == 1
+
+
+@pytest.mark.parametrize(
+    "argv", [["skat", "replay", "-"], ["cribbage", "score", "--batch", "-"]], ids=["skat", "batch"]
+)
+def test_ctrl_c_while_reading_stdin_is_one_line_and_status_130(argv: list[str]) -> None:
+    # a line read and answered, then Ctrl-C while the command waits for the next
+    import signal
+    import time
+
+    first = {
+        "skat": "(;GM[Skat]ID[7]MV[w " + ".".join(["CJ"]) + "];)\n",
+        "batch": "5H 5S 5C JD | 5D\n",
+    }["skat" if argv[0] == "skat" else "batch"]
+    child = subprocess.Popen(
+        [*kiebitz_command(), *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(first)
+    child.stdin.flush()
+    answer = child.stdout.readline()
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert err == "kiebitz: interrupted\n"
+    assert answer.endswith("\n") and out == ""  # what was answered stands, whole
