@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_outbox import game_lines
+from test_outbox import SmallDisk, game_lines
 
 from controller.bus.broker import Mosquitto, find_mosquitto, free_port
 from controller.bus.bus import MqttBus
@@ -40,10 +40,11 @@ KEYS = ("plays", "scores", "deal", "phase", "inputs", "alerts")
 class Rig:
     """A broker with persistence, the referee and the table service, as processes."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, data: Path | None = None) -> None:
         if find_mosquitto() is None:
             pytest.fail("mosquitto is not installed (make test installs it)")
         self.tmp = tmp
+        self.data = data or tmp  # where the referee's log and the table's outbox live
         self.lines = game_lines()
         self.file = tmp / "game.jsonl"
         self.file.write_text("".join(json.dumps(line) + "\n" for line in self.lines))
@@ -78,11 +79,11 @@ class Rig:
 
     def start(self, name: str) -> None:
         if name == "referee":
-            argv = ["referee", "--broker", self.url, "--db", str(self.tmp / "referee.db"),
+            argv = ["referee", "--broker", self.url, "--db", str(self.data / "referee.db"),
                     "--game", "cribbage", "--dealer", "0"]  # fmt: skip
         else:
             argv = ["table", "--table-id", "t1", "--broker", self.url, "--observations",
-                    str(self.file), "--outbox", str(self.tmp / "outbox.db"),
+                    str(self.file), "--outbox", str(self.data / "outbox.db"),
                     "--pace", str(PACE)]  # fmt: skip
         log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115
         self.procs[name] = subprocess.Popen(
@@ -115,7 +116,7 @@ class Rig:
 
     def logged_inputs(self) -> tuple[int, int]:
         """(inputs in the referee's log, distinct message ids among them)."""
-        with sqlite3.connect(self.tmp / "referee.db") as db:
+        with sqlite3.connect(self.data / "referee.db") as db:
             n, ids = db.execute(
                 "SELECT COUNT(*), COUNT(DISTINCT message_id) FROM inputs"
             ).fetchone()
@@ -227,3 +228,25 @@ def test_duplicated_and_reordered_deliveries(rig, fault_free):
         _once_each(rig)
     finally:
         copies.close()
+
+
+def test_a_full_disk_under_the_referee_and_the_outbox_mid_game(tmp_path, fault_free):
+    # the referee's log and the table's outbox on one small real filesystem, filled to
+    # the last byte mid-game and freed again a moment later
+    disk = SmallDisk(tmp_path / "card")
+    rig = Rig(tmp_path, data=disk.path)
+    try:
+        rig.start("referee")
+        rig.start("table")
+        time.sleep(1.5)
+        disk.fill()
+        time.sleep(1.5)  # the game goes on from memory; both say so in their logs
+        disk.free()
+        assert rig.table_done() == 0, rig.logs()
+        assert rig.final_state() == fault_free
+        rig.close()  # the referee stores what it held before it stops
+        _once_each(rig)
+        assert "disk is full" in rig.logs()
+    finally:
+        rig.close()
+        disk.close()
