@@ -113,7 +113,20 @@ def service_logging() -> None:
     each line). Does nothing when logging is already set up."""
     import logging
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+        """Writes to whatever ``sys.stderr`` is now (a test may swap it)."""
+
+        @property  # type: ignore[override]
+        def stream(self) -> Any:
+            return sys.stderr
+
+        @stream.setter
+        def stream(self, value: Any) -> None:
+            pass
+
+    handler = _Stderr()
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
 
 
 def positive_number(text: str) -> float:

@@ -156,19 +156,24 @@ def test_the_referee_rejects_hostile_payloads_and_keeps_its_state(referee_rig, m
     assert referee.reading("t1").summary()["game"] == "cribbage"
 
 
+def _state_with(name: str, value: Any) -> bytes:
+    env = Stamper("t1/referee", start_seq=50).stamp("state", {"game": "cribbage"}).to_json()
+    env[name] = value
+    return json.dumps(env).encode()
+
+
+WRONG_STATE_FIELD = {
+    **{k: v for k, v in WRONG_FIELD.items() if k not in ("kind", "sender")},
+    "sender": st.sampled_from(["t2/referee", "t1x/referee", "", "t1"]),
+    "kind": JUNK.filter(lambda v: v != "state"),
+    "body": JUNK.filter(lambda v: not (isinstance(v, dict) and "game" in v)),
+}
 STATES = st.one_of(
     st.binary(max_size=100),
     JUNK.map(lambda v: json.dumps(v).encode()),
     NESTED.map(str.encode),
-    st.builds(
-        lambda name, value: (lambda env: (env.update({name: value}), json.dumps(env).encode())[1])(
-            Stamper("t1/referee", start_seq=50).stamp("state", {"game": "cribbage"}).to_json()
-        ),
-        st.sampled_from(["schema", "id", "sender", "seq", "ts", "kind", "body"]),
-        JUNK,
-    ),
-    JUNK.map(
-        lambda v: encode(Stamper("t2/referee", start_seq=60).stamp("state", {"game": "cribbage"}))
+    st.sampled_from(sorted(WRONG_STATE_FIELD)).flatmap(
+        lambda name: WRONG_STATE_FIELD[name].map(lambda value: _state_with(name, value))
     ),
 )
 

@@ -204,6 +204,8 @@ class TableService:
         self._last_state: Mapping[str, Any] | None = None
         self._last_board: BoardState | None = None
         self._source_state: str | None = None
+        self._parts_checked = 0.0
+        self._parts_said = ""
         self._show = False
         self._sent = 0
         self.panel: Panel | None = None
@@ -248,12 +250,10 @@ class TableService:
         deadline = time.monotonic() + 5.0
         while not self.bus.connected and time.monotonic() < deadline:
             time.sleep(0.01)
-        self._send(
-            _status_topic(self.table, self.component),
-            "status",
-            {"state": "online", "component": self.component},
-            retain=True,
-        )
+        online: dict[str, Any] = {"state": "online", "component": self.component}
+        if self._parts():
+            online["detail"] = self._parts_said = self._parts()
+        self._send(_status_topic(self.table, self.component), "status", online, retain=True)
         if isinstance(self.publisher, _KeptPublisher):
             # what the broker never acknowledged before the last stop, oldest first,
             # before anything new; the referee drops a message it has by its id
@@ -265,10 +265,36 @@ class TableService:
         if self._source is not None:
             self._source.open()  # a live source reports trouble itself; a file raises SourceError
 
+    def _parts(self) -> str:
+        """How the board link and the camera stand, for the retained status's detail
+        (``kiebitz status`` shows it): ``board synced; camera open``."""
+        parts = []
+        health = getattr(self.board, "health", None)  # a stand-in board may have none
+        if health is not None:
+            parts.append(f"board {health().status}")
+        if self._source is not None:
+            parts.append(f"camera {self._source_state or 'open'}")
+        return "; ".join(parts)
+
+    def _say_parts(self) -> None:
+        """Publish the status again when the board's or the camera's state changed
+        (checked at most every 2 s)."""
+        now = time.monotonic()
+        if now - self._parts_checked < 2.0:
+            return
+        self._parts_checked = now
+        detail = self._parts()
+        if detail != self._parts_said:
+            self._parts_said = detail
+            body = {"state": "online", "component": self.component, "detail": detail}
+            self._send(_status_topic(self.table, self.component), "status", body, retain=True)
+
     def step(self) -> bool:
         """One frame (or one recorded observation); False at the end of a finite source."""
         if self._closed:
             return False
+        if self.board is not None or self._source is not None:
+            self._say_parts()
         if self._observations is not None:
             return self._step_recorded()
         if self._source is None:
