@@ -94,9 +94,9 @@ def register(commands: Commands) -> None:
     )
     p.add_argument(
         "--fonts",
-        default="dejavu",
+        default="training",
         choices=["dejavu", "training"],
-        help="the fonts rendered faces draw their indices from (training: DejaVu, "
+        help="the fonts rendered faces draw their indices from (default training: DejaVu, "
         "Liberation and FreeFont; the URW faces are kept for the bench's unseen-fonts set)",
     )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")

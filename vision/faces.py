@@ -278,7 +278,7 @@ def render_face(
         anchors.append(Anchor(mx, my, ux, uy, d))
     draw = ImageDraw.Draw(img)
     letter_font = RANK_FONTS[0] if fonts == "dejavu" else rank_font_name
-    _draw_centre(draw, rank, suit, ink, rng, text, suit_name, letter_font)
+    _draw_centre(draw, rank, suit, ink, rng, text, suit_name, letter_font, img)
     face = cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
     radius = int(rng.integers(8, 20))
     if rng.random() < 0.6:  # a thin printed border line
@@ -296,6 +296,7 @@ def _draw_centre(
     letter_text: str | None = None,
     suit_font: str = SUIT_FONT,
     letter_font: str = RANK_FONTS[0],
+    image: Image.Image | None = None,
 ) -> None:
     """Pips for number cards, one large pip for the ace, a busy panel for court cards
     (with ``letter_text``, the deck's letter for the rank, in the middle); the pips in
@@ -306,19 +307,9 @@ def _draw_centre(
         _draw_centred(draw, SUIT_CHARS[suit], _font(suit_font, size), (W / 2, H / 2), ink)
         return
     if rank in ("J", "Q", "K"):
-        draw.rectangle((x0 - 8, y0 - 4, x1 + 8, y1 + 4), outline=ink, width=2)
-        palette = [ink, (230, 190, 30), (30, 60, 160), (20, 20, 20), (200, 30, 40)]
-        for _ in range(int(rng.integers(25, 60))):
-            cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
-            r = rng.uniform(4, 22)
-            colour = palette[int(rng.integers(0, len(palette)))]
-            if rng.random() < 0.5:
-                draw.ellipse((cx - r, cy - r * rng.uniform(0.4, 1.5), cx + r, cy + r), fill=colour)
-            else:
-                pts = [(cx + rng.uniform(-r, r), cy + rng.uniform(-r, r)) for _ in range(4)]
-                draw.polygon(pts, fill=colour)
-        letter = _font(letter_font, int(rng.integers(40, 70)))
-        _draw_centred(draw, letter_text or rank, letter, (W / 2, H / 2), ink)
+        if image is None:
+            raise ValueError("a court card's panel is drawn into its face: pass image")
+        _draw_court(image, rank, suit, ink, rng, letter_text, suit_font, letter_font)
         return
     n = int(rank)
     pip_font = _font(suit_font, int(rng.integers(40, 56)))
@@ -326,6 +317,200 @@ def _draw_centre(
         cx = x0 + 10 + fx * (x1 - x0 - 20)
         cy = y0 + 18 + fy * (y1 - y0 - 36)
         _draw_centred(draw, SUIT_CHARS[suit], pip_font, (cx, cy), ink)
+
+
+# -- court cards --------------------------------------------------------------------------
+
+#: Court figures' flat colours (RGB, as PIL draws): the red, blue, yellow and black of
+#: printed court cards, and skin.
+_COURT_RED, _COURT_BLUE, _COURT_YELLOW, _COURT_BLACK = (
+    (200, 30, 40),
+    (30, 60, 160),
+    (230, 190, 30),
+    (20, 20, 20),
+)
+_SKIN = (250, 222, 185)
+
+
+def _jitter(rng: np.random.Generator, v: float, spread: float) -> float:
+    return float(v + rng.uniform(-spread, spread))
+
+
+def _hatch(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    rng: np.random.Generator,
+    colour: tuple[int, int, int],
+) -> None:
+    """Parallel thin strokes across a box: the shading of an engraved robe."""
+    x0, y0, x1, y1 = box
+    step = rng.uniform(3, 6)
+    slope = rng.uniform(-0.8, 0.8)
+    x = x0
+    while x < x1:
+        draw.line((x, y0, x + slope * (y1 - y0), y1), fill=colour, width=1)
+        x += step
+
+
+def _court_half(
+    rank: str,
+    suit: str,
+    ink: tuple[int, int, int],
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    paper: tuple[int, int, int],
+    suit_font: str,
+) -> Image.Image:
+    """One end of a double-ended court figure, drawn as printed court cards are: flat
+    colours inside black outlines, a face, a crown (king, queen) or cap (jack), robes
+    with bands, hatching and patterns, a sceptre, sword or flower, and the small suit
+    symbol beside the head that real court cards print (a pip that is no index)."""
+    pw, ph = size
+    half = Image.new("RGB", (pw, ph), paper)
+    draw = ImageDraw.Draw(half)
+    colours = [ink, _COURT_RED, _COURT_BLUE, _COURT_YELLOW, _COURT_BLACK]
+    line = _COURT_BLACK
+    cx = _jitter(rng, pw * 0.5, pw * 0.1)
+    head_y = _jitter(rng, ph * 0.33, ph * 0.06)
+    hr = rng.uniform(12, 19)
+    # robes: shoulders to the middle of the card, in bands of flat colour
+    shoulder = head_y + hr * rng.uniform(0.9, 1.3)
+    left, right = cx - rng.uniform(35, 55), cx + rng.uniform(35, 55)
+    robe = [(cx - hr * 1.2, shoulder), (cx + hr * 1.2, shoulder), (right, ph), (left, ph)]
+    draw.polygon(robe, fill=colours[int(rng.integers(0, 5))], outline=line)
+    for _ in range(int(rng.integers(2, 6))):  # bands, panels and collars
+        y = rng.uniform(shoulder, ph - 6)
+        h = rng.uniform(5, 18)
+        x_a, x_b = rng.uniform(left, cx - 5), rng.uniform(cx + 5, right)
+        colour = colours[int(rng.integers(0, 5))]
+        if rng.random() < 0.5:
+            draw.rectangle((x_a, y, x_b, y + h), fill=colour, outline=line)
+        else:
+            draw.polygon(
+                [(x_a, y), (x_b, y), (cx + rng.uniform(-8, 8), y + h * 2)],
+                fill=colour,
+                outline=line,
+            )
+        if rng.random() < 0.4:
+            _hatch(draw, (x_a, y, x_b, y + h), rng, line)
+        if rng.random() < 0.4:  # a row of small dots or rings along the band
+            r = rng.uniform(1.5, 3.5)
+            for x in np.arange(x_a + 4, x_b - 2, r * 3):
+                draw.ellipse(
+                    (x - r, y + h / 2 - r, x + r, y + h / 2 + r),
+                    outline=line,
+                    fill=colours[int(rng.integers(0, 5))] if rng.random() < 0.5 else None,
+                )
+    if rng.random() < 0.6:
+        _hatch(draw, (left + 4, shoulder + 4, right - 4, ph), rng, line)
+    # what the figure holds: a sceptre or sword (a long stroke with a head) or a flower
+    hx = rng.choice([cx - rng.uniform(25, 45), cx + rng.uniform(25, 45)])
+    top = rng.uniform(head_y - hr * 1.5, head_y + hr)
+    width = int(rng.integers(2, 5))
+    draw.line((hx, top, hx + rng.uniform(-10, 10), ph), fill=line, width=width)
+    held = rng.random()
+    if held < 0.4:  # an orb, a fleur or a flower head
+        r = rng.uniform(4, 9)
+        draw.ellipse(
+            (hx - r, top - r, hx + r, top + r), fill=colours[int(rng.integers(0, 5))], outline=line
+        )
+    elif held < 0.7:  # a blade's hilt: a cross bar
+        draw.line((hx - 8, top + 8, hx + 8, top + 8), fill=line, width=width)
+    else:  # petals
+        for k in range(5):
+            a = k * 2 * np.pi / 5
+            px, py = hx + 6 * np.cos(a), top + 6 * np.sin(a)
+            draw.ellipse((px - 3, py - 3, px + 3, py + 3), fill=_COURT_RED, outline=line)
+    # the head: hair or beard, face, eyes, nose, mouth
+    if rank == "K" or rng.random() < 0.3:  # a beard, or hair to the shoulders
+        beard = [
+            (cx - hr, head_y),
+            (cx + hr, head_y),
+            (cx + hr * 0.5, head_y + hr * 1.6),
+            (cx - hr * 0.5, head_y + hr * 1.6),
+        ]
+        draw.polygon(beard, fill=colours[int(rng.integers(0, 5))], outline=line)
+    draw.ellipse(
+        (cx - hr * 0.85, head_y - hr, cx + hr * 0.85, head_y + hr),
+        fill=_SKIN,
+        outline=line,
+        width=1,
+    )
+    eye_y = head_y - hr * 0.15
+    for ex in (cx - hr * 0.35, cx + hr * 0.35):
+        draw.ellipse((ex - 1.5, eye_y - 1.2, ex + 1.5, eye_y + 1.2), fill=line)
+    draw.line((cx, eye_y, cx + rng.uniform(-3, 3), head_y + hr * 0.3), fill=line, width=1)
+    draw.line(
+        (cx - hr * 0.25, head_y + hr * 0.55, cx + hr * 0.25, head_y + hr * 0.55),
+        fill=_COURT_RED,
+        width=1,
+    )
+    crown_y = head_y - hr * 0.8
+    if rank in ("K", "Q"):  # a crown: a band and its points
+        points = int(rng.integers(3, 6))
+        xs = np.linspace(cx - hr, cx + hr, 2 * points + 1)
+        top_y = crown_y - rng.uniform(10, 18)
+        poly = [(cx - hr, crown_y)] + [
+            (x, top_y if i % 2 else crown_y - 5) for i, x in enumerate(xs)
+        ]
+        poly.append((cx + hr, crown_y))
+        draw.polygon(poly, fill=_COURT_YELLOW, outline=line)
+        for x in xs[1::2]:
+            draw.ellipse((x - 2, top_y - 2, x + 2, top_y + 2), fill=_COURT_RED, outline=line)
+    else:  # a cap with a feather
+        draw.chord(
+            (cx - hr * 1.1, crown_y - hr * 0.9, cx + hr * 1.1, crown_y + hr * 0.7),
+            180,
+            360,
+            fill=colours[int(rng.integers(0, 5))],
+            outline=line,
+        )
+        fx = cx + rng.uniform(-hr, hr)
+        draw.line(
+            (fx, crown_y - 4, fx + rng.uniform(-15, 15), crown_y - rng.uniform(14, 24)),
+            fill=line,
+            width=2,
+        )
+    # the small suit symbol beside the head, as real court cards print it
+    if rng.random() < 0.85:
+        sx = cx + rng.choice([-1, 1]) * rng.uniform(hr + 14, hr + 30)
+        sy = head_y - rng.uniform(0, hr * 1.5)
+        _draw_centred(
+            draw, SUIT_CHARS[suit], _font(suit_font, int(rng.integers(16, 30))), (sx, sy), ink
+        )
+    return half
+
+
+def _draw_court(
+    img: Image.Image,
+    rank: str,
+    suit: str,
+    ink: tuple[int, int, int],
+    rng: np.random.Generator,
+    letter_text: str | None,
+    suit_font: str,
+    letter_font: str,
+) -> None:
+    """A court card's panel: a frame and a double-ended figure (one end drawn, the other
+    the same turned half a turn, split straight or on the diagonal); some decks print
+    the rank's letter large across the middle as well."""
+    x0, y0, x1, y1 = 54, 44, W - 54, H - 44
+    paper = img.getpixel((W // 2, 4))
+    pw, ph = x1 - x0, (y1 - y0) // 2
+    end = _court_half(rank, suit, ink, rng, (pw, ph), paper, suit_font)
+    img.paste(end, (x0, y0))
+    img.paste(end.rotate(180), (x0, y0 + ph))
+    mid = y0 + ph
+    draw = ImageDraw.Draw(img)
+    if rng.random() < 0.5:
+        draw.line((x0, mid, x1, mid), fill=ink, width=1)
+    else:
+        slope = rng.uniform(-0.25, 0.25) * (x1 - x0)
+        draw.line((x0, mid + slope, x1, mid - slope), fill=ink, width=1)
+    draw.rectangle((x0, y0, x1, y1), outline=ink, width=int(rng.integers(1, 3)))
+    if rng.random() < 0.25:
+        letter = _font(letter_font, int(rng.integers(40, 70)))
+        _draw_centred(draw, letter_text or rank, letter, (W / 2, H / 2), ink)
 
 
 # -- real faces ------------------------------------------------------------------------

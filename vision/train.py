@@ -52,9 +52,10 @@ class TrainConfig:
     # tried on 2026-12-01: fewer false readings, lower precision on the pinochle photos
     refuse_covered: bool = False
     # the font set rendered faces draw their glyphs from (vision.faces.FONT_SETS)
-    fonts: str = "dejavu"
+    fonts: str = "training"
     out: str = str(DEFAULT_MODEL)
-    channels: tuple[int, int, int] = (16, 32, 64)
+    # 24-48-96 since 2026-12-02: the 16-32-64 network had no room for many index fonts
+    channels: tuple[int, int, int] = (24, 48, 96)
     hidden: int = 128
     strided: bool = True  # strided convolutions (False: convolution + 2 x 2 max pooling)
     gate_epochs: int = 8  # 0: no gate
