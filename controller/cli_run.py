@@ -14,6 +14,7 @@ import json
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -210,7 +211,11 @@ def _referee(args: argparse.Namespace) -> int:
         cfg = read_config(args.config)
         if args.broker is None or args.broker == cfg.broker.url:
             args.broker = cfg.broker.url
-            bus_options = cfg.broker.bus_options()
+            bus_options = (
+                cfg.referee.bus_options(cfg.broker)
+                if cfg.referee is not None
+                else cfg.broker.bus_options()
+            )
         if cfg.referee is not None:
             args.db = args.db or Path(cfg.referee.db)
             args.tables = args.tables or ",".join(cfg.referee.tables) or None
@@ -220,7 +225,7 @@ def _referee(args: argparse.Namespace) -> int:
             args.variant = args.variant or opts.get("variant")
             args.players = args.players if args.players is not None else opts.get("players")
             args.game_to = args.game_to if args.game_to is not None else opts.get("game_to")
-            if "rules" in opts:
+            if "rules" in opts and args.rules is None:
                 args.rules = opts["rules"]
             args.dealer = args.dealer if args.dealer is not None else cfg.game.dealer
     args.db = args.db or Path("kiebitz-referee.db")
@@ -231,9 +236,12 @@ def _referee(args: argparse.Namespace) -> int:
         raise UsageError("give --broker URL (or --replay FILE)")
     service_logging()
     from controller.bus.bus import open_bus
+    from controller.bus.envelope import Stamper
     from controller.referee import InputLog, Referee, StoreError
+    from controller.table.service import status_will
 
     tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
+    status: dict[str, Stamper] = {}
     try:
         store = InputLog(args.db)
     except StoreError as exc:
@@ -243,28 +251,41 @@ def _referee(args: argparse.Namespace) -> int:
         # restarts is queued for it, not lost
         if args.broker.startswith("mqtt"):
             bus_options["session_expiry"] = 86400
+        # one table: the broker says offline for it if the referee dies (a connection
+        # has one last will; with more tables each is said offline at a clean stop)
+        if tables is not None and len(tables) == 1:
+            status[tables[0]] = Stamper(f"{tables[0]}/referee-status")
+            bus_options["will"] = status_will(tables[0], status[tables[0]], "referee")
         bus = open_bus(args.broker, "kiebitz-referee", **bus_options)
     except ValueError as exc:
         raise UsageError(f"--broker: {exc}") from exc
-    referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables)
+    referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables, status=status)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     # the routes first: a resumed session delivers what was queued at once on connect
     referee.start()
     bus.start()
     referee.run_ticks(stop)
+    # "serving" once the broker has the subscriptions: what tables send from then on
+    # is the referee's, even while it restarts (its session); before the very first
+    # subscription the broker keeps nothing for it
+    deadline = time.monotonic() + 10.0
+    while bus.health().subscriptions < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    where = "" if bus.health().subscriptions >= 2 else " (not yet subscribed: the broker is away)"
     print(
         f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "
-        f"log {args.db}",
+        f"log {args.db}{where}",
         file=sys.stderr,
+        flush=True,
     )
     try:
         stop.wait()
     except KeyboardInterrupt:
         pass
     finally:
+        referee.close()  # says offline for its tables while the bus is still up
         bus.close()
-        referee.close()
     return 0
 
 

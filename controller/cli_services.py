@@ -184,9 +184,7 @@ def _table(args: argparse.Namespace) -> int:
             status_stamper=status,
             outbox=outbox,
             pace=args.pace or 0.0,
-            recorded_as=None
-            if args.observations is None
-            else str(Path(args.observations).resolve()),
+            recorded_as=None if args.observations is None else _recording_key(args.observations),
         )
     stop = threading.Event()
     _stop_on_sigterm(stop)
@@ -208,6 +206,14 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recording_key(path: str) -> str:
+    """A recorded file as the outbox knows it: its path, size and time, so that a new
+    recording at the same path starts from its first line."""
+    p = Path(path).resolve()
+    st = p.stat()
+    return f"{p}:{st.st_size}:{st.st_mtime_ns}"
+
+
 def _with_config(args: argparse.Namespace) -> dict[str, Any]:
     """Fill what the command line left out from ``--config``; check what is needed.
     Returns the broker account's options for :func:`open_bus`."""
@@ -223,6 +229,12 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
         if args.broker is None or args.broker == cfg.broker.url:
             args.broker = cfg.broker.url
             options = cfg.broker.bus_options()
+        elif cfg.broker.username is not None:
+            print(
+                f"kiebitz: warning: --broker {args.broker} is not the config's "
+                f"{cfg.broker.url}: its account ({cfg.broker.username}) is not used there",
+                file=sys.stderr,
+            )
         if args.source is None and args.observations is None:
             args.source, args.observations = t.source, t.observations
         args.layout = args.layout or t.layout

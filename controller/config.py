@@ -94,6 +94,18 @@ class TableConfig:
 class RefereeConfig:
     db: str = "kiebitz-referee.db"
     tables: tuple[str, ...] = ()
+    #: The referee's own broker account (``kiebitz.referee``: docs/security.md); the
+    #: ``[broker]`` account is the table's, which may not write game topics.
+    username: str | None = None
+    password_file: str | None = None
+
+    def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
+        """The broker's options with the referee's account in place of the table's."""
+        out = broker.bus_options()
+        if self.username is not None:
+            account = BrokerConfig(broker.url, self.username, self.password_file)
+            out.update(username=self.username, password=account.password())
+        return out
 
 
 @dataclass(frozen=True)
@@ -261,7 +273,12 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "board": {"port": _text, "layout": _board_layout},
         "panel": {"gpio": _gpio},
     },
-    "referee": {"db": _new_file, "tables": _table_ids},
+    "referee": {
+        "db": _new_file,
+        "tables": _table_ids,
+        "username": _text,
+        "password_file": _readable_file,
+    },
     "game": {
         "game": _game,
         "variant": _any,
@@ -329,7 +346,14 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
     referee = None
     if "referee" in data:
         r = values.get("referee", {})
-        referee = RefereeConfig(db=r.get("db", "kiebitz-referee.db"), tables=r.get("tables", ()))
+        referee = RefereeConfig(
+            db=r.get("db", "kiebitz-referee.db"),
+            tables=r.get("tables", ()),
+            username=r.get("username"),
+            password_file=r.get("password_file"),
+        )
+        if referee.password_file is not None and referee.username is None:
+            problems.append("referee.password_file: needs referee.username (its account)")
     g = dict(values.get("game", {}))
     game = GameConfig(game=g.pop("game", "cribbage"), dealer=g.pop("dealer", None), options=g)
     if "game" in values and not any(p.startswith("game.") for p in problems):

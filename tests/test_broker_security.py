@@ -329,3 +329,63 @@ def test_a_tables_broker_bridged_to_the_club_carries_its_side_out_and_the_game_i
         finally:
             local.loop_stop()
             referee.close()
+
+
+# -- the shipped example config, both services, on the shipped broker ---------------
+
+
+def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp_path):
+    # each service with its own account (the table's may not write game topics), the
+    # example config as shipped but for its paths; and kiebitz status says both are up
+    import json as _json
+    import subprocess as sp
+    import sys
+
+    from test_outbox import game_lines
+
+    lines = game_lines()[:40]
+    recorded = tmp_path / "game.jsonl"
+    recorded.write_text("".join(_json.dumps(line) + "\n" for line in lines))
+    (tmp_path / "t1.password").write_text(PASSWORDS["t1"] + "\n")
+    (tmp_path / "referee.password").write_text(PASSWORDS["kiebitz.referee"] + "\n")
+    text = (SHIPPED.parent / "kiebitz.example.toml").read_text()
+    text = text.replace("mqtt://127.0.0.1:1883", f"mqtt://127.0.0.1:{broker.port}")
+    text = text.replace("/etc/kiebitz/broker.password", str(tmp_path / "t1.password"))
+    text = text.replace("/etc/kiebitz/referee.password", str(tmp_path / "referee.password"))
+    text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
+    text = text.replace('source = "picamera"', f'observations = "{recorded}"')
+    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("port =", "gpio =")))
+    config = tmp_path / "kiebitz.toml"
+    config.write_text(text + "\n")
+    kiebitz = str(Path(sys.executable).parent / "kiebitz")
+    assert sp.run([kiebitz, "config", "check", str(config)], check=False).returncode == 0
+    referee = sp.Popen([kiebitz, "referee", "--config", str(config)], stderr=sp.PIPE, text=True)
+    try:
+        assert referee.stderr is not None
+        said = ""  # the line that says its subscriptions are in (log lines before it)
+        while not said.startswith("referee: serving"):
+            said = referee.stderr.readline()
+            assert said, "the referee ended before serving"
+        assert said.startswith("referee: serving t1 on mqtt://") and "not yet" not in said
+        watch = Client(broker, "kiebitz.watch")
+        states: list[dict] = []
+        watch.c.on_message = lambda c, u, m: states.append(_json.loads(m.payload)["body"])
+        watch.c.subscribe("kiebitz/v1/t1/game/state", qos=1)
+        table = sp.run(
+            [kiebitz, "table", "--config", str(config)], capture_output=True, text=True,
+            timeout=120, check=False,
+        )  # fmt: skip
+        assert table.returncode == 0, table.stderr
+        assert _eventually(lambda: bool(states) and states[-1].get("inputs") == len(lines))
+        status = sp.run(
+            [kiebitz, "status", "--config", str(config)], capture_output=True, text=True,
+            timeout=60, check=False,
+        )  # fmt: skip
+        # the table service has stopped (its file ended): offline; the referee online
+        assert "broker   mqtt://127.0.0.1:" in status.stdout and "connected as t1" in status.stdout
+        assert "table    t1: offline" in status.stdout
+        assert "referee  t1: online" in status.stdout
+        watch.close()
+    finally:
+        referee.terminate()
+        referee.wait(timeout=30)

@@ -27,6 +27,9 @@ def example(tmp_path: Path, **replace: str) -> Path:
     password.write_text("secret\n")
     text = (CONFIG / "kiebitz.example.toml").read_text()
     text = text.replace("/etc/kiebitz/broker.password", str(password))
+    referee = tmp_path / "referee.password"
+    referee.write_text("referee-secret\n")
+    text = text.replace("/etc/kiebitz/referee.password", str(referee))
     text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     lines, todo = [], dict(replace)
     for line in text.splitlines():  # the first line of each key (table.layout, not the board's)

@@ -85,10 +85,17 @@ class Rig:
             argv = ["table", "--table-id", "t1", "--broker", self.url, "--observations",
                     str(self.file), "--outbox", str(self.data / "outbox.db"),
                     "--pace", str(PACE)]  # fmt: skip
-        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115
+        path = self.tmp / f"{name}.log"
+        served = path.read_text().count("referee: serving") if path.exists() else 0
+        log = open(path, "ab")  # noqa: SIM115
         self.procs[name] = subprocess.Popen(
             [KIEBITZ, *argv], stdout=log, stderr=log, stdin=subprocess.DEVNULL
         )
+        if name == "referee":  # its subscriptions are in before any table sends
+            deadline = time.monotonic() + 60
+            while path.read_text().count("referee: serving") == served:
+                assert time.monotonic() < deadline, self.logs()
+                time.sleep(0.05)
 
     def kill(self, name: str) -> None:
         proc = self.procs.pop(name)
@@ -111,7 +118,12 @@ class Rig:
         with self._changed:
             self._changed.wait_for(lambda: self.last_state.get("inputs") == want, timeout)
             state = dict(self.last_state)
-        assert state.get("inputs") == want, (state.get("inputs"), want, self.logs())
+        assert state.get("inputs") == want, (
+            state.get("inputs"),
+            want,
+            self.logged_inputs(),
+            self.logs(),
+        )
         return {k: state.get(k) for k in KEYS}
 
     def logged_inputs(self) -> tuple[int, int]:

@@ -269,3 +269,48 @@ def test_the_outbox_keeps_the_order_of_what_it_holds(tmp_path, cut):
     box.close()
     again = Outbox(tmp_path / "o.db")
     assert len(again) == 20 - cut and again.next_seq("t1/table") == 21
+
+
+def test_a_refused_message_stays_in_the_outbox_for_the_next_start(tmp_path):
+    # a broker that refuses (an account or ACL mistake): nothing is forgotten, and once
+    # it is mended the next start sends what was refused
+    lines = game_lines()[:4]
+    deny = MemoryBroker(deny=("kiebitz/v1/t1/table/#",))
+    first = TableService(
+        "t1", MemoryBus(deny, "t1-table"), observations=lines, outbox=Outbox(tmp_path / "o")
+    )
+    first.run()
+    assert len(first.outbox) == 4  # type: ignore[arg-type]
+    first.close()
+    mended = MemoryBroker()
+    got: list[str] = []
+    watch = MemoryBus(mended, "watch")
+    watch.start()
+    watch.subscribe(OBS, lambda t, p: got.append(decode(p).body["card"]))
+    second = TableService(
+        "t1", MemoryBus(mended, "t1-table"), observations=lines, outbox=Outbox(tmp_path / "o")
+    )
+    second.run()
+    assert got == [line["card"] for line in lines] * 2  # the kept four, then the file again
+    assert len(second.outbox) == 0  # type: ignore[arg-type]
+    second.close()
+
+
+def test_a_referee_with_a_full_disk_serves_a_table_it_has_never_seen(tmp_path, disk):
+    # the table's setup cannot be written either: the table is served from memory and
+    # its setup and inputs are written when there is room
+    lines = game_lines()[:30]
+    clean = fault_free(tmp_path, lines)
+    broker = MemoryBroker()
+    referee = referee_on(broker, disk.path / "ref.db")
+    disk.fill()
+    service = TableService("t1", MemoryBus(broker, "t1-table"), observations=lines)
+    service.run()
+    assert referee.inputs("t1") == 30
+    disk.free()
+    referee.tick()
+    referee.close()
+    again = referee_on(MemoryBroker(), disk.path / "ref.db")
+    assert final(again) == clean
+    again.close()
+    service.close()

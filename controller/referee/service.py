@@ -37,6 +37,7 @@ from controller.bus.topics import (
     STATE,
     all_tables,
     parse_topic,
+    status_topic,
     topic,
 )
 from controller.referee.store import InputLog, StoreError
@@ -85,6 +86,15 @@ def _outcome_json(outcome: Any, proven: Collection[str]) -> dict[str, Any]:
     return out
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kiebitz")
+    except PackageNotFoundError:  # pragma: no cover - a tree never installed
+        return "?"
+
+
 def update_events(reading: TableReading, up: Update) -> list[dict[str, Any]]:
     """The ``game/event`` bodies of one update, in the order they happened."""
     proven = reading.reader.PROVEN
@@ -131,6 +141,8 @@ class TableRun:
     #: Inputs read but not yet in the log (it could not be written: a full disk),
     #: oldest first; stored by :meth:`Referee.tick` when there is room again.
     backlog: list[Envelope] = field(default_factory=list)
+    #: The table's setup could not be written either (its inputs wait in the backlog).
+    unsaved_setup: bool = False
 
 
 class Referee:
@@ -148,8 +160,12 @@ class Referee:
         component: str = "referee",
         on_update: Callable[[str, Update], None] | None = None,
         reorder_s: float = 1.0,
+        status: Mapping[str, Stamper] | None = None,
     ) -> None:
         self.bus = bus
+        #: The stamper of each table's ``status/referee`` (give the one a last will was
+        #: stamped with, so that the will's and the announcements' seqs never clash).
+        self._status: dict[str, Stamper] = dict(status or {})
         self.store = store
         self.setup_for = setup_for
         self.only = None if tables is None else frozenset(tables)
@@ -169,13 +185,15 @@ class Referee:
     # Life ------------------------------------------------------------------------------
 
     def start(self) -> Referee:
-        """Read every table of the log again, publish its state, then listen."""
-        for table in self.store.tables():
-            if self.only is None or table in self.only:
-                with self._lock:
-                    self._run(table)
-                    self._publish_state(self.runs[table])
-                    self._keep_seq(self.runs[table])
+        """Read every table of the log again (and the tables it was given), publish
+        each one's state and say it is online, then listen."""
+        tables = [t for t in self.store.tables() if self.only is None or t in self.only]
+        tables += sorted(t for t in self.only or () if t not in tables)
+        for table in tables:
+            with self._lock:
+                self._run(table)
+                self._publish_state(self.runs[table])
+                self._keep_seq(self.runs[table])
         if self.only is not None and len(self.only) == 1:
             patterns = [topic(next(iter(self.only)), s) for s in (OBSERVATION, COMMAND)]
         else:
@@ -186,9 +204,11 @@ class Referee:
 
     def close(self) -> None:
         """Read what still waits for an earlier message (it was acknowledged to its
-        sender, so it must not be lost), store what the log could not take, then close
-        the log."""
+        sender, so it must not be lost), store what the log could not take, say offline
+        for every table, then close the log. Close the referee before its bus."""
         with self._lock:
+            for table in self.runs:
+                self._announce(table, "offline")
             for (table, _), order in self._orders.items():
                 for seq in sorted(order.held):
                     self._input(table, order.held.pop(seq))
@@ -214,15 +234,21 @@ class Referee:
         if run is not None:
             return run
         stored = self.store.setup(table)
+        unsaved = False
         if stored is None:
             setup = self.setup_for(table)
-            self.store.set_setup(table, setup.to_json())
+            try:
+                self.store.set_setup(table, setup.to_json())
+            except StoreError as exc:  # a full disk: the table is served from memory
+                log.error("%s", exc)
+                unsaved = True
         else:
             setup = setup_from_json(stored)
         stamper = Stamper(
             f"{table}/{self.component}", clock=self.clock, start_seq=self.store.next_seq(table)
         )
-        run = TableRun(table, TableReading(setup), stamper)
+        run = TableRun(table, TableReading(setup), stamper, unsaved_setup=unsaved)
+        self._announce(table, "online")
         for n, _, body in self.store.inputs(table):
             try:
                 run.reading.feed(parse_input(body))
@@ -299,7 +325,10 @@ class Referee:
 
         def loop() -> None:
             while not stop.wait(every):
-                self.tick()
+                try:
+                    self.tick()
+                except Exception:  # a defect must not stop the ticks (and the backlog)
+                    log.exception("the referee's tick failed")
 
         thread = threading.Thread(target=loop, name="referee-ticks", daemon=True)
         thread.start()
@@ -313,7 +342,7 @@ class Referee:
             self._bad_payload(where, str(exc), env.sender)
             return
         run = self._run(table)
-        if run.backlog:  # the log is behind: this one waits behind the others, in order
+        if run.backlog or run.unsaved_setup:  # the log is behind: this one waits, in order
             if any(b.id == env.id for b in run.backlog) or self.store.has(table, env.id):
                 return  # the same message again
             run.backlog.append(env)
@@ -353,14 +382,34 @@ class Referee:
             self._send(run, EVENT, "event", body)
         if up.applied or up.since is not None or up.new_match:
             self._store_events(run, up if not up.new_match else Update(since=0))
-        if up.anything:  # a card seen again, a trick's card swept: the state stands
-            self._publish_state(run)
+        # every input stored changes the state's count of inputs, so the retained state
+        # says how far the log is (a card seen again leaves the rest of it as it was)
+        self._publish_state(run)
         self._keep_seq(run)
         if self.on_update is not None:
             self.on_update(table, up)
 
+    def _announce(self, table: str, state: str) -> None:
+        """The retained ``status/referee`` of ``table``: online or offline."""
+        stamper = self._status.setdefault(
+            table, Stamper(f"{table}/{self.component}-status", clock=self.clock)
+        )
+        body = {"state": state, "component": self.component, "detail": f"kiebitz {_version()}"}
+        try:
+            Publisher(self.bus, stamper).send(
+                status_topic(table, self.component), "status", body, retain=True
+            )
+        except (PayloadError, ValueError) as exc:
+            log.error("%s: status not sent: %s", table, exc)
+
     def _store_backlog(self, run: TableRun) -> None:
         """Write the inputs the log could not take, oldest first, until it fails again."""
+        if run.unsaved_setup:
+            try:
+                self.store.set_setup(run.table, run.reading.setup.to_json())
+            except StoreError:
+                return
+            run.unsaved_setup = False
         while run.backlog:
             env = run.backlog[0]
             try:

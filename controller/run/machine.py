@@ -176,7 +176,13 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         ref_status = Stamper(f"{table}/referee-status")
         ref_bus = MqttBus(url, f"{table}-referee", will=status_will(table, ref_status, "referee"))
         stack.callback(ref_bus.close)
-        referee = Referee(ref_bus, InputLog(db), setup_for=lambda _t: cfg.setup, tables=[table])
+        referee = Referee(
+            ref_bus,
+            InputLog(db),
+            setup_for=lambda _t: cfg.setup,
+            tables=[table],
+            status={table: ref_status},
+        )
         stack.callback(referee.close)
         ref_bus.start()
         referee.start()

@@ -60,7 +60,6 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--rules",
         choices=("isko", "foster1906"),
-        default="isko",
         help="Skat: the ISkO (default) or the 1906 laws",
     )
     c = parser.add_argument_group("a trick game's contract (or later by command)")
@@ -89,7 +88,9 @@ def setup_from_args(args: argparse.Namespace) -> TableSetup:
             raise UsageError("--game-to is for cribbage and All Fours")
         options["game_to"] = args.game_to
     if game == "skat":
-        options["rules"] = args.rules
+        options["rules"] = args.rules or "isko"
+    elif args.rules is not None:
+        raise UsageError("--rules is for Skat")
     try:
         engine = engine_for(game, options)
     except RulesError as exc:

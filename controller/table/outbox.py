@@ -98,14 +98,14 @@ class Outbox:
                     (topic, payload, int(retain)),
                 )
                 self._db.execute(
-                    "INSERT INTO senders (sender, next_seq) VALUES (?, ?) "
-                    "ON CONFLICT (sender) DO UPDATE SET next_seq = excluded.next_seq",
+                    "INSERT INTO senders (sender, next_seq) VALUES (?, ?) ON CONFLICT (sender) "
+                    "DO UPDATE SET next_seq = MAX(next_seq, excluded.next_seq)",
                     (sender, next_seq),
                 )
                 if progress is not None:
                     self._db.execute(
-                        "INSERT INTO progress (source, lines) VALUES (?, ?) "
-                        "ON CONFLICT (source) DO UPDATE SET lines = excluded.lines",
+                        "INSERT INTO progress (source, lines) VALUES (?, ?) ON CONFLICT (source) "
+                        "DO UPDATE SET lines = MAX(lines, excluded.lines)",
                         progress,
                     )
                 self._db.execute("COMMIT")

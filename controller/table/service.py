@@ -310,13 +310,15 @@ class TableService:
                 break
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent
-        (and, with an outbox, it is empty)."""
+        """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent.
+        (A row the outbox could not forget, on a full card, stays: it is sent again at
+        the next start and dropped there by its id.)"""
         deadline = time.monotonic() + timeout
         while True:
             health = self.bus.health()
-            kept = len(self.outbox) if self.outbox is not None else 0
-            if health.published + health.refused >= self._sent and kept == 0:
+            if isinstance(self.publisher, _KeptPublisher):
+                self.publisher.forget_late()
+            if health.published + health.refused >= self._sent:
                 return True
             if time.monotonic() > deadline:
                 return False
@@ -595,6 +597,11 @@ class _KeptPublisher(Publisher):
         super().__init__(bus, stamper)
         self.outbox = outbox
         self.on_trouble = on_trouble
+        self._order = threading.Lock()
+        self._late: set[int] = set()  # rows acknowledged but not yet forgotten (a full card)
+        # its own lock: _answered runs on paho's thread, which may hold paho's mutex that
+        # a send holding _order waits for
+        self._late_lock = threading.Lock()
 
     def send(
         self,
@@ -605,17 +612,24 @@ class _KeptPublisher(Publisher):
         *,
         progress: tuple[str, int] | None = None,
     ) -> Envelope:
-        env = self.stamper.stamp(kind, body)
-        payload = encode(env)  # a bad body raises PayloadError before anything is kept
-        try:
-            row = self.outbox.put(
-                topic, payload, retain, self.stamper.sender, env.seq + 1, progress
+        if self._late:
+            self.forget_late()
+        # stamped, kept and published as one step: a button's command (a gpiozero
+        # thread) and an observation (the main loop) keep their order on disk too
+        with self._order:
+            env = self.stamper.stamp(kind, body)
+            payload = encode(env)  # a bad body raises PayloadError before anything is kept
+            try:
+                row = self.outbox.put(
+                    topic, payload, retain, self.stamper.sender, env.seq + 1, progress
+                )
+            except OutboxError as exc:
+                self.on_trouble(f"{exc}: sent without keeping it")
+                self.bus.publish(topic, payload, retain=retain, qos=1)
+                return env
+            self.bus.publish(
+                topic, payload, retain=retain, qos=1, on_done=partial(self._answered, row)
             )
-        except OutboxError as exc:
-            self.on_trouble(f"{exc}: sent without keeping it")
-            self.bus.publish(topic, payload, retain=retain, qos=1)
-            return env
-        self.bus.publish(topic, payload, retain=retain, qos=1, on_done=partial(self._answered, row))
         return env
 
     def resend(self) -> int:
@@ -636,11 +650,25 @@ class _KeptPublisher(Publisher):
         return len(pending)
 
     def _answered(self, row: int, accepted: bool) -> None:
-        # accepted or refused, the broker has answered: a refused message would be
-        # refused again (the bus reports the refusal)
+        # Only what the broker accepted is forgotten. A refusal (an account or ACL
+        # mistake, a broker out of quota) is reported by the bus and the message kept:
+        # it is sent again at the next start, when the mistake may be mended.
+        if not accepted:
+            return
         try:
             self.outbox.done(row)
-        except OutboxError:
-            log.exception(
-                "the outbox could not forget message %d; it is sent again next start", row
-            )
+        except OutboxError as exc:
+            log.warning("the outbox could not forget message %d yet: %s", row, exc)
+            with self._late_lock:
+                self._late.add(row)
+
+    def forget_late(self) -> None:
+        """Forget the rows the broker acknowledged while the card was full."""
+        with self._late_lock:
+            late, self._late = self._late, set()
+        for row in sorted(late):
+            try:
+                self.outbox.done(row)
+            except OutboxError:
+                with self._late_lock:
+                    self._late.add(row)
