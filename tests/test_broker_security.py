@@ -376,7 +376,13 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
             timeout=120, check=False,
         )  # fmt: skip
         assert table.returncode == 0, table.stderr
-        assert _eventually(lambda: bool(states) and states[-1].get("inputs") == len(lines))
+        import sqlite3
+
+        def stored() -> int:
+            with sqlite3.connect(tmp_path / "referee.db") as db:
+                return int(db.execute("SELECT COUNT(*) FROM inputs").fetchone()[0])
+
+        assert _eventually(lambda: stored() == len(lines)) and states
         status = sp.run(
             [kiebitz, "status", "--config", str(config)], capture_output=True, text=True,
             timeout=60, check=False,

@@ -382,9 +382,8 @@ class Referee:
             self._send(run, EVENT, "event", body)
         if up.applied or up.since is not None or up.new_match:
             self._store_events(run, up if not up.new_match else Update(since=0))
-        # every input stored changes the state's count of inputs, so the retained state
-        # says how far the log is (a card seen again leaves the rest of it as it was)
-        self._publish_state(run)
+        if up.anything:  # a card seen again, a trick's card swept: the state stands
+            self._publish_state(run)
         self._keep_seq(run)
         if self.on_update is not None:
             self.on_update(table, up)
