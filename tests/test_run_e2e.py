@@ -215,6 +215,7 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
         text=True,
         env=env,
         cwd=os.path.dirname(os.path.dirname(__file__)),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
@@ -224,7 +225,10 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
             if "Ctrl-C stops the table" in lines[-1]:
                 break
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
+        # the run then waits for the referee to read what was sent (up to 20 s), the
+        # narrator and the board (5 s each): on a loaded machine the whole game's
+        # reading lands after the Ctrl-C; the bound is a guard against a hang
+        out, _ = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
