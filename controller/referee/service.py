@@ -349,15 +349,7 @@ class Referee:
             n: int | None = run.inputs + 1
         else:
             try:
-                n = self.store.append(
-                    table,
-                    env.id,
-                    env.sender,
-                    env.seq,
-                    env.kind,
-                    dict(env.body),
-                    next_seq=run.stamper.next_seq,
-                )
+                n = self._append(run, env)
             except StoreError as exc:
                 # A full disk: the game goes on from memory and the input is stored when
                 # there is room (tick); only a referee that stops before then loses it.
@@ -401,6 +393,18 @@ class Referee:
         except (PayloadError, ValueError) as exc:
             log.error("%s: status not sent: %s", table, exc)
 
+    def _append(self, run: TableRun, env: Envelope) -> int | None:
+        """Store one input in the log (:meth:`InputLog.append`); StoreError if it cannot."""
+        return self.store.append(
+            run.table,
+            env.id,
+            env.sender,
+            env.seq,
+            env.kind,
+            dict(env.body),
+            next_seq=run.stamper.next_seq,
+        )
+
     def _store_backlog(self, run: TableRun) -> None:
         """Write the inputs the log could not take, oldest first, until it fails again."""
         if run.unsaved_setup:
@@ -410,17 +414,8 @@ class Referee:
                 return
             run.unsaved_setup = False
         while run.backlog:
-            env = run.backlog[0]
             try:
-                self.store.append(
-                    run.table,
-                    env.id,
-                    env.sender,
-                    env.seq,
-                    env.kind,
-                    dict(env.body),
-                    next_seq=run.stamper.next_seq,
-                )
+                self._append(run, run.backlog[0])
             except StoreError:
                 return
             run.backlog.pop(0)
