@@ -138,6 +138,19 @@ def test_a_card_covered_by_the_next_card_of_its_row_is_not_removed():
     assert [(e.kind, e.card) for e in events] == [("removed", "QH")]
 
 
+def test_cards_placed_in_one_frame_do_not_cover_each_other():
+    # the first frame's cards, overlapping: which lies on top is unknown, so the one
+    # taken away is removed whichever of them the tracker happened to settle first
+    five = Sighting("5H", 0.95, 420.0, 250.0, "play.0")
+    for pair in ((qh(), five), (five, qh())):
+        for gone in pair:
+            tr = Tracker(stable_s=0.3, absent_s=0.4, card_width=63.0)
+            run(tr, frames(1.0), list(pair))
+            left = [s for s in pair if s is not gone]
+            events = run(tr, frames(1.0, 1.0), left)
+            assert [(e.kind, e.card) for e in events] == [("removed", gone.card)]
+
+
 def test_a_placed_card_read_doubtfully_where_it_lies_is_not_missing():
     tr = Tracker(stable_s=0.3, absent_s=0.4, min_confidence=0.7)
     run(tr, frames(1.0), [qh()])

@@ -218,6 +218,7 @@ class Tracker:
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
         self._last_t = t
         events: list[Observation] = []
+        settled_any = False
         best: dict[str, Sighting] = {}
         doubtful: dict[str, Sighting] = {}
         for s in sightings:
@@ -281,8 +282,11 @@ class Tracker:
                     events.append(self._observe(kind, card, tr, t, before))
                     tr.placed, tr.placed_zone = True, tr.zone
                 tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
-                self._order += 1
-                tr.order = self._order
+                # cards settled in one frame share a turn: which lies on top is
+                # unknown (the first frame's cards), so neither covers the other
+                tr.order = self._order + 1
+                settled_any = True
+        self._order += settled_any
         seen = {**doubtful, **best}  # what lies on the table now, surely or not
         for card, tr in list(self._tracks.items()):
             tr.held = False
