@@ -10,10 +10,11 @@ BIN := $(VENV)/bin
 # and FreeFont for training; the URW base 35 faces for the bench's set of fonts
 # training never meets), and Mosquitto (tests and `kiebitz run` start a private
 # broker on a free port; the system one on 1883 is never used), openssl (the broker
-# security tests make a CA and a server certificate). Installed only when
-# missing, `apt-get update` first.
+# security tests make a CA and a server certificate), PostgreSQL (the records'
+# tests run a private server: initdb into a temporary folder, a free port; the
+# system cluster is never used). Installed only when missing, `apt-get update` first.
 APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
-	fonts-urw-base35 mosquitto openssl
+	fonts-urw-base35 mosquitto openssl postgresql
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 

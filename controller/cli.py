@@ -33,6 +33,7 @@ from controller import (
     cli_board,
     cli_config,
     cli_cribbage,
+    cli_records,
     cli_run,
     cli_services,
     cli_skat,
@@ -103,6 +104,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_skat.register,
     cli_services.register,
     cli_run.register,
+    cli_records.register,
     cli_config.register,
 )
 

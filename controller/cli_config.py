@@ -94,9 +94,20 @@ def _check(args: argparse.Namespace) -> int:
     if cfg.referee is not None:
         tables = ", ".join(cfg.referee.tables) or "every table"
         parts.append(f"referee for {tables} (log {cfg.referee.db})")
+    if cfg.recorder is not None:
+        tables = ", ".join(cfg.recorder.tables) or "every table"
+        parts.append(f"recorder for {tables} (records {_hide_password(cfg.recorder.db)})")
     parts.append(f"game {cfg.game.game}")
     print(f"{args.file}: ok: " + "; ".join(parts))
     return 0
+
+
+def _hide_password(url: str) -> str:
+    if "://" not in url:
+        return url
+    from controller.recorder.store import database_url, shown_url
+
+    return shown_url(database_url(url))
 
 
 # -- status -------------------------------------------------------------------------

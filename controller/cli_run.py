@@ -70,6 +70,14 @@ def _add_run(commands: Commands) -> None:
         type=Path,
         help="the referee's log (default: a fresh one for this run)",
     )
+    records = run.add_mutually_exclusive_group()
+    records.add_argument(
+        "--records",
+        metavar="URL",
+        default="kiebitz-records.db",
+        help="record the match here: a file or postgresql://… (default ./kiebitz-records.db)",
+    )
+    records.add_argument("--no-records", action="store_true", help="do not record the match")
     run.add_argument("--headless", action="store_true", help="run the source to its end, then exit")
     run.add_argument(
         "--summary",
@@ -134,6 +142,7 @@ def _run(args: argparse.Namespace) -> int:
         board=args.board,
         board_layout=args.board_layout,
         db=args.db,
+        records=None if args.no_records else args.records,
         headless=args.headless,
         summary=args.summary,
         fps=args.fps,
@@ -173,6 +182,12 @@ def _summary_words(s: dict) -> str:
         lines.append(f"Board displays: {board['displays']}")
     if s.get("log"):
         lines.append(f"Referee's log: {s['log']}")
+    record = s.get("record")
+    if record:
+        lines.append(
+            f"Recorded as match {record['match']} in {record['db']} "
+            f"(kiebitz records --db {record['db']} show {record['match']})"
+        )
     return "\n".join(lines)
 
 

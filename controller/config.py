@@ -36,6 +36,7 @@ __all__ = [
     "ConfigError",
     "GameConfig",
     "KiebitzConfig",
+    "RecorderConfig",
     "RefereeConfig",
     "TableConfig",
     "load_config",
@@ -109,6 +110,24 @@ class RefereeConfig:
 
 
 @dataclass(frozen=True)
+class RecorderConfig:
+    #: a file (SQLite) or ``postgresql://user@host:port/name`` (docs/records.md)
+    db: str = "kiebitz-records.db"
+    tables: tuple[str, ...] = ()
+    #: The recorder's broker account (read only: ``kiebitz.watch``, docs/security.md).
+    username: str | None = None
+    password_file: str | None = None
+
+    def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
+        """The broker's options with the recorder's account in place of the table's."""
+        out = broker.bus_options()
+        if self.username is not None:
+            account = BrokerConfig(broker.url, self.username, self.password_file)
+            out.update(username=self.username, password=account.password())
+        return out
+
+
+@dataclass(frozen=True)
 class GameConfig:
     game: str = "cribbage"
     options: dict[str, Any] = field(default_factory=dict)
@@ -122,6 +141,7 @@ class KiebitzConfig:
     table: TableConfig | None
     referee: RefereeConfig | None
     game: GameConfig
+    recorder: RecorderConfig | None = None
 
 
 # -- checking values ----------------------------------------------------------------
@@ -190,6 +210,20 @@ def _new_file(value: Any) -> str:
     if not path.parent.is_dir():
         raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
     return str(path)
+
+
+def _records_db(value: Any) -> str:
+    """A PostgreSQL URL, or a file SQLite can make (its folder must exist)."""
+    text = _text(value)
+    if "://" in text:
+        from controller.recorder.store import RecordsError, database_url
+
+        try:
+            database_url(text)
+        except RecordsError as exc:
+            raise ValueError(str(exc)) from None
+        return text
+    return _new_file(text)
 
 
 def _table_layout(value: Any) -> str:
@@ -279,6 +313,12 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "username": _text,
         "password_file": _readable_file,
     },
+    "recorder": {
+        "db": _records_db,
+        "tables": _table_ids,
+        "username": _text,
+        "password_file": _readable_file,
+    },
     "game": {
         "game": _game,
         "variant": _any,
@@ -354,6 +394,17 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         )
         if referee.password_file is not None and referee.username is None:
             problems.append("referee.password_file: needs referee.username (its account)")
+    recorder = None
+    if "recorder" in data:
+        r = values.get("recorder", {})
+        recorder = RecorderConfig(
+            db=r.get("db", "kiebitz-records.db"),
+            tables=r.get("tables", ()),
+            username=r.get("username"),
+            password_file=r.get("password_file"),
+        )
+        if recorder.password_file is not None and recorder.username is None:
+            problems.append("recorder.password_file: needs recorder.username (its account)")
     g = dict(values.get("game", {}))
     game = GameConfig(game=g.pop("game", "cribbage"), dealer=g.pop("dealer", None), options=g)
     if "game" in values and not any(p.startswith("game.") for p in problems):
@@ -366,7 +417,7 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
             problems.append(f"game: {exc}")
     if problems:
         raise ConfigError([f"{path}: {p}" for p in problems])
-    return KiebitzConfig(path, broker, table, referee, game)
+    return KiebitzConfig(path, broker, table, referee, game, recorder)
 
 
 def load_config(path: str | Path) -> KiebitzConfig:

@@ -48,6 +48,27 @@ def wait_until() -> Callable[..., None]:
     return wait
 
 
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    """A private PostgreSQL server for the session (one a worker)."""
+    from postgres_helpers import Postgres
+
+    server = Postgres()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:  # type: ignore[no-untyped-def]
+    """A fresh database on the private server, as a ``postgresql://`` URL."""
+    return postgres_server.database()  # type: ignore[no-any-return]
+
+
 # --------------------------------------------------------------------------- GPIO
 
 

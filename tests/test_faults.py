@@ -81,19 +81,22 @@ class Rig:
         if name == "referee":
             argv = ["referee", "--broker", self.url, "--db", str(self.data / "referee.db"),
                     "--game", "cribbage", "--dealer", "0"]  # fmt: skip
+        elif name == "recorder":
+            argv = ["recorder", "--broker", self.url, "--db", str(self.data / "records.db")]
         else:
             argv = ["table", "--table-id", "t1", "--broker", self.url, "--observations",
                     str(self.file), "--outbox", str(self.data / "outbox.db"),
                     "--pace", str(PACE)]  # fmt: skip
         path = self.tmp / f"{name}.log"
-        served = path.read_text().count("referee: serving") if path.exists() else 0
         log = open(path, "ab")  # noqa: SIM115
         self.procs[name] = subprocess.Popen(
             [KIEBITZ, *argv], stdout=log, stderr=log, stdin=subprocess.DEVNULL
         )
-        if name == "referee":  # its subscriptions are in before any table sends
+        ready = {"referee": "referee: serving", "recorder": "recorder: recording"}.get(name)
+        served = path.read_text().count(ready) if ready and path.exists() else 0
+        if ready:  # its subscriptions are in before any table sends
             deadline = time.monotonic() + 60
-            while path.read_text().count("referee: serving") == served:
+            while path.read_text().count(ready) == served:
                 assert time.monotonic() < deadline, self.logs()
                 time.sleep(0.05)
 
@@ -261,3 +264,30 @@ def test_a_full_disk_under_the_referee_and_the_outbox_mid_game(tmp_path, fault_f
     finally:
         rig.close()
         disk.close()
+
+
+def test_the_recorder_killed_and_started_again_mid_game_keeps_the_whole_match(rig, fault_free):
+    from controller.recorder.replay import check
+    from controller.recorder.store import RecordStore
+
+    rig.start("recorder")  # before the referee: it hears the match from its first state
+    rig.start("referee")
+    rig.start("table")
+    time.sleep(2.0)
+    rig.kill("recorder")  # SIGKILL; the broker keeps its session and queues the events
+    time.sleep(1.0)
+    rig.start("recorder")
+    assert rig.table_done() == 0, rig.logs()
+    assert rig.final_state() == fault_free
+    store = RecordStore(rig.data / "records.db")
+    deadline = time.monotonic() + 30
+    while True:
+        (row,) = store.matches()
+        record = store.match(row.id)
+        if record.complete and row.state and row.state.get("inputs") == len(rig.lines):
+            break
+        assert time.monotonic() < deadline, (row.events, record.missing, rig.logs())
+        time.sleep(0.2)
+    assert check(record) == []
+    assert row.state["scores"] == fault_free["scores"]
+    store.close()

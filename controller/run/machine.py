@@ -55,6 +55,8 @@ class RunConfig:
     board: str | None = None
     board_layout: str | None = None
     db: Path | None = None
+    #: Where the match is recorded (a file or a postgresql:// URL); None: not recorded.
+    records: str | None = None
     headless: bool = False
     summary: Path | None = None
     fps: float = 5.0
@@ -172,6 +174,10 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             broker = stack.enter_context(Mosquitto(workdir=workdir / "broker").start())
             url = broker.url
         db = cfg.db or workdir / "referee.db"
+        # The recorder, before the referee: it hears the match from its first state.
+        recorder = None
+        if cfg.records is not None:
+            recorder = _recorder(cfg, url, stack)
         # The referee, with its log.
         ref_status = Stamper(f"{table}/referee-status")
         ref_bus = MqttBus(url, f"{table}-referee", will=status_will(table, ref_status, "referee"))
@@ -251,6 +257,9 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         follower.wait(lambda s: s.get("inputs", 0) >= read, 5.0)
         shown = _wait(lambda: link.health().synced, 5.0)
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
+        summary["record"] = (
+            None if recorder is None else _record(recorder, table, referee, end=cfg.db is None)
+        )
         summary.update(
             settled=settled,
             board_synced=shown,
@@ -265,6 +274,49 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             except OSError as exc:
                 raise UsageError(f"--summary {cfg.summary}: {exc.strerror or exc}") from exc
         return summary
+
+
+def _recorder(cfg: RunConfig, url: str, stack: contextlib.ExitStack) -> Any:
+    """The run's recorder: the match into ``cfg.records``, as ``kiebitz recorder`` does."""
+    from controller.recorder.service import Recorder
+    from controller.recorder.store import RecordsError, RecordStore
+
+    try:
+        store = RecordStore(cfg.records or "")
+    except RecordsError as exc:
+        raise UsageError(f"--records: {exc}") from exc
+    bus = MqttBus(url, f"{cfg.table_id}-recorder")
+    recorder = Recorder(bus, store, tables=[cfg.table_id]).start()
+    stack.callback(recorder.close)
+    stack.callback(bus.close)
+    bus.start()
+    if not _wait(lambda: bus.health().subscriptions >= 2, 10.0):
+        raise UsageError(f"the broker at {url} does not answer")
+    return recorder
+
+
+def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[str, Any] | None:
+    """Where the run's match was recorded, once the recorder has what the referee sent;
+    with ``end`` (the referee's log was the run's own, and goes with it) the match ends."""
+    events = len(referee.reading(table).game.events)
+
+    def caught_up() -> bool:
+        match = recorder.match_of(table)
+        return match is not None and recorder.store.match(match).row.events >= events
+
+    _wait(caught_up, 5.0)
+    match = recorder.match_of(table)
+    if match is None:
+        return None
+    record = recorder.store.match(match)
+    if end:
+        recorder.end(table, at=time.time())
+    return {
+        "db": recorder.store.shown,
+        "match": match,
+        "events": record.row.events,
+        "complete": record.complete and record.row.events >= events,
+    }
 
 
 def _recorded(cfg: RunConfig) -> list[dict[str, Any]]:

@@ -55,6 +55,7 @@ __all__ = [
     "TableReading",
     "TableSetup",
     "Update",
+    "table_scores",
 ]
 
 Input = TableObservation | Command
@@ -520,12 +521,13 @@ class TableReading:
             "pending": self.reader.pending(),
             "engine": engine,
         }
-        out.update(_scores(self.setup.game, engine, self.game))
+        out.update(table_scores(self.setup.game, engine, self.game))
         return out
 
 
-def _scores(game: str, engine: Mapping[str, Any], live: Any) -> dict[str, Any]:
-    """Scores by seat (or by side), and the pegs where the game pegs."""
+def table_scores(game: str, engine: Mapping[str, Any], live: Any) -> dict[str, Any]:
+    """Scores by seat (or by side), and the pegs where the game pegs: the state's
+    score fields from the engine's ``summary()`` (``engine``) and the engine itself."""
     if game == "cribbage":
         return {
             "scores": list(engine["scores"]),

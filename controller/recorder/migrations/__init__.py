@@ -1,0 +1,1 @@
+"""Alembic migrations of the records' schema (run by :class:`RecordStore` on open)."""

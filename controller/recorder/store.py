@@ -1,0 +1,523 @@
+"""Where match records live: SQLite on a Pi, PostgreSQL on a club server.
+
+:class:`RecordStore` opens a database by URL (a plain path or ``sqlite:///path``
+for SQLite; ``postgresql://user@host:port/name`` for PostgreSQL, through
+psycopg 3), brings its schema to the newest revision with the migrations under
+``migrations/`` (Alembic), and offers two sides:
+
+* the recorder's writes, each message in one transaction (:meth:`RecordStore.write`):
+  a message already stored is skipped, so a redelivery changes nothing;
+* the readers' queries (:meth:`RecordStore.matches`, :meth:`RecordStore.match`) for
+  ``kiebitz records`` and the web view.
+
+SQLite runs in WAL mode with ``synchronous=FULL``: a match recorded survives the
+process dying and the power going.
+
+>>> store = RecordStore("sqlite://")
+>>> with store.write("m1", "t1", at=1.0) as tx:
+...     match = tx.begin_match("t1", {"game": "frog", "options": {}}, [], at=1.0)
+>>> with store.write("m1", "t1", at=1.0) as tx:  # the same message again
+...     tx is None
+True
+>>> [m.table_id for m in store.matches()]
+['t1']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from controller.errors import ControllerError
+from controller.recorder.schema import (
+    deals,
+    events,
+    games,
+    matches,
+    messages,
+    plays,
+    said,
+)
+
+__all__ = [
+    "MatchRecord",
+    "MatchRow",
+    "RecordStore",
+    "RecordsError",
+    "Writer",
+    "database_url",
+    "shown_url",
+]
+
+
+class RecordsError(ControllerError, OSError):
+    """The records cannot be opened, migrated or written; or a match asked for is not there."""
+
+
+def database_url(url: str | Path) -> str:
+    """A SQLAlchemy URL from what a config or a command line gives.
+
+    >>> database_url("/var/lib/kiebitz/records.db")
+    'sqlite:////var/lib/kiebitz/records.db'
+    >>> database_url("postgresql://kiebitz@db:5432/club")
+    'postgresql+psycopg://kiebitz@db:5432/club'
+    >>> database_url("mysql://x")
+    Traceback (most recent call last):
+    ...
+    controller.recorder.store.RecordsError: records database 'mysql://x': expected a file, ...
+    """
+    text = str(url)
+    if "://" not in text:
+        return f"sqlite:///{Path(text).resolve()}" if text != ":memory:" else "sqlite://"
+    scheme = text.partition("://")[0]
+    if scheme in ("postgresql", "postgres"):
+        return "postgresql+psycopg://" + text.partition("://")[2]
+    if scheme in ("sqlite", "postgresql+psycopg"):
+        return text
+    raise RecordsError(
+        f"records database {text!r}: expected a file, sqlite:///FILE or postgresql://HOST/NAME"
+    )
+
+
+def shown_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One match as listed."""
+
+    id: int
+    table_id: str
+    game: str
+    setup: dict[str, Any]
+    started_at: float
+    ended_at: float | None
+    events: int
+    updated_at: float
+    state: dict[str, Any] | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass
+class MatchRecord:
+    """One match with everything stored of it."""
+
+    row: MatchRow
+    #: (index, engine event JSON, outcome as the referee said it), in order
+    events: list[tuple[int, dict[str, Any], dict[str, Any]]]
+    games: list[dict[str, Any]]
+    deals: list[dict[str, Any]]
+    plays: list[dict[str, Any]]
+    said: list[dict[str, Any]]
+    #: indices below :attr:`MatchRow.events` that never came (the recorder missed them)
+    missing: list[int] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Every event from the first to the last the referee reported was received."""
+        state_events = (self.row.state or {}).get("events")
+        behind = isinstance(state_events, int) and state_events > self.row.events
+        return not self.missing and not behind
+
+
+def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class RecordStore:
+    """The records database (see the module's documentation)."""
+
+    def __init__(self, url: str | Path) -> None:
+        self.url = database_url(url)
+        self.shown = shown_url(self.url)
+        try:
+            if self.url.startswith("sqlite"):
+                memory = self.url in ("sqlite://", "sqlite:///:memory:")
+                self.engine: Engine = sa.create_engine(
+                    self.url,
+                    connect_args={"check_same_thread": False},
+                    poolclass=sa.pool.StaticPool if memory else None,
+                )
+                sa.event.listen(self.engine, "connect", _pragmas)
+            else:
+                self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+            self._migrate()
+        except RecordsError:
+            raise
+        except (sa.exc.SQLAlchemyError, OSError, ValueError) as exc:
+            raise RecordsError(f"{self.shown}: cannot open the records: {_one_line(exc)}") from exc
+        self._lock = threading.Lock()
+
+    def _migrate(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        with resources.as_file(resources.files("controller.recorder") / "migrations") as where:
+            cfg = Config()
+            cfg.set_main_option("script_location", str(where))
+            with self.engine.begin() as conn:
+                inspector = sa.inspect(conn)
+                names = set(inspector.get_table_names())
+                if names and "alembic_version" not in names:
+                    raise RecordsError(
+                        f"{self.shown}: holds tables ({', '.join(sorted(names)[:4])}) but no "
+                        "records schema: not a records database"
+                    )
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+
+    def version(self) -> str:
+        with self.engine.connect() as conn:
+            return str(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar())
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # Writing ---------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def write(self, message_id: str, table: str, *, at: float) -> Iterator[Writer | None]:
+        """One message's changes in one transaction; ``None`` when that message was
+        stored before (nothing to do). A failure rolls the whole message back and
+        raises :class:`RecordsError`."""
+        with self._lock:
+            try:
+                with self.engine.begin() as conn:
+                    seen = conn.execute(
+                        sa.select(messages.c.message_id).where(messages.c.message_id == message_id)
+                    ).first()
+                    if seen is not None:
+                        yield None
+                        return
+                    conn.execute(
+                        messages.insert().values(message_id=message_id, table_id=table, at=at)
+                    )
+                    yield Writer(conn)
+            except sa.exc.SQLAlchemyError as exc:
+                raise RecordsError(f"{self.shown}: cannot write: {_one_line(exc)}") from exc
+
+    def open_matches(self) -> dict[str, MatchRow]:
+        """The match under way at each table (the newest one not ended)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(matches).where(matches.c.ended_at.is_(None)).order_by(matches.c.id)
+            ).all()
+        return {r.table_id: _row(r) for r in rows}
+
+    # Reading ---------------------------------------------------------------------------
+
+    def matches(
+        self, *, table: str | None = None, game: str | None = None, limit: int | None = None
+    ) -> list[MatchRow]:
+        """Matches, newest first."""
+        q = sa.select(matches).order_by(matches.c.id.desc())
+        if table is not None:
+            q = q.where(matches.c.table_id == table)
+        if game is not None:
+            q = q.where(matches.c.game == game)
+        if limit is not None:
+            q = q.limit(limit)
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(q).all()]
+
+    def match(self, match_id: int) -> MatchRecord:
+        with self.engine.connect() as conn:
+            r = conn.execute(sa.select(matches).where(matches.c.id == match_id)).first()
+            if r is None:
+                raise RecordsError(f"{self.shown}: no match {match_id}")
+            evs = conn.execute(
+                sa.select(events.c.idx, events.c.event, events.c.outcome)
+                .where(events.c.match_id == match_id)
+                .order_by(events.c.idx)
+            ).all()
+            gs = conn.execute(
+                sa.select(games).where(games.c.match_id == match_id).order_by(games.c.number)
+            ).all()
+            ds = conn.execute(
+                sa.select(deals).where(deals.c.match_id == match_id).order_by(deals.c.number)
+            ).all()
+            ps = conn.execute(
+                sa.select(plays).where(plays.c.match_id == match_id).order_by(plays.c.idx)
+            ).all()
+            ss = conn.execute(
+                sa.select(said).where(said.c.match_id == match_id).order_by(said.c.id)
+            ).all()
+        row = _row(r)
+        have = {e.idx for e in evs}
+        return MatchRecord(
+            row=row,
+            events=[(e.idx, dict(e.event), dict(e.outcome)) for e in evs],
+            games=[{"number": g.number, "first_event": g.first_event} for g in gs],
+            deals=[
+                {
+                    "number": d.number,
+                    "game": d.game,
+                    "first_event": d.first_event,
+                    "dealer": d.dealer,
+                    "result": d.result,
+                    "pegged": d.pegged,
+                }
+                for d in ds
+            ],
+            plays=[{"event": p.idx, "deal": p.deal, "seat": p.seat, "card": p.card} for p in ps],
+            said=[{"at": s.at, "type": s.type, **dict(s.body)} for s in ss],
+            missing=[i for i in range(row.events) if i not in have],
+        )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:300]
+
+
+def _row(r: Any) -> MatchRow:
+    return MatchRow(
+        id=r.id,
+        table_id=r.table_id,
+        game=r.game,
+        setup=dict(r.setup),
+        started_at=r.started_at,
+        ended_at=r.ended_at,
+        events=r.events,
+        updated_at=r.updated_at,
+        state=None if r.state is None else dict(r.state),
+    )
+
+
+class Writer:
+    """The changes of one message (inside :meth:`RecordStore.write`'s transaction)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def begin_match(
+        self,
+        table: str,
+        setup: Mapping[str, Any],
+        initial: Sequence[Mapping[str, Any]],
+        *,
+        at: float,
+    ) -> int:
+        """End the table's open match (if any) and begin a new one; ``initial``: the
+        engine events the setup itself makes (the first dealer), which the referee
+        never sends as events."""
+        self.conn.execute(
+            matches.update()
+            .where(matches.c.table_id == table, matches.c.ended_at.is_(None))
+            .values(ended_at=at, updated_at=at)
+        )
+        match_id = int(
+            self.conn.execute(
+                matches.insert().values(
+                    table_id=table,
+                    game=str(setup["game"]),
+                    setup=dict(setup),
+                    started_at=at,
+                    events=0,
+                    updated_at=at,
+                )
+            ).inserted_primary_key[0]
+        )
+        self.conn.execute(games.insert().values(match_id=match_id, number=0, first_event=0))
+        if initial:
+            self.put_events(
+                match_id,
+                [
+                    (i, dict(e), {"pegged": [], "verdicts": [], "notes": []})
+                    for i, e in enumerate(initial)
+                ],
+                at=at,
+            )
+        return match_id
+
+    def end_match(self, match_id: int, *, at: float) -> None:
+        self.conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id, matches.c.ended_at.is_(None))
+            .values(ended_at=at, updated_at=at)
+        )
+
+    def recount(self, match_id: int, since: int, *, at: float) -> None:
+        """The events from ``since`` on are replaced by those that follow."""
+        self.conn.execute(
+            events.delete().where(events.c.match_id == match_id, events.c.idx >= since)
+        )
+        self.conn.execute(
+            matches.update().where(matches.c.id == match_id).values(events=since, updated_at=at)
+        )
+        self._derive(match_id, since)
+
+    def put_events(
+        self,
+        match_id: int,
+        items: Sequence[tuple[int, Mapping[str, Any], Mapping[str, Any]]],
+        *,
+        at: float,
+    ) -> None:
+        """Store engine events by index (one there already is replaced) and bring the
+        games, deals and plays up to date from the first of them."""
+        if not items:
+            return
+        for idx, event, outcome in items:
+            self.conn.execute(
+                events.delete().where(events.c.match_id == match_id, events.c.idx == idx)
+            )
+            self.conn.execute(
+                events.insert().values(
+                    match_id=match_id, idx=idx, event=dict(event), outcome=dict(outcome), at=at
+                )
+            )
+        top = max(idx for idx, _, _ in items) + 1
+        self.conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id)
+            .values(
+                events=sa.case((matches.c.events < top, top), else_=matches.c.events), updated_at=at
+            )
+        )
+        self._derive(match_id, min(idx for idx, _, _ in items))
+
+    def put_state(self, match_id: int, state: Mapping[str, Any], *, at: float) -> None:
+        """Keep the referee's last state of the match; its ``dealer`` is the dealer of
+        the deal under way where that deal's event did not name one (the engine's
+        turn to deal)."""
+        self.conn.execute(
+            matches.update()
+            .where(matches.c.id == match_id)
+            .values(state=dict(state), updated_at=at)
+        )
+        dealer = state.get("dealer")
+        if isinstance(dealer, int) and not isinstance(dealer, bool):
+            last = (
+                sa.select(sa.func.max(deals.c.number))
+                .where(deals.c.match_id == match_id)
+                .scalar_subquery()
+            )
+            self.conn.execute(
+                deals.update()
+                .where(deals.c.match_id == match_id, deals.c.number == last)
+                .where(deals.c.dealer.is_(None))
+                .values(dealer=dealer)
+            )
+
+    def put_said(self, match_id: int, kind: str, body: Mapping[str, Any], *, at: float) -> None:
+        self.conn.execute(
+            said.insert().values(match_id=match_id, at=at, type=kind, body=dict(body))
+        )
+
+    # Games, deals and plays from the events -------------------------------------------
+
+    def _derive(self, match_id: int, since: int) -> None:
+        """Make the games, deals and plays from event ``since`` on again (from the start
+        of the deal it falls in, which a deal's row needs whole)."""
+        c = self.conn
+        start_deal = c.execute(
+            sa.select(deals.c.number, deals.c.first_event)
+            .where(deals.c.match_id == match_id, deals.c.first_event <= since)
+            .order_by(deals.c.number.desc())
+            .limit(1)
+        ).first()
+        start = since if start_deal is None else int(start_deal.first_event)
+        # a dealer the state named (not the deal's event) outlives the deal's remaking
+        dealers = {
+            r.first_event: r.dealer
+            for r in c.execute(
+                sa.select(deals.c.first_event, deals.c.dealer).where(
+                    deals.c.match_id == match_id, deals.c.first_event >= start
+                )
+            )
+        }
+        c.execute(deals.delete().where(deals.c.match_id == match_id, deals.c.first_event >= start))
+        c.execute(plays.delete().where(plays.c.match_id == match_id, plays.c.idx >= start))
+        c.execute(
+            games.delete().where(
+                games.c.match_id == match_id, games.c.first_event >= start, games.c.number > 0
+            )
+        )
+        game = c.execute(
+            sa.select(sa.func.max(games.c.number)).where(games.c.match_id == match_id)
+        ).scalar()
+        game = int(game or 0)
+        deal = c.execute(
+            sa.select(sa.func.max(deals.c.number)).where(deals.c.match_id == match_id)
+        ).scalar()
+        deal_no: int | None = None if deal is None else int(deal)
+        rows = c.execute(
+            sa.select(events.c.idx, events.c.event, events.c.outcome)
+            .where(events.c.match_id == match_id, events.c.idx >= start)
+            .order_by(events.c.idx)
+        ).all()
+        current: dict[str, Any] | None = None
+
+        def flush() -> None:
+            if current is not None:
+                c.execute(deals.insert().values(match_id=match_id, **current))
+
+        for r in rows:
+            ev, out = dict(r.event), dict(r.outcome)
+            kind = ev.get("type")
+            if kind == "new_game":
+                game += 1
+                c.execute(games.insert().values(match_id=match_id, number=game, first_event=r.idx))
+            if kind == "deal":
+                flush()
+                deal_no = 0 if deal_no is None else deal_no + 1
+                current = {
+                    "number": deal_no,
+                    "game": game,
+                    "first_event": r.idx,
+                    "dealer": dealers.get(r.idx) if ev.get("dealer") is None else ev["dealer"],
+                    "result": None,
+                    "pegged": None,
+                }
+            if kind == "play" and "card" in ev and "seat" in ev:
+                c.execute(
+                    plays.insert().values(
+                        match_id=match_id,
+                        idx=r.idx,
+                        deal=-1 if deal_no is None else deal_no,
+                        seat=int(ev["seat"]),
+                        card=str(ev["card"]),
+                    )
+                )
+            if kind == "correct":
+                c.execute(
+                    plays.update()
+                    .where(
+                        plays.c.match_id == match_id,
+                        plays.c.idx == ev.get("index"),
+                        plays.c.card == ev.get("old"),
+                    )
+                    .values(card=ev.get("new"))
+                )
+            if current is not None:
+                if out.get("result") is not None:
+                    current["result"] = out["result"]
+                for p in out.get("pegged") or ():
+                    # by side: the points counted in the deal, and the score after
+                    sides = dict(current["pegged"] or {})
+                    key = str(p.get("team", p.get("seat")))
+                    was = sides.get(key, {"points": 0})
+                    sides[key] = {"points": was["points"] + int(p["points"]), "score": p["score"]}
+                    current["pegged"] = sides
+        flush()

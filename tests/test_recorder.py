@@ -1,0 +1,378 @@
+"""The recorder: the referee's events into records, on SQLite and a real PostgreSQL;
+every game's stored match replayed through the engine to the referee's result;
+the exports; redeliveries, restarts, a database away, bad messages."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reading_helpers import trick_told
+from test_outbox import game_lines
+
+from controller.bus.bus import MemoryBroker, MemoryBus
+from controller.bus.dispatch import Publisher
+from controller.bus.envelope import Stamper, encode
+from controller.bus.topics import topic
+from controller.recorder.exports import FORMATS, export
+from controller.recorder.replay import ReplayError, check, replay
+from controller.recorder.service import Recorder
+from controller.recorder.store import RecordsError, RecordStore
+from controller.referee import InputLog, Referee
+from rules.events import Play, event_to_json
+from rules.reading import Contract, TableSetup
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path) -> str:
+    """A records database of each kind."""
+    if request.param == "sqlite":
+        return str(tmp_path / "records.db")
+    return request.getfixturevalue("postgres_url")
+
+
+class Rig:
+    """A referee and a recorder on one in-process broker, and a table sending to them."""
+
+    def __init__(self, url: str, setup: TableSetup, table: str = "t1") -> None:
+        self.broker = MemoryBroker()
+        self.url = url
+        self.table = table
+        ref_bus = MemoryBus(self.broker, "referee")
+        ref_bus.start()
+        self.referee = Referee(ref_bus, InputLog(":memory:"), setup_for=lambda _t: setup)
+        self.referee.start()
+        self.recorder = self.new_recorder()
+        bus = MemoryBus(self.broker, "table")
+        bus.start()
+        self.pub = Publisher(bus, Stamper(f"{table}/table"))
+
+    def new_recorder(self, name: str = "recorder") -> Recorder:
+        bus = MemoryBus(self.broker, name)
+        recorder = Recorder(bus, RecordStore(self.url)).start()
+        bus.start()
+        return recorder
+
+    def observe(self, body: dict[str, Any]) -> None:
+        self.pub.send(topic(self.table, "table/observation"), "observation", body)
+
+    def command(self, **body: Any) -> None:
+        self.pub.send(topic(self.table, "table/command"), "command", body)
+
+    def feed(self, items) -> None:
+        for item in items:
+            if "command" in item:
+                self.command(**item)
+            else:
+                self.observe(item)
+
+    def record(self, match: int | None = None):
+        store = self.recorder.store
+        return store.match(match if match is not None else self.recorder.match_of(self.table))
+
+
+def obs_bodies(lines) -> list[dict[str, Any]]:
+    return [{**json.loads(json.dumps(o.to_json())), "card": str(o.card)} for o in lines]
+
+
+def skat_deal_inputs(seed: int, *, revoke: bool) -> tuple[list[dict[str, Any]], Contract]:
+    from rules.skat.autoplay import random_deal
+    from rules.skat.events import Declare
+
+    deal = random_deal(random.Random(seed), reveal=False, revoke_at=2 if revoke else None)
+    declare = next(e for e in deal.events if isinstance(e, Declare))
+    d = declare.declaration
+    contract = Contract(declare.seat, d.game, hand=d.hand, ouvert=d.ouvert)
+    plays = [(e.seat, e.card) for e in deal.events if isinstance(e, Play)]
+    return obs_bodies(trick_told(plays, 3).lines()), contract
+
+
+def assert_round_trip(rig: Rig) -> Any:
+    """The stored match replays through the engine to the referee's own state."""
+    record = rig.record()
+    assert record.complete and record.missing == []
+    state = rig.referee.state(rig.table)
+    game = replay(record)
+    assert len(game.events) == state["events"] == record.row.events
+    assert check(record) == []
+    assert game.summary()["scores"] == state["scores"]
+    assert [v.to_json() for v in game.verdicts if v.to_json() in state["verdicts"]] == state[
+        "verdicts"
+    ]
+    plays = [(p["seat"], p["card"]) for p in record.plays]
+    engine_plays = [(p["seat"], p["card"]) for p in rig.referee.reading(rig.table).plays()]
+    assert plays == engine_plays
+    return record
+
+
+# -- every game, round trip ----------------------------------------------------------
+
+
+def test_a_cribbage_game_is_recorded_deal_by_deal_and_replays_to_its_result(db):
+    rig = Rig(db, TableSetup("cribbage", {"game_to": 61}, dealer=0))
+    rig.feed(game_lines())
+    record = assert_round_trip(rig)
+    state = rig.referee.state("t1")
+    assert max(state["scores"]) == 61
+    assert len(record.deals) >= 4 and [d["number"] for d in record.deals] == list(
+        range(len(record.deals))
+    )
+    # the dealer of each deal (the state's, the deal event names none) alternates
+    assert [d["dealer"] for d in record.deals] == [n % 2 for n in range(len(record.deals))]
+    # points counted in each deal add up to the final scores (the winner's stop at
+    # the game hole), and the scores after the last deal are the state's
+    totals = [0, 0]
+    for d in record.deals:
+        for side, pegged in (d["pegged"] or {}).items():
+            totals[int(side)] += pegged["points"]
+    assert [min(t, 61) for t in totals] == state["scores"]
+    last = record.deals[-1]["pegged"]
+    assert [last[str(side)]["score"] for side in (0, 1)] == state["scores"]
+    log = export(record, "cribbage-log")
+    assert "game over: seat" in log and "fifteen" in log
+    assert log.count("\ndeal ") == len(record.deals)
+    rows = export(record, "csv").splitlines()
+    assert len(rows) == 1 + len(record.deals)
+    assert rows[-1].split(",")[-1] == " ".join(map(str, state["scores"]))
+
+
+def test_a_skat_deal_with_a_revoke_is_recorded_with_its_verdict(db):
+    inputs, contract = skat_deal_inputs(8, revoke=True)
+    rig = Rig(db, TableSetup("skat", {"rules": "isko"}, dealer=2, contract=contract))
+    rig.feed(inputs)
+    record = assert_round_trip(rig)
+    assert [v["kind"] for v in rig.referee.state("t1")["verdicts"]] == ["revoke"]
+    assert len(record.deals) == 1 and record.deals[0]["result"]["kind"] == "game"
+    assert len(record.plays) == 30
+    pad = export(record, "pad")
+    value = record.deals[0]["result"]["value"]
+    assert "settlement (Law 59)" in pad and str(abs(value)) in pad
+    sf = export(record, "seeger-fabian")
+    assert "games won" in sf and "total" in sf
+    # the camera sees cards played, not the deal: no ISS record, and it says why
+    assert export(record, "iss").startswith("# deal 1: no ISS record")
+
+
+def test_frog_and_all_fours_deals_round_trip(db):
+    from rules.allfours.autoplay import random_deal as allfours_deal
+    from rules.allfours.game import Deal as AFDeal
+    from rules.frog.autoplay import random_deal as frog_deal
+    from rules.frog.game import NameTrump, Offer
+    from rules.reading.inputs import TableObservation
+
+    deal = frog_deal(random.Random(3), reveal=False)
+    offer = next(e for e in deal.events if isinstance(e, Offer))
+    name = next((e for e in deal.events if isinstance(e, NameTrump)), None)
+    word = {"S": "spades", "D": "diamonds", "C": "clubs"}[name.suit] if name else deal.game
+    plays = [(e.seat, e.card) for e in deal.events if isinstance(e, Play)]
+    rig = Rig(db, TableSetup("frog", dealer=2, contract=Contract(offer.seat, word)))
+    rig.feed(obs_bodies(trick_told(plays, 3).lines()))
+    assert len(assert_round_trip(rig).plays) == len(plays)
+
+    af = allfours_deal(random.Random(1), reveal=False)
+    turned = next(e for e in af.events if isinstance(e, AFDeal)).turned
+    plays = [(e.seat, e.card) for e in af.events if isinstance(e, Play)]
+    rig = Rig(db, TableSetup("allfours", dealer=1), table="t2")
+    starter = TableObservation("placed", turned, "starter", "starter", None)
+    rig.feed(obs_bodies([starter, *trick_told(plays, 2).lines()]))
+    assert len(assert_round_trip(rig).plays) == len(plays)
+
+
+def test_corrections_undo_and_a_new_match_are_recorded(db):
+    rig = Rig(db, TableSetup("cribbage", dealer=0))
+    lines = game_lines()
+    rig.feed(lines[:12])
+    rig.command(command="undo")  # the last card read set aside: the deal recounted
+    rig.feed(lines[11:50])
+    assert any(p["deal"] == 1 for p in rig.record().plays)
+    # a card of an earlier deal put right: a correct event, the play row follows it
+    first_play = next(p for p in rig.record().plays if p["deal"] == 0)
+    new = "KS" if first_play["card"] != "KS" else "QS"
+    rig.command(command="replace", event=first_play["event"], old=first_play["card"], new=new)
+    record = assert_round_trip(rig)
+    assert any(s["type"] == "recount" for s in record.said)
+    assert next(p for p in record.plays if p["event"] == first_play["event"])["card"] == new
+    assert record.events[-1][1]["type"] == "correct"
+    first = record.row.id
+    # another game: the first match ends, the second begins with its own setup
+    rig.command(command="new_game", game="skat", options={"players": 3})
+    assert rig.recorder.match_of("t1") != first
+    matches = rig.recorder.store.matches(table="t1")
+    assert [m.game for m in matches] == ["skat", "cribbage"]
+    assert matches[1].ended_at is not None and matches[0].open
+    assert check(rig.recorder.store.match(first)) == []
+
+
+# -- exports ------------------------------------------------------------------------------
+
+
+def test_an_iss_record_stored_is_exported_as_the_same_deal(tmp_path):
+    # a deal whose hands are known (entered, or read from an ISS file) round-trips
+    from rules.skat.iss import parse_record, record_events
+    from rules.skat.iss import replay as iss_replay
+
+    lines = (Path(__file__).parent / "data" / "skat" / "iss_records.txt").read_text()
+    text = next(
+        line
+        for line in lines.splitlines()
+        if line.startswith("(;") and "passed" not in line and "TI." not in line
+    )
+    rec = parse_record(text)
+    events = [event_to_json(e) for e in record_events(rec)]
+    store = RecordStore(tmp_path / "r.db")
+    setup = {"game": "skat", "options": {"rules": "isko"}, "dealer": None, "contract": None}
+    with store.write("m1", "t1", at=1.0) as tx:
+        assert tx is not None
+        match = tx.begin_match("t1", setup, [], at=1.0)
+        tx.put_events(match, [(i, e, {}) for i, e in enumerate(events)], at=1.0)
+    out = export(store.match(match), "iss").strip()
+    again = iss_replay(parse_record(out))
+    assert again.differs == () and again.result == iss_replay(rec).result
+    played = [e for e in record_events(rec) if isinstance(e, Play)]
+    assert [e for e in record_events(parse_record(out)) if isinstance(e, Play)] == played
+
+
+def test_every_export_says_what_it_cannot_write(tmp_path):
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    rig.feed(game_lines()[:20])
+    record = rig.record()
+    for fmt in ("iss", "pad", "seeger-fabian"):
+        with pytest.raises(ValueError, match="is cribbage, not skat"):
+            export(record, fmt)
+    with pytest.raises(ValueError, match="format 'pdf'"):
+        export(record, "pdf")
+    data = json.loads(export(record, "json"))
+    assert data["replay"] == {"replayed": True, "agrees": True, "differences": []}
+    assert len(data["events"]) == record.row.events
+    assert set(FORMATS) == {"json", "iss", "pad", "seeger-fabian", "cribbage-log", "csv"}
+
+
+# -- nothing lost, nothing twice ---------------------------------------------------------
+
+
+def test_a_redelivered_message_is_stored_once_and_a_restarted_recorder_goes_on(tmp_path):
+    url = str(tmp_path / "r.db")
+    rig = Rig(url, TableSetup("cribbage", dealer=0))
+    lines = game_lines()
+    seen: list[bytes] = []
+    watch = MemoryBus(rig.broker, "watch")
+    watch.subscribe("kiebitz/v1/t1/game/event", lambda _t, p: seen.append(p))
+    watch.start()
+    rig.feed(lines[:10])
+    for payload in list(seen):  # every event again (QoS 1 delivers at least once)
+        watch.publish("kiebitz/v1/t1/game/event", payload)
+    assert rig.record().row.events == rig.referee.state("t1")["events"]
+    rig.recorder.bus.close()
+    rig.recorder.close()
+    rig.feed(lines[10:20])  # played while the recorder is away (no session on this bus)
+    rig.recorder = rig.new_recorder("recorder2")
+    rig.feed(lines[20:40])
+    record = rig.record()
+    assert len(rig.recorder.store.matches()) == 1  # the match under way, taken up again
+    assert not record.complete and record.missing  # what it never heard is said
+    with pytest.raises(ReplayError, match="never received"):
+        replay(record)
+    assert json.loads(export(record, "json"))["replay"]["replayed"] is False
+
+
+def test_a_recorder_started_mid_match_records_from_the_state_on(tmp_path):
+    broker = MemoryBroker()
+    ref_bus = MemoryBus(broker, "referee")
+    ref_bus.start()
+    referee = Referee(ref_bus, InputLog(":memory:"), setup_for=lambda _t: TableSetup("cribbage"))
+    referee.start()
+    table = MemoryBus(broker, "table")
+    table.start()
+    pub = Publisher(table, Stamper("t1/table"))
+    lines = game_lines()
+    for body in lines[:15]:
+        pub.send(topic("t1", "table/observation"), "observation", body)
+    bus = MemoryBus(broker, "recorder")
+    recorder = Recorder(bus, RecordStore(tmp_path / "r.db")).start()
+    bus.start()  # the retained state opens the match
+    record = recorder.store.match(recorder.match_of("t1"))
+    assert record.row.state["events"] > record.row.events and not record.complete
+    for body in lines[15:25]:
+        pub.send(topic("t1", "table/observation"), "observation", body)
+    assert recorder.store.match(recorder.match_of("t1")).missing
+
+
+def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(postgres_server):
+    url = postgres_server.database()
+    rig = Rig(url, TableSetup("cribbage", {"game_to": 61}, dealer=0))
+    lines = game_lines()
+    rig.feed(lines[:30])
+    postgres_server.stop()
+    try:
+        rig.feed(lines[30:80])  # the recorder cannot write: it keeps them, in order
+        assert rig.recorder.backlog
+    finally:
+        postgres_server.start()
+    rig.recorder.tick()
+    assert rig.recorder.backlog == []
+    rig.feed(lines[80:])
+    assert_round_trip(rig)
+
+
+def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path):
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    rig.feed(game_lines()[:6])
+    bus = MemoryBus(rig.broker, "t1-forger")
+    bus.start()
+    forger = Publisher(bus, Stamper("t1/referee-x"))
+    forger.send(topic("t1", "game/event"), "event", {"type": "event", "index": "x"})
+    forger.send(topic("t1", "game/event"), "event", {"type": "recount"})
+    bus.publish(topic("t1", "game/event"), b"not json")
+    errors = rig.recorder.errors
+    assert errors >= 3
+    rig.feed(game_lines()[6:30])
+    assert_round_trip(rig)
+
+
+def test_the_migrations_make_the_schema_the_code_declares(db):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from controller.recorder.schema import SCHEMA_VERSION, metadata
+
+    store = RecordStore(db)
+    assert store.version() == SCHEMA_VERSION
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diff == []
+    store.close()
+    RecordStore(db).close()  # opened again: already at the newest revision
+
+
+def test_a_file_that_is_not_a_records_database_is_refused(tmp_path):
+    other = tmp_path / "referee.db"
+    InputLog(other).close()
+    with pytest.raises(RecordsError, match="not a records database"):
+        RecordStore(other)
+    with pytest.raises(RecordsError, match="cannot open"):
+        RecordStore(tmp_path / "no" / "such" / "folder.db")
+    with pytest.raises(RecordsError, match="expected a file"):
+        RecordStore("mysql://x")
+    (tmp_path / "junk.db").write_bytes(b"this is no database" * 100)
+    with pytest.raises(RecordsError):
+        RecordStore(tmp_path / "junk.db")
+
+
+def test_sqlite_records_are_kept_in_wal_mode(tmp_path):
+    RecordStore(tmp_path / "r.db").close()
+    assert sqlite3.connect(tmp_path / "r.db").execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_a_message_of_another_table_is_not_recorded_for_this_one(tmp_path):
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    rig.feed(game_lines()[:6])
+    before = rig.record().row.events
+    bus = MemoryBus(rig.broker, "t2")
+    bus.start()
+    env = Stamper("t2/referee").stamp("event", {"type": "event", "index": 99, "event": {}})
+    bus.publish(topic("t1", "game/event"), encode(env))
+    assert rig.record().row.events == before
