@@ -348,10 +348,12 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
     recorded.write_text("".join(_json.dumps(line) + "\n" for line in lines))
     (tmp_path / "t1.password").write_text(PASSWORDS["t1"] + "\n")
     (tmp_path / "referee.password").write_text(PASSWORDS["kiebitz.referee"] + "\n")
+    (tmp_path / "watch.password").write_text(PASSWORDS["kiebitz.watch"] + "\n")
     text = (SHIPPED.parent / "kiebitz.example.toml").read_text()
     text = text.replace("mqtt://127.0.0.1:1883", f"mqtt://127.0.0.1:{broker.port}")
     text = text.replace("/etc/kiebitz/broker.password", str(tmp_path / "t1.password"))
     text = text.replace("/etc/kiebitz/referee.password", str(tmp_path / "referee.password"))
+    text = text.replace("/etc/kiebitz/watch.password", str(tmp_path / "watch.password"))
     text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     text = text.replace('source = "picamera"', f'observations = "{recorded}"')
     text = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("port =", "gpio =")))
@@ -359,6 +361,14 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
     config.write_text(text + "\n")
     kiebitz = str(Path(sys.executable).parent / "kiebitz")
     assert sp.run([kiebitz, "config", "check", str(config)], check=False).returncode == 0
+    # the recorder first (read only, as kiebitz.watch): it hears the match from its start
+    recorder = sp.Popen([kiebitz, "recorder", "--config", str(config)], stderr=sp.PIPE, text=True)
+    assert recorder.stderr is not None
+    said = ""
+    while not said.startswith("recorder: recording"):
+        said = recorder.stderr.readline()
+        assert said, "the recorder ended before recording"
+    assert "not yet" not in said
     referee = sp.Popen([kiebitz, "referee", "--config", str(config)], stderr=sp.PIPE, text=True)
     try:
         assert referee.stderr is not None
@@ -392,6 +402,21 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
         assert "table    t1: offline" in status.stdout
         assert "referee  t1: online" in status.stdout
         watch.close()
+        # the recorder kept the match, and it replays to the referee's last state
+        from controller.recorder.replay import check
+        from controller.recorder.store import RecordStore
+
+        store = RecordStore(tmp_path / "records.db")
+
+        def recorded() -> bool:
+            rows = store.matches(table="t1")
+            return bool(rows) and (rows[0].state or {}).get("events") == rows[0].events > 1
+
+        assert _eventually(recorded)
+        assert check(store.match(store.matches()[0].id)) == []
+        store.close()
     finally:
+        recorder.terminate()
+        recorder.wait(timeout=30)
         referee.terminate()
         referee.wait(timeout=30)

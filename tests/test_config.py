@@ -30,6 +30,9 @@ def example(tmp_path: Path, **replace: str) -> Path:
     referee = tmp_path / "referee.password"
     referee.write_text("referee-secret\n")
     text = text.replace("/etc/kiebitz/referee.password", str(referee))
+    watch = tmp_path / "watch.password"
+    watch.write_text("watch-secret\n")
+    text = text.replace("/etc/kiebitz/watch.password", str(watch))
     text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     lines, todo = [], dict(replace)
     for line in text.splitlines():  # the first line of each key (table.layout, not the board's)
@@ -52,6 +55,7 @@ def test_the_shipped_example_checks_clean(tmp_path, capsys):
     assert (status, err) == (0, "")
     assert out.startswith(f"{tmp_path / 'kiebitz.toml'}: ok: broker mqtt://127.0.0.1:1883 as t1")
     assert "table t1 (picamera" in out and "referee for t1" in out and "game cribbage" in out
+    assert f"recorder for t1 (records {tmp_path}/records.db)" in out
 
 
 @pytest.mark.parametrize(

@@ -376,3 +376,46 @@ def test_a_message_of_another_table_is_not_recorded_for_this_one(tmp_path):
     env = Stamper("t2/referee").stamp("event", {"type": "event", "index": 99, "event": {}})
     bus.publish(topic("t1", "game/event"), encode(env))
     assert rig.record().row.events == before
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_kiebitz_records_lists_shows_and_exports(tmp_path, capsys):
+    from controller.cli import main
+
+    url = str(tmp_path / "r.db")
+    inputs, contract = skat_deal_inputs(8, revoke=True)
+    rig = Rig(url, TableSetup("skat", {"rules": "isko"}, dealer=2, contract=contract))
+    rig.feed(inputs)
+    match = rig.recorder.match_of("t1")
+    capsys.readouterr()
+    assert main(["records", "--db", url, "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.split()[:3] == [str(match), "t1", "skat"] and "playing" in out
+    assert main(["records", "--db", url, "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["match"] == match
+    assert main(["records", "--db", url, "show", str(match)]) == 0
+    out = capsys.readouterr().out
+    assert "replay   agrees with the referee" in out and "30 cards played" in out
+    pad = tmp_path / "pad.txt"
+    assert (
+        main(["records", "--db", url, "export", str(match), "--format", "pad", "--out", str(pad)])
+        == 0
+    )
+    assert "settlement (Law 59)" in pad.read_text()
+    assert main(["records", "--db", url, "export", str(match), "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("match,table,game,deal")
+    # what cannot be done: one line, status 2
+    for argv, says in (
+        (["show", "99"], "no match 99"),
+        (["export", str(match), "--format", "cribbage-log"], "is skat, not cribbage"),
+        (["export", str(match), "--out", str(tmp_path / "no" / "x")], "--out"),
+    ):
+        assert main(["records", "--db", url, *argv]) == 2
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1, err
+    other = tmp_path / "referee.db"
+    InputLog(other).close()
+    assert main(["records", "--db", str(other), "list"]) == 2
+    assert "not a records database" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 from reading_helpers import cribbage_told, trick_told
@@ -21,6 +22,12 @@ from controller.run.demo import demo_runs, run_demo
 from rules.cribbage.autoplay import play_game
 from rules.cribbage.game import CribbageGame
 from rules.cribbage.variants import CribbageRules
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """kiebitz run records into ./kiebitz-records.db by default: here, the test's folder."""
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.mark.slow
@@ -104,7 +111,14 @@ def test_kiebitz_run_on_recorded_observations_writes_the_summary(tmp_path, capsy
     assert sorted((v["seat"], v["trick"]) for v in s["verdicts"]) == proven
     assert s["scores"] == list(reference.results[-1].changes)
     assert s["settled"] and s["board_synced"] and s["observations"] == 60
-    assert "Summary: skat, 30 cards played" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Summary: skat, 30 cards played" in out
+    # recorded; the run's referee log goes with the run, so its match is ended
+    from controller.recorder.store import RecordStore
+
+    assert f"Recorded as match {s['record']['match']} in " in out
+    stored = RecordStore("kiebitz-records.db").match(s["record"]["match"])
+    assert stored.row.ended_at is not None and len(stored.plays) == 30
 
 
 def test_kiebitz_run_pegs_a_whole_cribbage_game_on_the_emulated_board(tmp_path):
@@ -131,6 +145,19 @@ def test_kiebitz_run_pegs_a_whole_cribbage_game_on_the_emulated_board(tmp_path):
     assert s["phase"] == "over" and s["scores"] == list(game.scores)
     assert s["board"]["pegs"] == [list(game.pegs(t)) for t in range(2)]
     assert s["board"]["alert"] == "win" and s["log"].endswith("ref.db")
+    # recorded by default (./kiebitz-records.db), the summary names the record, and
+    # the record replays to the game's end
+    record = s["record"]
+    assert record["db"].endswith(f"{tmp_path}/kiebitz-records.db") and record["complete"]
+    assert main(["records", "show", str(record["match"])]) == 0
+    from controller.recorder.replay import check, replay
+    from controller.recorder.store import RecordStore
+
+    stored = RecordStore("kiebitz-records.db").match(record["match"])
+    assert check(stored) == [] and replay(stored).summary()["scores"] == list(game.scores)
+    # its referee's log is kept (--db): the match may go on in another run, so it is
+    # not ended (without --db the log goes with the run, and so does the match)
+    assert stored.row.ended_at is None
 
 
 def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path):
@@ -299,7 +326,7 @@ def test_the_layout_names_the_game_and_a_folder_is_no_summary(tmp_path, capsys):
         "--observations",
         str(path),
         "--table",
-        "config/tables/skat-3.toml",
+        str(Path(__file__).resolve().parent.parent / "config" / "tables" / "skat-3.toml"),
         "--dealer",
         "2",
         "--declarer",
