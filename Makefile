@@ -12,9 +12,10 @@ BIN := $(VENV)/bin
 # broker on a free port; the system one on 1883 is never used), openssl (the broker
 # security tests make a CA and a server certificate), PostgreSQL (the records'
 # tests run a private server: initdb into a temporary folder, a free port; the
-# system cluster is never used). Installed only when missing, `apt-get update` first.
+# system cluster is never used), Chromium (the web view's tests drive it headless with
+# Playwright). Installed only when missing, `apt-get update` first.
 APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
-	fonts-urw-base35 mosquitto openssl postgresql
+	fonts-urw-base35 mosquitto openssl postgresql chromium
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
 

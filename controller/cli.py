@@ -38,6 +38,7 @@ from controller import (
     cli_services,
     cli_skat,
     cli_vision,
+    cli_web,
 )
 from controller.cli_io import KiebitzArgumentParser, name_commands
 from controller.errors import UsageError
@@ -105,6 +106,7 @@ COMMAND_GROUPS: tuple[Callable[[Commands], None], ...] = (
     cli_services.register,
     cli_run.register,
     cli_records.register,
+    cli_web.register,
     cli_config.register,
 )
 

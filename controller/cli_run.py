@@ -78,6 +78,14 @@ def _add_run(commands: Commands) -> None:
         help="record the match here: a file or postgresql://… (default ./kiebitz-records.db)",
     )
     records.add_argument("--no-records", action="store_true", help="do not record the match")
+    run.add_argument(
+        "--web",
+        metavar="PORT",
+        type=int,
+        nargs="?",
+        const=8080,
+        help="serve the live web view (read only) on this port (default 8080; 0: a free one)",
+    )
     run.add_argument("--headless", action="store_true", help="run the source to its end, then exit")
     run.add_argument(
         "--summary",
@@ -143,6 +151,7 @@ def _run(args: argparse.Namespace) -> int:
         board_layout=args.board_layout,
         db=args.db,
         records=None if args.no_records else args.records,
+        web=args.web,
         headless=args.headless,
         summary=args.summary,
         fps=args.fps,

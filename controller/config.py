@@ -39,6 +39,7 @@ __all__ = [
     "RecorderConfig",
     "RefereeConfig",
     "TableConfig",
+    "WebConfig",
     "load_config",
     "parse_config",
 ]
@@ -128,6 +129,28 @@ class RecorderConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    #: the operators' file (``kiebitz web-passwd``); none: read only
+    users: str | None = None
+    #: the records database, for the match pages
+    records: str | None = None
+    #: the key session cookies are signed with (32 characters or more)
+    secret_file: str | None = None
+    #: The web view's broker account (``kiebitz.web``: reads all, writes commands).
+    username: str | None = None
+    password_file: str | None = None
+
+    def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
+        out = broker.bus_options()
+        if self.username is not None:
+            account = BrokerConfig(broker.url, self.username, self.password_file)
+            out.update(username=self.username, password=account.password())
+        return out
+
+
+@dataclass(frozen=True)
 class GameConfig:
     game: str = "cribbage"
     options: dict[str, Any] = field(default_factory=dict)
@@ -142,6 +165,7 @@ class KiebitzConfig:
     referee: RefereeConfig | None
     game: GameConfig
     recorder: RecorderConfig | None = None
+    web: WebConfig | None = None
 
 
 # -- checking values ----------------------------------------------------------------
@@ -210,6 +234,13 @@ def _new_file(value: Any) -> str:
     if not path.parent.is_dir():
         raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
     return str(path)
+
+
+def _port(value: Any) -> int:
+    port = _whole(value)
+    if not 1 <= port <= 65535:
+        raise ValueError(f"expected a port 1..65535, got {port}")
+    return port
 
 
 def _records_db(value: Any) -> str:
@@ -319,6 +350,15 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "username": _text,
         "password_file": _readable_file,
     },
+    "web": {
+        "host": _text,
+        "port": _port,
+        "users": _text,
+        "records": _records_db,
+        "secret_file": _readable_file,
+        "username": _text,
+        "password_file": _readable_file,
+    },
     "game": {
         "game": _game,
         "variant": _any,
@@ -405,6 +445,12 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         )
         if recorder.password_file is not None and recorder.username is None:
             problems.append("recorder.password_file: needs recorder.username (its account)")
+    web = None
+    if "web" in data:
+        w = values.get("web", {})
+        web = WebConfig(**{k: v for k, v in w.items()})
+        if web.password_file is not None and web.username is None:
+            problems.append("web.password_file: needs web.username (its account)")
     g = dict(values.get("game", {}))
     game = GameConfig(game=g.pop("game", "cribbage"), dealer=g.pop("dealer", None), options=g)
     if "game" in values and not any(p.startswith("game.") for p in problems):
@@ -417,7 +463,7 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
             problems.append(f"game: {exc}")
     if problems:
         raise ConfigError([f"{path}: {p}" for p in problems])
-    return KiebitzConfig(path, broker, table, referee, game, recorder)
+    return KiebitzConfig(path, broker, table, referee, game, recorder, web)
 
 
 def load_config(path: str | Path) -> KiebitzConfig:

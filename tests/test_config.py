@@ -98,7 +98,7 @@ def test_unknown_keys_and_every_problem_are_listed(tmp_path, capsys):
         f"kiebitz: error: {path}: table.fps: expected a number above 0, got 0",
         f"kiebitz: error: {path}: table.board.prot: unknown key (table.board has: port, layout)",
         f"kiebitz: error: {path}: cameras: unknown key "
-        "(the file has: broker, table, referee, recorder, game)",
+        "(the file has: broker, table, referee, recorder, web, game)",
         f"kiebitz: error: {path}: table.id: missing (the table id, e.g. t1)",
     ]
 

@@ -108,6 +108,8 @@ def run_demo(*, out: TextIO = sys.stdout, summary_dir: Path | None = None) -> in
                 summary=summary_path,
                 out=out,
                 fps=4.0,
+                # the live web view while the video plays (its address is printed)
+                web=0,
             )
         )
         if summary.get("interrupted"):  # Ctrl-C: every part stopped; say so, check nothing

@@ -57,6 +57,8 @@ class RunConfig:
     db: Path | None = None
     #: Where the match is recorded (a file or a postgresql:// URL); None: not recorded.
     records: str | None = None
+    #: Serve the live web view on this port (0: a free one); None: no web view.
+    web: int | None = None
     headless: bool = False
     summary: Path | None = None
     fps: float = 5.0
@@ -195,6 +197,11 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         stop = threading.Event()
         stack.callback(stop.set)
         referee.run_ticks(stop)
+        # The web view, read only (a run has no operators): every change of the table live.
+        web = None
+        if cfg.web is not None:
+            web = _web(cfg, url, stack, None if recorder is None else recorder.store)
+            print(f"Web view: {web.url}tables/{table}", file=cfg.out, flush=True)
         # The run's own view of the table.
         follower = _Follower(cfg, live)
         view = MqttBus(url, f"{table}-run")
@@ -257,6 +264,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         follower.wait(lambda s: s.get("inputs", 0) >= read, 5.0)
         shown = _wait(lambda: link.health().synced, 5.0)
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
+        summary["web"] = None if web is None else web.url
         summary["record"] = (
             None if recorder is None else _record(recorder, table, referee, end=cfg.db is None)
         )
@@ -293,6 +301,23 @@ def _recorder(cfg: RunConfig, url: str, stack: contextlib.ExitStack) -> Any:
     if not _wait(lambda: bus.health().subscriptions >= 2, 10.0):
         raise UsageError(f"the broker at {url} does not answer")
     return recorder
+
+
+def _web(cfg: RunConfig, url: str, stack: contextlib.ExitStack, records: Any) -> Any:
+    """The run's web view on its own bus (spectators only: a run has no operators)."""
+    from controller.web.server import WebServer
+
+    bus = MqttBus(url, f"{cfg.table_id}-web")
+    web = WebServer(bus, port=cfg.web or 0, records=records, read_only=True)
+    bus.start()
+    try:
+        web.start()
+    except OSError as exc:
+        bus.close()
+        raise UsageError(f"--web {cfg.web}: {exc}") from exc
+    stack.callback(bus.close)
+    stack.callback(web.close)
+    return web
 
 
 def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[str, Any] | None:

@@ -1,0 +1,90 @@
+"""Operators of the web view: a file of names and Argon2 password hashes.
+
+One operator a line, ``name:hash`` (the hash as argon2-cffi writes it, PHC form,
+``$argon2id$…``); blank lines and ``#`` comments are skipped. ``kiebitz web passwd
+FILE NAME`` adds or changes one (the password read from the terminal or standard
+input), so no password is ever written in clear. Spectators need no account.
+
+>>> users = Users({})
+>>> users.set("anna", "pegging-at-121")
+>>> users.verify("anna", "pegging-at-121"), users.verify("anna", "wrong"), users.verify("ben", "x")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+__all__ = ["NAME", "Users", "UsersError", "new_token"]
+
+NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+_HASHER = PasswordHasher()
+# verified against when the name is unknown, so an unknown name takes as long as a
+# wrong password (no telling which names exist by the time an answer takes)
+_DUMMY = _HASHER.hash(secrets.token_hex(16))
+
+
+class UsersError(ValueError):
+    """The operators' file cannot be read, or a line of it is not ``name:hash``."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Users:
+    """The operators: name → Argon2 hash."""
+
+    def __init__(self, hashes: Mapping[str, str], path: Path | None = None) -> None:
+        self.hashes = dict(hashes)
+        self.path = path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Users:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls({}, p)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsersError(f"{p}: cannot read the operators: {exc}") from exc
+        hashes: dict[str, str] = {}
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, sep, hashed = line.partition(":")
+            if not sep or not NAME.fullmatch(name) or not hashed.startswith("$argon2"):
+                raise UsersError(f"{p}:{n}: expected name:$argon2id$… (an operator a line)")
+            hashes[name] = hashed
+        return cls(hashes, p)
+
+    def set(self, name: str, password: str) -> None:
+        if not NAME.fullmatch(name):
+            raise UsersError(f"operator name {name!r}: 1 to 32 of A-Z a-z 0-9 _ . -")
+        if len(password) < 8:
+            raise UsersError("a password of at least 8 characters")
+        self.hashes[name] = _HASHER.hash(password)
+
+    def save(self) -> None:
+        if self.path is None:
+            raise UsersError("these operators have no file")
+        lines = ["# Kiebitz web view operators: name:argon2 hash (kiebitz web passwd)"]
+        lines += [f"{n}:{h}" for n, h in sorted(self.hashes.items())]
+        tmp = self.path.with_suffix(self.path.suffix + ".new")
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.chmod(0o600)
+        tmp.replace(self.path)
+
+    def verify(self, name: str, password: str) -> bool:
+        hashed = self.hashes.get(name)
+        try:
+            return _HASHER.verify(hashed or _DUMMY, password) and hashed is not None
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False

@@ -1,0 +1,113 @@
+"""The web view served: uvicorn in a thread of its own, over a hub fed by a bus.
+
+:class:`WebServer` is what ``kiebitz web`` and ``kiebitz run --web`` start: the
+hub follows the bus, the app is served on ``host:port``, and operators' commands
+are published on the same bus, each table's stamped ``<table>/web``.
+
+A web view started again begins its commands' sequence numbers at the time in
+milliseconds, above any it used before (receivers drop a sender's seqs they have
+seen); the referee waits up to a second for the numbers between, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from typing import Any
+
+from controller.bus.dispatch import Publisher
+from controller.bus.envelope import Stamper
+from controller.bus.topics import COMMAND, topic
+from controller.web.app import make_app
+from controller.web.auth import Users
+from controller.web.hub import TableHub
+
+__all__ = ["WebServer"]
+
+log = logging.getLogger("kiebitz.web")
+
+
+class WebServer:
+    """The hub on ``bus``, the app on ``host:port`` (port 0: a free one)."""
+
+    def __init__(
+        self,
+        bus: Any,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        users: Users | None = None,
+        records: Any = None,
+        secret: str | None = None,
+        read_only: bool = False,
+        https_only: bool = False,
+    ) -> None:
+        import uvicorn
+
+        self.bus = bus
+        self.hub = TableHub()
+        self.hub.attach(bus)
+        self._stampers: dict[str, Stamper] = {}
+        self._lock = threading.Lock()
+        self.app = make_app(
+            self.hub,
+            send=None if read_only else self.send,
+            users=users,
+            records=records,
+            secret=secret,
+            https_only=https_only,
+        )
+        config = uvicorn.Config(
+            self.app, host=host, port=port, log_level="warning", lifespan="off",
+            access_log=False, timeout_graceful_shutdown=1,
+        )  # fmt: skip
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+        self.host = host
+
+    def send(self, table: str, body: dict[str, Any]) -> str:
+        """Publish an operator's command for ``table``; its message id (a body the
+        command schema refuses raises :class:`~controller.bus.envelope.PayloadError`)."""
+        with self._lock:
+            stamper = self._stampers.get(table)
+            if stamper is None:
+                stamper = self._stampers[table] = Stamper(
+                    f"{table}/web", start_seq=int(time.time() * 1000)
+                )
+        env = Publisher(self.bus, stamper).send(topic(table, COMMAND), "command", body)
+        log.info("%s: %s sent (%s)", table, body.get("command"), env.id)
+        return env.id
+
+    def start(self, timeout: float = 15.0) -> WebServer:
+        def serve() -> None:
+            asyncio.run(self._server.serve())
+
+        self._thread = threading.Thread(target=serve, name="kiebitz-web", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise OSError(f"the web view could not listen on {self.host}")
+            time.sleep(0.02)
+        return self
+
+    @property
+    def port(self) -> int:
+        servers = getattr(self._server, "servers", [])
+        for server in servers:
+            for sock in server.sockets:
+                return int(sock.getsockname()[1])
+        return int(self._server.config.port)
+
+    @property
+    def url(self) -> str:
+        host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
+        return f"http://{host}:{self.port}/"
+
+    def close(self) -> None:
+        self.hub.close()  # the pages' streams end, so the server can stop at once
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)

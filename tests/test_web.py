@@ -1,0 +1,323 @@
+"""The live web view: a real Mosquitto, the referee, the web server (uvicorn), and a
+real headless Chromium (Debian's) driven by Playwright for the pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from test_outbox import game_lines
+
+from controller.bus.bus import MqttBus
+from controller.bus.dispatch import Publisher
+from controller.bus.envelope import Stamper
+from controller.bus.topics import topic
+from controller.referee import InputLog, Referee
+from controller.table.board_view import board_state
+from controller.web.auth import Users
+from controller.web.server import WebServer
+from rules.reading import TableSetup
+
+PASSWORD = "pegging-at-121"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.access(found, os.X_OK):
+        pytest.fail("Debian's chromium is not installed (make test installs it)")
+    return found
+
+
+class Club:
+    """A broker, a referee serving t1, the web view, and t1's table sending cards."""
+
+    def __init__(self, mosquitto, tmp_path: Path, *, game_to: int = 61) -> None:
+        self.url = mosquitto.url
+        self.ref_bus = MqttBus(self.url, "referee")
+        self.referee = Referee(
+            self.ref_bus,
+            InputLog(tmp_path / "referee.db"),
+            setup_for=lambda _t: TableSetup("cribbage", {"game_to": game_to}, dealer=0),
+            tables=["t1"],
+        )
+        self.referee.start()
+        self.ref_bus.start()
+        self.users_file = tmp_path / "operators"
+        users = Users.load(self.users_file)
+        users.set("anna", PASSWORD)
+        users.save()
+        self.web_bus = MqttBus(self.url, "web")
+        self.web = WebServer(self.web_bus, port=0, users=Users.load(self.users_file))
+        self.web_bus.start()
+        self.web.start()
+        self.table_bus = MqttBus(self.url, "table")
+        self.table_bus.start()
+        self.pub = Publisher(self.table_bus, Stamper("t1/table"))
+        self.lines = game_lines()
+        self.sent = 0
+        for bus in (self.ref_bus, self.web_bus, self.table_bus):
+            _until(lambda b=bus: b.connected, "the buses to connect")
+        _until(lambda: self.web.hub.view("t1") is not None, "the first state at the web view")
+
+    def send(self, n: int) -> None:
+        for line in self.lines[self.sent : self.sent + n]:
+            self.pub.send(topic("t1", "table/observation"), "observation", line)
+        self.sent += n
+        _until(lambda: self.referee.state("t1")["inputs"] >= self.sent, "the referee")
+
+    def close(self) -> None:
+        self.web.close()
+        for bus in (self.table_bus, self.web_bus):
+            bus.close()
+        self.referee.close()
+        self.ref_bus.close()
+
+
+def _until(check, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def club(mosquitto, tmp_path):
+    c = Club(mosquitto, tmp_path)
+    yield c
+    c.close()
+
+
+def login(client: httpx.Client, base: str, password: str = PASSWORD) -> httpx.Response:
+    page = client.get(base + "login")
+    token = page.text.split('name="csrf" value="')[1].split('"')[0]
+    return client.post(
+        base + "login", data={"csrf": token, "name": "anna", "password": password, "next": "/"}
+    )
+
+
+# -- over HTTP ------------------------------------------------------------------------------
+
+
+def test_spectators_read_everything_and_can_correct_nothing(club):
+    club.send(12)
+    base = club.web.url
+    with httpx.Client() as c:
+        page = c.get(base + "tables/t1")
+        assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+        assert c.get(base).status_code == 200
+        (row,) = c.get(base + "api/tables").json()
+        assert row["table"] == "t1" and row["game"] == "cribbage"
+        view = c.get(base + "api/tables/t1").json()
+        state = club.referee.state("t1")
+        # the board drawn as its LEDs show it: the table service's own function
+        shown = board_state(state, tracks=2, game_hole=61)
+        assert view["board"]["pegs"] == [list(p) for p in shown.pegs]
+        assert view["scores"] == state["scores"] and view["plays"] == state["plays"]
+        assert view["last"] and view["status"]["referee"] == "online"
+        me = c.get(base + "api/me").json()
+        assert me["operator"] is None
+        answer = c.post(
+            base + "api/tables/t1/command",
+            json={"command": "undo"},
+            headers={"X-CSRF-Token": me["csrf"]},
+        )
+        assert answer.status_code == 403 and "log in" in answer.json()["error"]
+        assert c.get(base + "api/tables/nope").status_code == 404
+    assert club.referee.state("t1")["inputs"] == 12
+
+
+def test_an_operator_logs_in_and_a_correction_is_a_command_on_the_bus(club):
+    club.send(12)
+    base = club.web.url
+    before = club.referee.state("t1")
+    with httpx.Client() as c:
+        assert "error=1" in login(c, base, "wrong-password").headers["location"]
+        answer = login(c, base)
+        assert answer.status_code == 303
+        cookie = answer.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        me = c.get(base + "api/me").json()
+        assert me["operator"] == "anna"
+        # without the session's CSRF token: refused
+        bad = c.post(base + "api/tables/t1/command", json={"command": "undo"})
+        assert bad.status_code == 403 and "CSRF" in bad.json()["error"]
+        bad = c.post(
+            base + "api/tables/t1/command",
+            json={"command": "replace", "event": 3},
+            headers={"X-CSRF-Token": me["csrf"]},
+        )
+        assert bad.status_code == 400  # the command schema wants old and new
+        bad = c.post(
+            base + "api/tables/t1/command",
+            json={"command": "shutdown"},
+            headers={"X-CSRF-Token": me["csrf"]},
+        )
+        assert bad.status_code == 400
+        ok = c.post(
+            base + "api/tables/t1/command",
+            json={"command": "undo"},
+            headers={"X-CSRF-Token": me["csrf"]},
+        )
+        assert ok.status_code == 200 and ok.json()["by"] == "anna"
+    _until(lambda: club.referee.state("t1")["inputs"] == 13, "the undo at the referee")
+    after = club.referee.state("t1")
+    assert after["events"] != before["events"] or after["plays"] != before["plays"]
+
+
+def test_operators_passwords_are_stored_hashed(tmp_path, capsys, monkeypatch):
+    import io
+
+    from controller.cli import main
+
+    users = tmp_path / "operators"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a-long-password\n"))
+    assert main(["web-passwd", "--users", str(users), "ben"]) == 0
+    text = users.read_text()
+    assert "ben:$argon2id$" in text and "a-long-password" not in text
+    assert oct(users.stat().st_mode & 0o777) == "0o600"
+    assert Users.load(users).verify("ben", "a-long-password")
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert main(["web-passwd", "--users", str(users), "ben"]) == 2
+    assert "at least 8" in capsys.readouterr().err
+    users.write_text("ben:plaintext\n")
+    assert main(["web", "--broker", "mqtt://127.0.0.1:1", "--users", str(users)]) == 2
+    assert "expected name:$argon2id$" in capsys.readouterr().err
+
+
+def test_the_stream_sends_each_change_and_ends_when_the_server_stops(club):
+    club.send(6)
+    got: list[dict[str, Any]] = []
+
+    def read() -> None:
+        with httpx.stream("GET", club.web.url + "api/stream?table=t1", timeout=30) as r:
+            assert r.headers["content-type"].startswith("text/event-stream")
+            for line in r.iter_lines():
+                if line.startswith("data: "):
+                    got.append(json.loads(line[6:]))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    _until(lambda: got, "the table at once")
+    first = got[-1]["version"]
+    club.send(6)
+    _until(lambda: got[-1]["version"] > first, "a change")
+    plays = club.referee.state("t1")["plays"]
+    _until(lambda: got[-1]["plays"] == plays, "the last card played")
+    club.web.close()
+    reader.join(timeout=10)
+    assert not reader.is_alive()  # the stream ended with the server
+
+
+# -- in a real browser --------------------------------------------------------------------
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _version(page) -> int:
+    return int(page.get_attribute("body", "data-version") or 0)
+
+
+def _wait_version(page, above: int, timeout: float = 10.0) -> float:
+    start = time.monotonic()
+    while _version(page) <= above:
+        assert time.monotonic() - start < timeout, "the page did not change"
+        page.wait_for_timeout(10)
+    return time.monotonic() - start
+
+
+def test_the_table_page_follows_the_game_live(club, browser, tmp_path):
+    club.send(10)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(club.web.url + "tables/t1")
+    page.wait_for_selector(".pegboard")
+    plays = page.locator("#plays .card").count()
+    assert plays == len(club.referee.state("t1")["plays"])
+    # a card played: the page changes by itself (pushed, no reload)
+    before = _version(page)
+    club.send(1)
+    _wait_version(page, before)
+    state = club.referee.state("t1")
+    assert page.locator("#plays .card").count() == len(state["plays"])
+    pegs = page.locator(".track").evaluate_all(
+        "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
+    )
+    assert pegs == [list(p) for p in board_state(state, tracks=2, game_hole=61).pegs]
+    assert page.locator("#operator").is_hidden()  # a spectator sees no corrections
+    # a spectator's forged correction from the page is refused
+    status = page.evaluate(
+        """async () => (await fetch('/api/tables/t1/command', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: '{"command": "undo"}'})).status"""
+    )
+    assert status == 403
+    page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+
+
+def test_an_operators_correction_changes_the_board(club, browser):
+    club.send(14)
+    page = browser.new_page()
+    page.goto(club.web.url + "login?next=/tables/t1")
+    page.fill("input[name=name]", "anna")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.login button")
+    page.wait_for_url("**/tables/t1")
+    page.wait_for_selector("#operator:not([hidden])")
+    pegs_before = club.referee.state("t1")["pegs"]
+    inputs = club.referee.state("t1")["inputs"]
+    # undo until the pegs move back (the last cards read may not have pegged)
+    for _ in range(6):
+        before = _version(page)
+        page.click("button[data-command=undo]")
+        _until(lambda n=inputs: club.referee.state("t1")["inputs"] > n, "the undo")
+        inputs = club.referee.state("t1")["inputs"]
+        if club.referee.state("t1")["pegs"] != pegs_before:
+            break
+    state = club.referee.state("t1")
+    assert state["pegs"] != pegs_before
+    _wait_version(page, before)
+    _until(
+        lambda: page.locator(".track").evaluate_all(
+            "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
+        )
+        == [list(p) for p in board_state(state, tracks=2, game_hole=61).pegs],
+        "the board to show the correction",
+    )
+
+
+def test_the_page_works_on_a_phone(club, browser, tmp_path):
+    club.send(20)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(club.web.url + "tables/t1")
+    page.wait_for_selector(".pegboard")
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 390  # nothing wider than the phone: no sideways scrolling
+    box = page.locator(".pegboard").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390
+    assert page.locator("#scores .score").count() == 2
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
