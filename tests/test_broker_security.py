@@ -354,9 +354,16 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
     text = text.replace("/etc/kiebitz/broker.password", str(tmp_path / "t1.password"))
     text = text.replace("/etc/kiebitz/referee.password", str(tmp_path / "referee.password"))
     text = text.replace("/etc/kiebitz/watch.password", str(tmp_path / "watch.password"))
+    (tmp_path / "web.password").write_text(PASSWORDS["kiebitz.web"] + "\n")
+    (tmp_path / "web.secret").write_text("s" * 64 + "\n")
+    for name in ("web.password", "web.secret", "operators"):
+        text = text.replace(f"/etc/kiebitz/{name}", str(tmp_path / name))
+    web_port = free_port()
+    text = text.replace("port = 8080", f"web_port = {web_port}").replace('"0.0.0.0"', '"127.0.0.1"')
     text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     text = text.replace('source = "picamera"', f'observations = "{recorded}"')
     text = "\n".join(ln for ln in text.splitlines() if not ln.startswith(("port =", "gpio =")))
+    text = text.replace("web_port = ", "port = ")  # the web view's (the board's is gone)
     config = tmp_path / "kiebitz.toml"
     config.write_text(text + "\n")
     kiebitz = str(Path(sys.executable).parent / "kiebitz")
@@ -415,6 +422,42 @@ def test_the_example_config_runs_both_services_on_the_secured_broker(broker, tmp
         assert _eventually(recorded)
         assert check(store.match(store.matches()[0].id)) == []
         store.close()
+        # the web view on its account: an operator's undo is a command the ACL lets
+        # through and the referee reads
+        import io
+
+        import httpx
+
+        from controller.cli import main
+
+        sys_stdin, sys.stdin = sys.stdin, io.StringIO("operator-password\n")
+        try:
+            assert main(["web-passwd", "--users", str(tmp_path / "operators"), "anna"]) == 0
+        finally:
+            sys.stdin = sys_stdin
+        web = sp.Popen([kiebitz, "web", "--config", str(config)], stderr=sp.PIPE, text=True)
+        try:
+            assert web.stderr is not None
+            said = web.stderr.readline()
+            while said and not said.startswith("web: serving"):
+                said = web.stderr.readline()
+            assert said.startswith(f"web: serving http://127.0.0.1:{web_port}/"), said
+            base = f"http://127.0.0.1:{web_port}/"
+            with httpx.Client() as c:
+                form = c.get(base + "login").text
+                token = form.split('name="csrf" value="')[1].split('"')[0]
+                c.post(base + "login", data={"csrf": token, "name": "anna",
+                                             "password": "operator-password"})  # fmt: skip
+                me = c.get(base + "api/me").json()
+                assert me["operator"] == "anna"
+                answer = c.post(base + "api/tables/t1/command", json={"command": "undo"},
+                                headers={"X-CSRF-Token": me["csrf"]})  # fmt: skip
+                assert answer.status_code == 200
+                assert _eventually(lambda: stored() == len(lines) + 1)
+                assert "Match 1: cribbage at table t1" in c.get(base + "matches/1").text
+        finally:
+            web.terminate()
+            web.wait(timeout=30)
     finally:
         recorder.terminate()
         recorder.wait(timeout=30)

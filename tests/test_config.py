@@ -33,6 +33,10 @@ def example(tmp_path: Path, **replace: str) -> Path:
     watch = tmp_path / "watch.password"
     watch.write_text("watch-secret\n")
     text = text.replace("/etc/kiebitz/watch.password", str(watch))
+    for name in ("web.password", "web.secret"):
+        (tmp_path / name).write_text("w" * 40 + "\n")
+        text = text.replace(f"/etc/kiebitz/{name}", str(tmp_path / name))
+    text = text.replace("/etc/kiebitz/operators", str(tmp_path / "operators"))
     text = text.replace("/var/lib/kiebitz/", f"{tmp_path}/")
     lines, todo = [], dict(replace)
     for line in text.splitlines():  # the first line of each key (table.layout, not the board's)

@@ -120,7 +120,10 @@ def test_spectators_read_everything_and_can_correct_nothing(club):
     base = club.web.url
     with httpx.Client() as c:
         page = c.get(base + "tables/t1")
-        assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+        assert (
+            page.status_code == 200
+            and "default-src 'self'" in page.headers["content-security-policy"]
+        )
         assert c.get(base).status_code == 200
         (row,) = c.get(base + "api/tables").json()
         assert row["table"] == "t1" and row["game"] == "cribbage"
@@ -302,10 +305,12 @@ def test_an_operators_correction_changes_the_board(club, browser):
     assert state["pegs"] != pegs_before
     _wait_version(page, before)
     _until(
-        lambda: page.locator(".track").evaluate_all(
-            "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
-        )
-        == [list(p) for p in board_state(state, tracks=2, game_hole=61).pegs],
+        lambda: (
+            page.locator(".track").evaluate_all(
+                "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
+            )
+            == [list(p) for p in board_state(state, tracks=2, game_hole=61).pegs]
+        ),
         "the board to show the correction",
     )
 

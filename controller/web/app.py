@@ -312,7 +312,8 @@ def make_app(
             f'<a class="export" href="/matches/{r.id}/export/{f}">{f}</a>' for f in FORMATS
         )
         deals = "".join(
-            f"<li>deal {d['number'] + 1}: dealer {d['dealer']} {_deal_words(d)}</li>"
+            f"<li>deal {d['number'] + 1}: dealer {'?' if d['dealer'] is None else d['dealer']} "
+            f"{_deal_words(d)}</li>"
             for d in record.deals
         )
         body = f"""<h1>Match {r.id}: {html.escape(r.game)} at table {html.escape(r.table_id)}</h1>
