@@ -198,7 +198,7 @@ def main() -> int:
     if browser_lat:
         b = [x * 1000 for x in browser_lat]
         print(
-            f"  state -> drawn in a real Chromium page: {len(b)} states, p50 "
+            f"  state -> a real Chromium page's EventSource: {len(b)} states, p50 "
             f"{statistics.median(b):.1f} ms, p99 {pct(b, 99):.1f} ms, max {max(b):.1f} ms"
         )
     return 0

@@ -155,13 +155,26 @@ def test_the_table_service_runs_from_the_config(tmp_path, capsys):
 
 def test_a_service_with_a_bad_config_does_not_start(tmp_path, capsys):
     path = example(tmp_path, fps="-1")
-    for command in ("table", "referee"):
+    for command in ("table", "referee", "recorder", "web"):
         status, out, err = run(capsys, command, "--config", str(path))
         assert (status, out) == (2, "")
         assert err == f"kiebitz: error: {path}: table.fps: expected a number above 0, got -1\n"
 
 
-@pytest.mark.parametrize("unit", ["kiebitz-table.service", "kiebitz-referee.service"])
+def test_every_shipped_unit_is_checked():
+    shipped = sorted(p.name for p in (CONFIG / "systemd").glob("*.service"))
+    assert shipped == sorted(UNITS)
+
+
+UNITS = [
+    "kiebitz-table.service",
+    "kiebitz-referee.service",
+    "kiebitz-recorder.service",
+    "kiebitz-web.service",
+]
+
+
+@pytest.mark.parametrize("unit", UNITS)
 def test_the_systemd_units_run_commands_that_exist(unit):
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
