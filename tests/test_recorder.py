@@ -419,3 +419,20 @@ def test_kiebitz_records_lists_shows_and_exports(tmp_path, capsys):
     InputLog(other).close()
     assert main(["records", "--db", str(other), "list"]) == 2
     assert "not a records database" in capsys.readouterr().err
+
+
+def test_an_event_index_far_past_the_match_or_a_recount_past_it_is_refused(tmp_path):
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    rig.feed(game_lines()[:6])
+    before = rig.record().row.events
+    bus = MemoryBus(rig.broker, "t1-odd")
+    bus.start()
+    odd = Publisher(bus, Stamper("t1/referee-odd"))
+    errors = rig.recorder.errors
+    odd.send(topic("t1", "game/event"), "event",
+             {"type": "event", "index": 10**9, "event": {"type": "go", "seat": 0}})  # fmt: skip
+    odd.send(topic("t1", "game/event"), "event", {"type": "recount", "since": before + 5})
+    odd.send(topic("t1", "game/event"), "event", {"type": "recount", "since": -1})
+    assert rig.recorder.errors == errors + 3
+    record = rig.record()
+    assert record.row.events == before and record.missing == []  # nothing of them kept

@@ -326,3 +326,25 @@ def test_the_page_works_on_a_phone(club, browser, tmp_path):
     assert box is not None and 300 <= box["width"] <= 390
     assert page.locator("#scores .score").count() == 2
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def test_a_page_that_falls_behind_keeps_the_newest_views():
+    import asyncio
+
+    from controller.web.hub import TableHub
+
+    hub = TableHub()
+    state = {"game": "cribbage", "setup": {"game": "cribbage", "options": {}}, "scores": [0, 0]}
+
+    async def slow_page() -> list[int]:
+        queue = hub.follow("t1")
+        for k in range(400):  # far more than a queue holds, none read yet
+            await asyncio.to_thread(hub.take_state, "t1", {**state, "scores": [k, 0]})
+        await asyncio.sleep(0.05)
+        views = []
+        while not queue.empty():
+            views.append(json.loads(queue.get_nowait())["scores"][0])
+        return views
+
+    views = asyncio.run(slow_page())
+    assert views[-1] == 399 and len(views) == 256 and views == sorted(views)

@@ -58,6 +58,11 @@ __all__ = [
 ]
 
 
+#: How far past the events received an event's index may be (the recorder missed the
+#: ones between); one further is refused as malformed.
+MAX_GAP = 10_000
+
+
 class RecordsError(ControllerError, OSError):
     """The records cannot be opened, migrated or written; or a match asked for is not there."""
 
@@ -357,8 +362,19 @@ class Writer:
             .values(ended_at=at, updated_at=at)
         )
 
+    def _events(self, match_id: int) -> int:
+        n = self.conn.execute(sa.select(matches.c.events).where(matches.c.id == match_id)).scalar()
+        if n is None:
+            raise ValueError(f"no match {match_id}")
+        return int(n)
+
     def recount(self, match_id: int, since: int, *, at: float) -> None:
-        """The events from ``since`` on are replaced by those that follow."""
+        """The events from ``since`` on are replaced by those that follow; ``since`` past
+        the events received is refused (``ValueError``)."""
+        if not 0 <= since <= self._events(match_id):
+            raise ValueError(
+                f"recount since {since}: the match has {self._events(match_id)} events"
+            )
         self.conn.execute(
             events.delete().where(events.c.match_id == match_id, events.c.idx >= since)
         )
@@ -378,6 +394,11 @@ class Writer:
         games, deals and plays up to date from the first of them."""
         if not items:
             return
+        have = self._events(match_id)
+        for idx, _, _ in items:
+            # a gap is events the recorder missed; one this far past them is no event
+            if not 0 <= idx <= have + MAX_GAP:
+                raise ValueError(f"event index {idx}: the match has {have} events")
         for idx, event, outcome in items:
             self.conn.execute(
                 events.delete().where(events.c.match_id == match_id, events.c.idx == idx)

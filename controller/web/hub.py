@@ -55,6 +55,14 @@ def _game_hole(setup: Mapping[str, Any]) -> int | None:
     return int(hole) if isinstance(hole, int) else None
 
 
+def _offer(queue: asyncio.Queue[bytes], payload: bytes) -> None:
+    """Put a view on a page's queue; a page that has fallen that far behind loses its
+    oldest view (each view is the whole table: the newest is what matters)."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(payload)
+
+
 @dataclass
 class TableView:
     """One table as the pages show it."""
@@ -163,7 +171,7 @@ class TableHub:
         for loop, queue, which in list(self._followers):
             if which is None or which == v.table:
                 try:
-                    loop.call_soon_threadsafe(queue.put_nowait, payload)
+                    loop.call_soon_threadsafe(_offer, queue, payload)
                 except RuntimeError:  # the page's loop is gone
                     self._followers = [f for f in self._followers if f[1] is not queue]
 
