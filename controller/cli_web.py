@@ -96,6 +96,7 @@ def _web(args: argparse.Namespace) -> int:
             args.users = args.users or w.users
             args.records = args.records or w.records
             args.secret_file = args.secret_file or w.secret_file
+            args.https_only = args.https_only or w.https_only
     if args.broker is None:
         raise UsageError("give --broker URL (or --config FILE)")
     host = args.host or "127.0.0.1"
@@ -114,8 +115,14 @@ def _web(args: argparse.Namespace) -> int:
 
     server = WebServer(
         bus, host=host, port=port, users=users, records=records, secret=secret,
-        read_only=args.read_only,
+        read_only=args.read_only, https_only=args.https_only,
     )  # fmt: skip
+    if users.hashes and not args.https_only and host not in ("127.0.0.1", "::1", "localhost"):
+        print(
+            f"web: warning: operators log in over plain HTTP on {host}: their passwords and "
+            "sessions cross the network in clear; serve it behind TLS with --https-only",
+            file=sys.stderr,
+        )
     bus.start()
     try:
         server.start()

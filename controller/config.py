@@ -138,6 +138,8 @@ class WebConfig:
     records: str | None = None
     #: the key session cookies are signed with (32 characters or more)
     secret_file: str | None = None
+    #: session cookies only over HTTPS (the web view behind a TLS proxy)
+    https_only: bool = False
     #: The web view's broker account (``kiebitz.web``: reads all, writes commands).
     username: str | None = None
     password_file: str | None = None
@@ -234,6 +236,12 @@ def _new_file(value: Any) -> str:
     if not path.parent.is_dir():
         raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
     return str(path)
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {_shown(value)}")
+    return value
 
 
 def _port(value: Any) -> int:
@@ -356,6 +364,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "users": _text,
         "records": _records_db,
         "secret_file": _readable_file,
+        "https_only": _flag,
         "username": _text,
         "password_file": _readable_file,
     },

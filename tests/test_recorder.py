@@ -436,3 +436,117 @@ def test_an_event_index_far_past_the_match_or_a_recount_past_it_is_refused(tmp_p
     assert rig.recorder.errors == errors + 3
     record = rig.record()
     assert record.row.events == before and record.missing == []  # nothing of them kept
+
+
+# -- the review's cases ---------------------------------------------------------------------
+
+
+def test_a_body_the_database_refuses_is_skipped_and_the_rest_goes_on(db):
+    rig = Rig(db, TableSetup("cribbage", dealer=0))
+    lines = game_lines()
+    rig.feed(lines[:6])
+    bus = MemoryBus(rig.broker, "t1-odd")
+    bus.start()
+    odd = Publisher(bus, Stamper("t1/referee-odd"))
+    errors = rig.recorder.errors
+    events = rig.record().row.events
+    # no event of the game (an index that is a list, a card that is no card); a note the
+    # database cannot hold (PostgreSQL's JSON takes no NUL character)
+    odd.send(topic("t1", "game/event"), "event",
+             {"type": "event", "index": events,
+              "event": {"type": "correct", "index": [1], "old": "5H", "new": "6H"}})  # fmt: skip
+    odd.send(topic("t1", "game/event"), "event",
+             {"type": "event", "index": events,
+              "event": {"type": "play", "seat": 0, "card": "5HHHH"}})  # fmt: skip
+    odd.send(topic("t1", "game/event"), "event", {"type": "note", "text": "a\x00b"})
+    assert rig.recorder.errors >= errors + 2
+    rig.feed(lines[6:30])
+    assert rig.recorder.backlog == []
+    assert_round_trip(rig)
+
+
+def test_a_match_begun_in_a_write_that_failed_is_not_taken_as_under_way(tmp_path, monkeypatch):
+    import sqlalchemy as sa
+
+    from controller.recorder.store import Writer
+
+    real = Writer.put_state
+    fails = [1]
+
+    def once(self, *a, **kw):  # the database goes away once, mid-transaction
+        if fails:
+            fails.pop()
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection"))
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Writer, "put_state", once)
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    rig.feed(game_lines()[:20])
+    # the table's first state failed: nothing committed, the recorder knows no match; it
+    # and what came after it wait, in order
+    assert rig.recorder.match_of("t1") is None and rig.recorder.backlog
+    rig.recorder.tick()
+    assert rig.recorder.backlog == [] and rig.recorder.store.matches()[0].id == 1
+    assert_round_trip(rig)
+
+
+def test_messages_before_the_first_state_are_each_taken_on_their_own(tmp_path):
+    broker = MemoryBroker()
+    bus = MemoryBus(broker, "recorder")
+    recorder = Recorder(bus, RecordStore(tmp_path / "r.db")).start()
+    bus.start()
+    sender = MemoryBus(broker, "ref")
+    sender.start()
+    ref = Publisher(sender, Stamper("t1/referee"))
+    ev = lambda i, e: {"type": "event", "index": i, "event": e}  # noqa: E731
+    ref.send(topic("t1", "game/event"), "event", ev(1, {"type": "bogus"}))  # no such event
+    ref.send(topic("t1", "game/event"), "event", ev(1, {"type": "deal"}))
+    ref.send(topic("t1", "game/event"), "event", {"type": "note", "text": "a deal"})
+    setup = {"game": "cribbage", "options": {}, "dealer": 0, "contract": None}
+    ref.send(topic("t1", "game/state"), "state", {"game": "cribbage", "setup": setup, "events": 2})
+    record = recorder.store.match(recorder.match_of("t1"))
+    assert [e["type"] for _, e, _ in record.events] == ["set_dealer", "deal"]
+    assert [s["type"] for s in record.said] == ["note"] and recorder.errors == 1
+
+
+def test_a_correction_undone_deals_later_puts_the_play_back(tmp_path):
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    lines = game_lines()
+    rig.feed(lines[:100])
+    record = rig.record()
+    assert max(p["deal"] for p in record.plays) >= 2
+    first = next(p for p in record.plays if p["deal"] == 0)
+    new = "KS" if first["card"] != "KS" else "QS"
+    rig.command(command="replace", event=first["event"], old=first["card"], new=new)
+    assert next(p for p in rig.record().plays if p["event"] == first["event"])["card"] == new
+    rig.command(command="undo")  # the correction was the last thing in this deal's reading
+    record = assert_round_trip(rig)
+    card = next(p for p in record.plays if p["event"] == first["event"])["card"]
+    engine = rig.referee.reading("t1").plays()
+    assert card == engine[[p["event"] for p in record.plays].index(first["event"])]["card"]
+
+
+def test_every_entry_on_the_skat_pad_is_a_line_and_the_lists_add_up(tmp_path):
+    # Law 58: every item entered, the last entry the player's score; a penalty (Law 23)
+    # is on the pad, not in the Seeger-Fabian points
+    inputs, contract = skat_deal_inputs(8, revoke=True)
+    rig = Rig(
+        str(tmp_path / "r.db"), TableSetup("skat", {"rules": "isko"}, dealer=2, contract=contract)
+    )
+    rig.feed(inputs)
+    rig.command(command="penalty", seat=1, points=-25, reason="Law 23")
+    record = assert_round_trip(rig)
+    pad = export(record, "pad").splitlines()
+    deal = record.deals[0]["result"]
+    assert any(line.strip().startswith(f"deal 1: seat {deal['declarer']}") for line in pad)
+    penalty = next(line for line in pad if "penalty, seat 1 (Law 23)" in line)
+    assert penalty.split()[-1] == "-25"
+    state = rig.referee.state("t1")
+    total = next(line for line in pad if line.strip().startswith("total"))
+    assert [int(x) for x in total.split()[1:]] == state["scores"]
+    sf = export(record, "seeger-fabian").splitlines()
+    sf_total = next(line for line in sf if line.strip().startswith("total"))
+    tournament = state["engine"]["tournament"]
+    assert [int(x) for x in sf_total.split()[1:]] == tournament
+    apart = next(line for line in sf if "penalties on the score pad" in line)
+    assert apart.split()[-3:] == ["0", "-25", "0"]

@@ -348,3 +348,29 @@ def test_a_page_that_falls_behind_keeps_the_newest_views():
 
     views = asyncio.run(slow_page())
     assert views[-1] == 399 and len(views) == 256 and views == sorted(views)
+
+
+def test_a_malformed_state_breaks_no_page():
+    from controller.web.hub import TableHub
+
+    hub = TableHub()
+    hub.take_state("t1", {"game": "cribbage", "setup": {"game": "cribbage", "options": {}},
+                          "scores": [3, 1], "plays": [{"seat": 0, "card": "5H"}]})  # fmt: skip
+    bad = {"game": "cribbage", "alerts": 5, "engine": [1], "scores": "x", "turn": "me",
+           "plays": [1, {"card": 5}, {"seat": 1, "card": "7S"}], "setup": "?"}  # fmt: skip
+    hub.take_state("t2", bad)
+    hub.take_state("t1", bad)
+    view = hub.view("t1")
+    assert view is not None and view["plays"] == [{"seat": 1, "card": "7S"}]
+    assert view["alerts"] == [] and view["turn"] is None and view["scores"] is None
+    assert [row["table"] for row in hub.club()] == ["t1", "t2"]
+    assert hub.payload("t2") is not None
+
+
+def test_guessing_passwords_is_slowed_down(club):
+    base = club.web.url
+    with httpx.Client() as c:
+        for _ in range(10):
+            assert login(c, base, "wrong-password").status_code == 303
+        answer = login(c, base)  # even the right password waits out the window now
+        assert answer.status_code == 429 and "too many failed logins" in answer.text

@@ -102,37 +102,69 @@ def export_iss(record: MatchRecord) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _results(record: MatchRecord) -> tuple[Any, list[dict[str, Any]]]:
-    game = replay(record)
-    return game, [r.to_json() for r in game.results]
+def _pad_items(record: MatchRecord) -> tuple[Any, list[tuple[str, list[int]]]]:
+    """The match replayed event by event: every entry on the score pad, in order, as
+    (what, the change of each seat): a deal's result, and anything else that moved the
+    pad (a penalty of Laws 20, 23, 24, 27; a correction that scored a deal again)."""
+    replay(record)  # every event there and accepted, or ReplayError
+    game = replay_events(record.row.setup, [])
+    items: list[tuple[str, list[int]]] = []
+    for _, data, _ in record.events:
+        before = list(game.pad)
+        out = game.apply(event_from_json(dict(data), game.event_types))
+        change = [a - b for a, b in zip(game.pad, before, strict=True)]
+        if out.result is not None:
+            r = out.result.to_json()
+            items.append((f"deal {r['deal']}: {_what(r)}", change))
+        elif any(change):
+            kind = data.get("type")
+            if kind == "penalty":
+                why = f" ({data['reason']})" if data.get("reason") else ""
+                items.append((f"penalty, seat {data.get('seat')}{why}", change))
+            elif kind == "correct":
+                items.append((f"event {data.get('index')} corrected: scored again", change))
+            else:
+                items.append((str(kind), change))
+    return game, items
+
+
+def _head(label: str, n: int) -> str:
+    return f"  {label:<40}" + "".join(f"{'seat ' + str(i):>9}" for i in range(n))
+
+
+def _row(label: str, values: list[int], *, sign: bool = False, blank_zero: bool = False) -> str:
+    cells = [
+        f"{'':>9}" if blank_zero and not v else (f"{v:>+9}" if sign else f"{v:>9}") for v in values
+    ]
+    return f"  {label[:40]:<40}{''.join(cells)}"
 
 
 def export_pad(record: MatchRecord) -> str:
     """Law 58: "the amount won or lost shall be entered on the score pad under the name
     of the individual player, and each following item shall be added to or deducted
-    from the previous total"; Law 59: "each player wins from or loses to each of the
-    others at the table the full amount of his score"."""
+    from the previous total, so that the last entry shall at all times show the exact
+    state of the player's score"; Law 59: "each player wins from or loses to each of the
+    others at the table the full amount of his score". Each entry is a line with the
+    seat's new total under the seat it changed."""
     _skat(record)
-    game, results = _results(record)
+    game, items = _pad_items(record)
     n = game.rules.players
-    names = [f"seat {i}" for i in range(n)]
     lines = [
         f"Skat score pad (Law 58): match {record.row.id}, table {record.row.table_id}, "
         f"rules {game.rules.rule_set}",
         "",
-        f"{'deal':>4}  {'game':<28}{''.join(f'{s:>9}' for s in names)}",
+        _head("entry", n),
     ]
     running = [0] * n
-    for r in results:
-        running = [a + b for a, b in zip(running, r["changes"], strict=True)]
-        cells = [
-            (f"{t:>9}" if c else f"{'':>9}") for c, t in zip(r["changes"], running, strict=True)
-        ]
-        lines.append(f"{r['deal'] + 1:>4}  {_what(r):<28}{''.join(cells)}")
-    lines += ["", f"{'':>4}  {'total':<28}{''.join(f'{t:>9}' for t in game.pad)}"]
-    lines.append(
-        f"{'':>4}  {'settlement (Law 59)':<28}{''.join(f'{t:>+9}' for t in game.settlement())}"
-    )
+    for what, change in items:
+        running = [a + b for a, b in zip(running, change, strict=True)]
+        cells = "".join(
+            f"{r:>9}" if c else f"{'':>9}" for c, r in zip(change, running, strict=True)
+        )
+        lines.append(f"  {what[:40]:<40}{cells}")
+    assert running == list(game.pad), (running, game.pad)
+    lines += ["", _row("total", list(game.pad))]
+    lines.append(_row("settlement (Law 59)", list(game.settlement()), sign=True))
     return "\n".join(lines) + "\n"
 
 
@@ -144,46 +176,56 @@ def _what(r: dict[str, Any]) -> str:
     who = f"seat {r['declarer']}" if r.get("declarer") is not None else "?"
     word = "won" if r.get("won") else "lost"
     value = "?" if r.get("value") is None else r["value"]
-    return f"{who} {r.get('name') or r.get('game')} {word} {value}"[:27]
+    return f"{who} {r.get('name') or r.get('game')} {word} {value}"
 
 
 def export_seeger_fabian(record: MatchRecord) -> str:
-    """The ISkO tournament list (Seeger-Fabian): each game's value to its player,
-    then per seat the games won and lost, 50 points for each won and 50 off for each
-    lost, and 40 (three at the table) or 30 (four) to each other seat for each game
-    lost; the engine scores each deal so (``DealResult.tournament``)."""
+    """The ISkO tournament list (Seeger-Fabian): each game's value to its player, then
+    per seat the games won and lost, 50 points for each won and 50 off for each lost,
+    and 40 (three at the table) or 30 (four) to each other seat for each game lost; the
+    engine scores each deal so (``DealResult.tournament``). Penalties entered on the
+    score pad are not tournament points; they are listed apart."""
     _skat(record)
-    game, results = _results(record)
+    game, _ = _pad_items(record)
     if not game.rules.isko:
         raise ExportError(
             f"match {record.row.id} is played by the {game.rules.rule_set} rules: the "
             "Seeger-Fabian list is the ISkO's tournament scoring"
         )
     n = game.rules.players
-    names = [f"seat {i}" for i in range(n)]
+    results = [r.to_json() for r in game.results]
     lines = [
         f"Seeger-Fabian list: match {record.row.id}, table {record.row.table_id}",
         "",
-        f"{'deal':>4}  {'game':<28}{''.join(f'{s:>9}' for s in names)}",
+        _head("deal", n),
     ]
+    values = [0] * n
     for r in results:
         pts = r.get("tournament") or [0] * n
-        cells = [f"{p:>+9}" if p else f"{'':>9}" for p in pts]
-        lines.append(f"{r['deal'] + 1:>4}  {_what(r):<28}{''.join(cells)}")
+        lines.append(_row(f"deal {r['deal']}: {_what(r)}", pts, sign=True, blank_zero=True))
+        if r.get("declarer") is not None and r.get("value") is not None:
+            values[r["declarer"]] += r["value"]
     st = game.state
     opp = 40 if n == 3 else 30
-    lost_by_others = [sum(st.lost) - st.lost[i] for i in range(n)]
-    rows = [
-        ("score pad", list(game.pad)),
-        ("games won", list(st.won)),
-        ("games lost", list(st.lost)),
-        ("won x 50", [50 * w for w in st.won]),
-        ("lost x -50", [-50 * x for x in st.lost]),
-        (f"others lost x {opp}", [opp * x for x in lost_by_others]),
-        ("total", list(st.tournament)),
-    ]
+    others_lost = [sum(st.lost) - st.lost[i] for i in range(n)]
+    total = [values[i] + 50 * st.won[i] - 50 * st.lost[i] + opp * others_lost[i] for i in range(n)]
+    assert total == list(st.tournament), (total, st.tournament)
+    in_games = [0] * n
+    for r in results:
+        in_games = [a + b for a, b in zip(in_games, r.get("changes") or [0] * n, strict=True)]
+    penalties = [p - g for p, g in zip(game.pad, in_games, strict=True)]
     lines.append("")
-    lines += [f"{'':>4}  {label:<28}{''.join(f'{v:>9}' for v in vals)}" for label, vals in rows]
+    lines += [
+        _row("game values", values),
+        _row("games won", list(st.won)),
+        _row("games lost", list(st.lost)),
+        _row("won x 50", [50 * w for w in st.won]),
+        _row("lost x -50", [-50 * x for x in st.lost]),
+        _row(f"games lost by the others x {opp}", [opp * x for x in others_lost]),
+        _row("total", list(st.tournament)),
+    ]
+    if any(penalties):
+        lines += ["", _row("penalties on the score pad (not counted)", penalties)]
     return "\n".join(lines) + "\n"
 
 

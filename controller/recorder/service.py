@@ -40,6 +40,7 @@ from controller.bus.topics import EVENT, STATE, all_tables, parse_topic, topic
 from controller.recorder.replay import initial_events
 from controller.recorder.store import RecordsError, RecordStore, Writer
 from rules.errors import RulesError
+from rules.events import event_from_json
 
 __all__ = ["Recorder"]
 
@@ -47,6 +48,8 @@ log = logging.getLogger("kiebitz.recorder")
 
 #: Messages of a table without a known setup kept waiting for its first state.
 MAX_WAITING = 10_000
+#: Messages kept in memory while the database is away (a day of a busy club's tables).
+MAX_BACKLOG = 200_000
 #: What was said besides the events, kept with the match.
 SAID = frozenset({"alert", "alert_cleared", "note", "refused", "error"})
 
@@ -57,6 +60,30 @@ class _Table:
     setup: dict[str, Any] | None = None
     #: messages that came before the table's setup was known, oldest first
     waiting: list[tuple[str, Envelope]] = field(default_factory=list)
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} {value!r} is not a whole number")
+    return value
+
+
+def _setup(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or not isinstance(value.get("game"), str):
+        raise ValueError("a setup is an object with its game")
+    return dict(value)
+
+
+def _engine_event(value: Any, game: str) -> dict[str, Any]:
+    """An engine event's JSON as the match's game reads it (its type and fields checked
+    by the game's own decoder, :func:`rules.events.event_from_json`)."""
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise ValueError("an event is an object with its type")
+    from rules.game import find_game
+
+    types = find_game(game).game_type.event_types  # type: ignore[attr-defined]
+    event_from_json(dict(value), types)  # a RulesError (a ValueError) names what is wrong
+    return dict(value)
 
 
 class Recorder:
@@ -158,9 +185,13 @@ class Recorder:
         cannot be written."""
         try:
             self._store(table, env)
-        except RecordsError as exc:
+        except RecordsError as exc:  # the database away or full: try again later
             if not retry:
-                log.error("%s: %s; kept in memory until it can be written", table, exc)
+                if not self.backlog:
+                    log.error("%s: %s; kept in memory until it can be written", table, exc)
+                if len(self.backlog) >= MAX_BACKLOG:
+                    dropped = self.backlog.pop(0)
+                    log.error("%s: the backlog is full: a message is lost", dropped[0])
                 self.backlog.append((table, env))
             return False
         except (RulesError, KeyError, TypeError, ValueError) as exc:
@@ -177,13 +208,15 @@ class Recorder:
             return
         kind = body.get("type")
         if kind == "new_match":
-            setup = dict(body["setup"])
+            setup = _setup(body.get("setup"))
             initial = initial_events(setup)
+            begun = None
             with self.store.write(env.id, table, at=env.ts) as tx:
                 if tx is not None:
-                    t.match = tx.begin_match(table, setup, initial, at=env.ts)
-                    t.setup = setup
-                    log.info("%s: match %d begun (%s)", table, t.match, setup.get("game"))
+                    begun = tx.begin_match(table, setup, initial, at=env.ts)
+            if begun is not None:  # committed: only now is it the match under way
+                t.match, t.setup = begun, setup
+                log.info("%s: match %d begun (%s)", table, begun, setup.get("game"))
             self._recorded(table, t)
             return
         if t.match is None:
@@ -193,36 +226,49 @@ class Recorder:
             return
         with self.store.write(env.id, table, at=env.ts) as tx:
             if tx is not None:
-                self._event(tx, t.match, kind, body, env.ts)
+                self._event(tx, t, kind, body, env.ts)
         self._recorded(table, t)
 
-    def _event(self, tx: Writer, match: int, kind: Any, body: dict[str, Any], at: float) -> None:
+    def _event(self, tx: Writer, t: _Table, kind: Any, body: dict[str, Any], at: float) -> None:
+        match = t.match
+        assert match is not None and t.setup is not None
         if kind == "event":
             outcome = {k: body[k] for k in ("pegged", "verdicts", "notes", "result") if k in body}
-            tx.put_events(match, [(int(body["index"]), dict(body["event"]), outcome)], at=at)
+            event = _engine_event(body.get("event"), str(t.setup.get("game")))
+            for key in ("pegged", "verdicts", "notes"):
+                if not isinstance(outcome.get(key, []), list):
+                    raise ValueError(f"event: {key} is not a list")
+            tx.put_events(match, [(_whole(body.get("index"), "index"), event, outcome)], at=at)
         elif kind == "recount":
-            tx.recount(match, int(body["since"]), at=at)
-            tx.put_said(match, "recount", {"since": int(body["since"])}, at=at)
+            since = _whole(body.get("since"), "since")
+            tx.recount(match, since, at=at)
+            tx.put_said(match, "recount", {"since": since}, at=at)
         elif kind in SAID:
             tx.put_said(match, str(kind), {k: v for k, v in body.items() if k != "type"}, at=at)
 
     def _state(self, table: str, t: _Table, env: Envelope, body: dict[str, Any]) -> None:
-        setup = body.get("setup")
+        begun = None
         with self.store.write(env.id, table, at=env.ts) as tx:
             if tx is None:
                 return
-            if t.match is None or self._afresh(t, body):
-                if not isinstance(setup, dict):
-                    raise ValueError("a state without its setup")
+            match = t.match
+            if match is None or self._afresh(t, body):
                 # the first state of a table, or a referee serving another match there
                 # than the one under way: a match begins
-                t.match = tx.begin_match(table, setup, initial_events(setup), at=env.ts)
-                t.setup = dict(setup)
-                log.info("%s: match %d begun (%s)", table, t.match, setup.get("game"))
-            tx.put_state(t.match, body, at=env.ts)
+                setup = _setup(body.get("setup"))
+                match = begun = tx.begin_match(table, setup, initial_events(setup), at=env.ts)
+            tx.put_state(match, body, at=env.ts)
+        if begun is not None:  # committed: only now is it the match under way
+            t.match, t.setup = begun, _setup(body.get("setup"))
+            log.info("%s: match %d begun (%s)", table, begun, t.setup.get("game"))
+        # what came before the table's first state, in order, each on its own (a bad
+        # one skipped, the database away: the rest waits in the backlog behind it)
         waiting, t.waiting = t.waiting, []
         for _, early in waiting:
-            self._store(table, early)
+            if self.backlog:
+                self.backlog.append((table, early))
+            else:
+                self._take(table, early)
         self._recorded(table, t)
 
     def _afresh(self, t: _Table, state: dict[str, Any]) -> bool:

@@ -50,6 +50,7 @@ from controller.recorder.schema import (
 __all__ = [
     "MatchRecord",
     "MatchRow",
+    "RecordRefused",
     "RecordStore",
     "RecordsError",
     "Writer",
@@ -65,6 +66,20 @@ MAX_GAP = 10_000
 
 class RecordsError(ControllerError, OSError):
     """The records cannot be opened, migrated or written; or a match asked for is not there."""
+
+
+class RecordRefused(ControllerError, ValueError):
+    """The database is there but refuses a message's data (a value too long, a
+    constraint): writing it again would fail again."""
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Is this the database being away or full (worth trying again later), rather than
+    a refusal of the data? Connection trouble, a locked or full SQLite file, a server
+    restarting: ``OperationalError``, or any error that invalidated the connection."""
+    if isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, (sa.exc.OperationalError, sa.exc.DisconnectionError))
 
 
 def database_url(url: str | Path) -> str:
@@ -219,7 +234,10 @@ class RecordStore:
                     )
                     yield Writer(conn)
             except sa.exc.SQLAlchemyError as exc:
-                raise RecordsError(f"{self.shown}: cannot write: {_one_line(exc)}") from exc
+                if _unreachable(exc):
+                    raise RecordsError(f"{self.shown}: cannot write: {_one_line(exc)}") from exc
+                # the database is there and refuses this message's data: no retry helps
+                raise RecordRefused(f"{self.shown}: refused: {_one_line(exc)}") from exc
 
     def open_matches(self) -> dict[str, MatchRow]:
         """The match under way at each table (the newest one not ended)."""
@@ -375,6 +393,7 @@ class Writer:
             raise ValueError(
                 f"recount since {since}: the match has {self._events(match_id)} events"
             )
+        undone = self._corrected(match_id, events.c.idx >= since)
         self.conn.execute(
             events.delete().where(events.c.match_id == match_id, events.c.idx >= since)
         )
@@ -382,6 +401,7 @@ class Writer:
             matches.update().where(matches.c.id == match_id).values(events=since, updated_at=at)
         )
         self._derive(match_id, since)
+        self._recorrect(match_id, undone)
 
     def put_events(
         self,
@@ -399,6 +419,8 @@ class Writer:
             # a gap is events the recorder missed; one this far past them is no event
             if not 0 <= idx <= have + MAX_GAP:
                 raise ValueError(f"event index {idx}: the match has {have} events")
+        # corrections being replaced: the plays they named are put right again below
+        undone = self._corrected(match_id, events.c.idx.in_([idx for idx, _, _ in items]))
         for idx, event, outcome in items:
             self.conn.execute(
                 events.delete().where(events.c.match_id == match_id, events.c.idx == idx)
@@ -417,6 +439,7 @@ class Writer:
             )
         )
         self._derive(match_id, min(idx for idx, _, _ in items))
+        self._recorrect(match_id, undone)
 
     def put_state(self, match_id: int, state: Mapping[str, Any], *, at: float) -> None:
         """Keep the referee's last state of the match; its ``dealer`` is the dealer of
@@ -447,6 +470,45 @@ class Writer:
         )
 
     # Games, deals and plays from the events -------------------------------------------
+
+    def _corrected(self, match_id: int, where: Any) -> set[int]:
+        """The plays that the ``correct`` events among those ``where`` selects name."""
+        rows = self.conn.execute(
+            sa.select(events.c.event).where(events.c.match_id == match_id, where)
+        ).all()
+        return {
+            int(r.event["index"])
+            for r in rows
+            if r.event.get("type") == "correct" and isinstance(r.event.get("index"), int)
+        }
+
+    def _recorrect(self, match_id: int, plays_named: set[int]) -> None:
+        """The card of each play in ``plays_named`` as its event and the corrections still
+        in the match make it (a correction undone, or replaced, is undone here too)."""
+        if not plays_named:
+            return
+        rows = self.conn.execute(
+            sa.select(events.c.idx, events.c.event)
+            .where(events.c.match_id == match_id)
+            .order_by(events.c.idx)
+        ).all()
+        cards: dict[int, str] = {}
+        for r in rows:
+            ev = r.event
+            if r.idx in plays_named and ev.get("type") == "play":
+                cards[r.idx] = str(ev.get("card"))
+            elif (
+                ev.get("type") == "correct"
+                and ev.get("index") in cards
+                and cards[ev["index"]] == ev.get("old")
+            ):
+                cards[ev["index"]] = str(ev.get("new"))
+        for idx, card in cards.items():
+            self.conn.execute(
+                plays.update()
+                .where(plays.c.match_id == match_id, plays.c.idx == idx)
+                .values(card=card)
+            )
 
     def _derive(self, match_id: int, since: int) -> None:
         """Make the games, deals and plays from event ``since`` on again (from the start

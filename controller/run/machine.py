@@ -297,6 +297,9 @@ def _recorder(cfg: RunConfig, url: str, stack: contextlib.ExitStack) -> Any:
     recorder = Recorder(bus, store, tables=[cfg.table_id]).start()
     stack.callback(recorder.close)
     stack.callback(bus.close)
+    ticking = threading.Event()
+    stack.callback(ticking.set)  # (the callbacks run last first: the ticks stop first)
+    recorder.run_ticks(ticking)  # what the database could not take is written when it can
     bus.start()
     if not _wait(lambda: bus.health().subscriptions >= 2, 10.0):
         raise UsageError(f"the broker at {url} does not answer")

@@ -50,8 +50,9 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from controller.web.auth import Users, new_token
+from controller.web.auth import Throttle, Users, new_token
 from controller.web.hub import TableHub
+from rules.errors import RulesError
 
 __all__ = ["COMMANDS", "make_app"]
 
@@ -106,6 +107,8 @@ def make_app(
     pages; ``secret``: the key the session cookies are signed with (default: a new
     one each start, which logs every operator out)."""
     users = users or Users({})
+    throttle = Throttle()
+    hashing = asyncio.Semaphore(2)
 
     def operator(request: Request) -> str | None:
         name = request.session.get("user")
@@ -186,7 +189,13 @@ def make_app(
         if not csrf_ok(request, str(form.get("csrf") or "")):
             return PlainTextResponse("the form has expired: load the login page again", 403)
         name, password = str(form.get("name") or ""), str(form.get("password") or "")
-        if not users.verify(name, password):
+        who = request.client.host if request.client else "?"
+        if not throttle.allowed(who):
+            return PlainTextResponse("too many failed logins: wait a few minutes", 429)
+        async with hashing:  # each check is an Argon2 hash: off the event loop, two at once
+            ok = await asyncio.to_thread(users.verify, name, password)
+        if not ok:
+            throttle.failed(who)
             return RedirectResponse("/login?error=1", status_code=303)
         request.session.clear()
         request.session.update(user=name, csrf=new_token())  # a new session at login
@@ -305,8 +314,8 @@ def make_app(
         try:
             differences = await asyncio.to_thread(check, record)
             verdict = "agrees with the referee" if not differences else "; ".join(differences)
-        except ReplayError as exc:
-            verdict = str(exc)
+        except (ReplayError, RulesError, KeyError, TypeError, ValueError) as exc:
+            verdict = f"cannot be replayed: {exc}"
         r = record.row
         links = " ".join(
             f'<a class="export" href="/matches/{r.id}/export/{f}">{f}</a>' for f in FORMATS
@@ -336,8 +345,8 @@ def make_app(
             text = await asyncio.to_thread(export, record, fmt)
         except RecordsError:
             return PlainTextResponse("no such match", 404)
-        except ValueError as exc:
-            return PlainTextResponse(str(exc), 409)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            return PlainTextResponse(f"cannot be exported: {exc}", 409)
         suffix = {"json": "json", "csv": "csv", "iss": "sgf"}.get(fmt, "txt")
         media = {"json": "application/json", "csv": "text/csv"}.get(fmt, "text/plain")
         return Response(

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-__all__ = ["NAME", "Users", "UsersError", "new_token"]
+__all__ = ["NAME", "Throttle", "Users", "UsersError", "new_token"]
 
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 _HASHER = PasswordHasher()
@@ -36,6 +37,42 @@ class UsersError(ValueError):
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+class Throttle:
+    """Failed logins per client: after ``limit`` failures within ``window`` seconds the
+    client waits out the window (guessing is slow, and each guess costs an Argon2
+    hash: a flood of them would starve the pages).
+
+    >>> t = Throttle(limit=2, window=60, clock=lambda: 0.0)
+    >>> t.failed("1.2.3.4"); t.allowed("1.2.3.4")
+    True
+    >>> t.failed("1.2.3.4"); t.allowed("1.2.3.4"), t.allowed("5.6.7.8")
+    (False, True)
+    """
+
+    def __init__(
+        self, *, limit: int = 10, window: float = 300.0, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self._failures: dict[str, list[float]] = {}
+
+    def _recent(self, who: str) -> list[float]:
+        now = self.clock()
+        times = [t for t in self._failures.get(who, []) if now - t < self.window]
+        if times:
+            self._failures[who] = times
+        else:
+            self._failures.pop(who, None)
+        return times
+
+    def allowed(self, who: str) -> bool:
+        return len(self._recent(who)) < self.limit
+
+    def failed(self, who: str) -> None:
+        self._failures.setdefault(who, []).append(self.clock())
+        if len(self._failures) > 10_000:  # many clients: forget the oldest
+            self._failures.pop(next(iter(self._failures)))
 
 
 class Users:

@@ -63,6 +63,38 @@ def _offer(queue: asyncio.Queue[bytes], payload: bytes) -> None:
     queue.put_nowait(payload)
 
 
+_LISTS = ("scores", "games_won", "pegs")
+_RECORDS = ("plays", "alerts", "verdicts")
+_INTS = ("players", "turn", "dealer", "count", "events", "deal_start", "inputs")
+_TEXTS = ("game", "phase", "score_by")
+
+
+def _clean(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The state with each field the pages use of the type they expect, or missing."""
+    out = dict(state)
+    for key in _LISTS:
+        if not isinstance(out.get(key), list):
+            out.pop(key, None)
+    for key in _RECORDS:
+        value = out.get(key)
+        out[key] = [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+    out["plays"] = [
+        p for p in out["plays"] if isinstance(p.get("card"), str) and isinstance(p.get("seat"), int)
+    ]
+    for key in _INTS:
+        if key in out and (isinstance(out[key], bool) or not isinstance(out[key], int)):
+            out[key] = None
+    for key in _TEXTS:
+        if key in out and not isinstance(out[key], str):
+            out[key] = None
+    for key in ("engine", "setup"):
+        if not isinstance(out.get(key), dict):
+            out[key] = {}
+    if not isinstance(out["engine"].get("pad"), list):
+        out["engine"] = {k: v for k, v in out["engine"].items() if k != "pad"}
+    return out
+
+
 @dataclass
 class TableView:
     """One table as the pages show it."""
@@ -125,6 +157,9 @@ class TableHub:
         return view
 
     def take_state(self, table: str, state: dict[str, Any], *, ts: float | None = None) -> None:
+        """Keep a table's new state (its fields of the wrong type taken as missing: a
+        retained state that is malformed must not break every page)."""
+        state = _clean(state)
         with self._lock:
             v = self._view(table)
             setup = state.get("setup") if isinstance(state.get("setup"), dict) else {}
@@ -220,7 +255,7 @@ class TableHub:
             followers, self._followers = self._followers, []
         for loop, queue, _ in followers:
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(queue.put_nowait, b"")
+                loop.call_soon_threadsafe(_offer, queue, b"")
 
     def unfollow(self, queue: asyncio.Queue[bytes]) -> None:
         with self._lock:
