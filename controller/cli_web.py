@@ -45,6 +45,11 @@ def register(commands: Commands) -> None:
         "--secret-file", metavar="FILE", help="the key session cookies are signed with"
     )
     web.add_argument("--read-only", action="store_true", help="no corrections, whoever logs in")
+    web.add_argument(
+        "--https-only",
+        action="store_true",
+        help="session cookies only over HTTPS (behind a TLS proxy)",
+    )
     web.set_defaults(handler=_web)
     pw = commands.add_parser(
         "web-passwd",

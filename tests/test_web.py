@@ -260,18 +260,22 @@ def test_the_table_page_follows_the_game_live(club, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(club.web.url + "tables/t1")
     page.wait_for_selector(".pegboard")
-    plays = page.locator("#plays .card").count()
-    assert plays == len(club.referee.state("t1")["plays"])
+
+    def shows(state) -> bool:  # the page shows the referee's state (it comes a moment later)
+        pegs = page.locator(".track").evaluate_all(
+            "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
+        )
+        return page.locator("#plays .card").count() == len(state["plays"]) and pegs == [
+            list(p) for p in board_state(state, tracks=2, game_hole=61).pegs
+        ]
+
+    _until(lambda: shows(club.referee.state("t1")), "the page to show the table")
     # a card played: the page changes by itself (pushed, no reload)
     before = _version(page)
     club.send(1)
     _wait_version(page, before)
     state = club.referee.state("t1")
-    assert page.locator("#plays .card").count() == len(state["plays"])
-    pegs = page.locator(".track").evaluate_all(
-        "ts => ts.map(t => [Number(t.dataset.front), Number(t.dataset.back)])"
-    )
-    assert pegs == [list(p) for p in board_state(state, tracks=2, game_hole=61).pegs]
+    _until(lambda: shows(state), "the page to show the card played")
     assert page.locator("#operator").is_hidden()  # a spectator sees no corrections
     # a spectator's forged correction from the page is refused
     status = page.evaluate(
