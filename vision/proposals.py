@@ -96,6 +96,10 @@ NEUTRAL = 0.25
 # a quarter of that level more, and 30 grey levels (see _paper_bars)
 TABLE_STEP = 30.0
 TABLE_SHARE = 0.25
+# Red ink is redder (red less the larger of green and blue) than this share of its
+# grey, or darker than its surroundings by this much (see _piece_blobs).
+RED_SHARE = 0.2
+RED_DARKER = 24
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
 BLOB_AREA = 4000
@@ -467,6 +471,16 @@ def _piece_blobs(
         cv2.threshold(redness, 22, 255, cv2.THRESH_BINARY)[1],
         cv2.threshold(darker, 12, 255, cv2.THRESH_BINARY)[1],
     )
+    # pale red only a little darker than the window is the tint of paper, not ink: the
+    # paper of a worn or tinted card beside bright ones (a redness of 20-odd at a grey
+    # of 150, some 16 levels under the window) joined its index into one blob too large
+    # to be one. Ink is red for its brightness, or clearly darker (a thin red stroke
+    # blurred into white paper is pale, but 30 levels and more under the paper)
+    inky = cv2.bitwise_or(
+        cv2.compare(redness, cv2.convertScaleAbs(gray, alpha=RED_SHARE), cv2.CMP_GT),
+        cv2.threshold(darker, RED_DARKER, 255, cv2.THRESH_BINARY)[1],
+    )
+    red = cv2.bitwise_and(red, inky)
     dark = cv2.bitwise_and(
         cv2.threshold(darker, 35, 255, cv2.THRESH_BINARY)[1],
         cv2.threshold(redness, 22, 255, cv2.THRESH_BINARY_INV)[1],
