@@ -141,7 +141,7 @@ def _add_records(commands: Commands) -> None:
     )
     recs.add_argument("--db", metavar="URL", help=f"the records (default ./{DEFAULT_DB})")
     recs.add_argument("--config", metavar="FILE", help="take recorder.db from this config")
-    sub = recs.add_subparsers(dest="records_command", metavar="{list,show,export}")
+    sub = recs.add_subparsers(dest="records_command", metavar="{list,show,export,import}")
     sub.required = True
     ls = sub.add_parser("list", help="the matches, newest first")
     ls.add_argument("--table", metavar="ID", help="only this table's")
@@ -159,6 +159,13 @@ def _add_records(commands: Commands) -> None:
     exp.add_argument("--format", choices=list(FORMATS), default="json", help="default json")
     exp.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     exp.set_defaults(handler=_export)
+    imp = sub.add_parser(
+        "import",
+        help="record a table's match whole from a referee's log (for a recorder that started late)",
+    )
+    imp.add_argument("--referee-db", metavar="FILE", required=True, help="the referee's log")
+    imp.add_argument("--table", metavar="ID", required=True, help="the table")
+    imp.set_defaults(handler=_import)
 
 
 def _when(ts: float | None) -> str:
@@ -271,4 +278,22 @@ def _export(args: argparse.Namespace) -> int:
             fh.write(text)
     except OSError as exc:
         raise UsageError(f"--out {args.out}: {exc.strerror or exc}") from exc
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from controller.recorder.imports import import_referee_log
+    from controller.recorder.store import RecordsError
+
+    store = _open(args.db, args.config)
+    try:
+        match, inputs = import_referee_log(store, args.referee_db, args.table, at=time.time())
+    except RecordsError as exc:
+        raise UsageError(str(exc)) from exc
+    finally:
+        store.close()
+    if match is None:
+        print(f"{args.referee_db}: table {args.table} ({inputs} inputs) was imported before")
+    else:
+        print(f"{args.referee_db}: table {args.table} ({inputs} inputs) recorded as match {match}")
     return 0

@@ -550,3 +550,49 @@ def test_every_entry_on_the_skat_pad_is_a_line_and_the_lists_add_up(tmp_path):
     assert [int(x) for x in sf_total.split()[1:]] == tournament
     apart = next(line for line in sf if "penalties on the score pad" in line)
     assert apart.split()[-3:] == ["0", "-25", "0"]
+
+
+def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, capsys):
+    from controller.cli import main
+
+    # the referee with its log on disk; the recorder comes when the game is under way
+    broker = MemoryBroker()
+    ref_bus = MemoryBus(broker, "referee")
+    ref_bus.start()
+    log = tmp_path / "referee.db"
+    referee = Referee(
+        ref_bus,
+        InputLog(log),
+        setup_for=lambda _t: TableSetup("cribbage", {"game_to": 61}, dealer=0),
+    ).start()
+    table = MemoryBus(broker, "table")
+    table.start()
+    pub = Publisher(table, Stamper("t1/table"))
+    lines = game_lines()
+    for line in lines[:40]:
+        pub.send(topic("t1", "table/observation"), "observation", line)
+    url = str(tmp_path / "r.db")
+    bus = MemoryBus(broker, "recorder")
+    recorder = Recorder(bus, RecordStore(url)).start()
+    bus.start()
+    for line in lines[40:]:
+        pub.send(topic("t1", "table/observation"), "observation", line)
+    late = recorder.match_of("t1")
+    assert not recorder.store.match(late).complete
+    final = referee.state("t1")["scores"]
+    referee.close()
+    capsys.readouterr()
+    assert main(["records", "--db", url, "import", "--referee-db", str(log), "--table", "t1"]) == 0
+    out = capsys.readouterr().out
+    assert f"({len(lines)} inputs) recorded as match" in out
+    whole = int(out.rsplit("match ", 1)[1])
+    record = RecordStore(url).match(whole)
+    assert record.complete and check(record) == []
+    assert replay(record).summary()["scores"] == record.row.state["scores"] == final
+    assert record.row.ended_at is not None
+    assert RecordStore(url).open_matches()["t1"].id == late  # the live one untouched
+    # again: nothing new; a table the log does not have: one line, status 2
+    assert main(["records", "--db", url, "import", "--referee-db", str(log), "--table", "t1"]) == 0
+    assert "imported before" in capsys.readouterr().out
+    assert main(["records", "--db", url, "import", "--referee-db", str(log), "--table", "t9"]) == 2
+    assert "no table t9 in this log (it has: t1)" in capsys.readouterr().err

@@ -340,15 +340,18 @@ class Writer:
         initial: Sequence[Mapping[str, Any]],
         *,
         at: float,
+        keep_open: bool = False,
     ) -> int:
-        """End the table's open match (if any) and begin a new one; ``initial``: the
-        engine events the setup itself makes (the first dealer), which the referee
-        never sends as events."""
-        self.conn.execute(
-            matches.update()
-            .where(matches.c.table_id == table, matches.c.ended_at.is_(None))
-            .values(ended_at=at, updated_at=at)
-        )
+        """End the table's open match (if any; not with ``keep_open``: an imported
+        match beside the live one) and begin a new one; ``initial``: the engine events
+        the setup itself makes (the first dealer), which the referee never sends as
+        events."""
+        if not keep_open:
+            self.conn.execute(
+                matches.update()
+                .where(matches.c.table_id == table, matches.c.ended_at.is_(None))
+                .values(ended_at=at, updated_at=at)
+            )
         match_id = int(
             self.conn.execute(
                 matches.insert().values(

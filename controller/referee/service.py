@@ -47,7 +47,7 @@ from rules.events import event_to_json
 from rules.reading import TableReading, TableSetup, Update, parse_input
 from rules.reading.table import Contract
 
-__all__ = ["Referee", "TableRun", "setup_from_json", "update_events"]
+__all__ = ["Referee", "TableRun", "outcome_json", "setup_from_json", "update_events"]
 
 log = logging.getLogger("kiebitz.referee")
 
@@ -74,7 +74,7 @@ def setup_from_json(data: Mapping[str, Any]) -> TableSetup:
     )
 
 
-def _outcome_json(outcome: Any, proven: Collection[str]) -> dict[str, Any]:
+def outcome_json(outcome: Any, proven: Collection[str]) -> dict[str, Any]:
     data = outcome.to_json() if hasattr(outcome, "to_json") else {}
     out: dict[str, Any] = {
         "pegged": data.get("pegged", []),
@@ -105,7 +105,7 @@ def update_events(reading: TableReading, up: Update) -> list[dict[str, Any]]:
         out.append({"type": "recount", "since": up.since})
     for a in up.applied:
         body = {"type": "event", "index": a.index, "event": event_to_json(a.event)}
-        body.update(_outcome_json(a.outcome, proven))
+        body.update(outcome_json(a.outcome, proven))
         out.append(body)
     for alert_id in up.cleared:
         out.append({"type": "alert_cleared", "id": alert_id})
