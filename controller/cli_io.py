@@ -29,6 +29,7 @@ import argparse
 import io
 import math
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -56,6 +57,7 @@ __all__ = [
     "service_logging",
     "share",
     "strip_comment",
+    "subscribed_note",
     "user_input",
 ]
 
@@ -292,3 +294,16 @@ def user_input() -> Iterator[None]:
         yield
     except RulesError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def subscribed_note(bus: Any, wanted: int, timeout: float = 10.0) -> str:
+    """Wait (up to ``timeout``) until the broker has a service's ``wanted``
+    subscriptions; what its "serving" line adds: nothing, or that the broker is away.
+    From the first subscription on, a session the broker keeps queues what the
+    service misses while it restarts; before it, nothing is kept for it."""
+    deadline = time.monotonic() + timeout
+    while bus.health().subscriptions < wanted and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if bus.health().subscriptions >= wanted:
+        return ""
+    return " (not yet subscribed: the broker is away)"

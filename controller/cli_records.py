@@ -17,7 +17,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import service_logging
+from controller.cli_io import service_logging, subscribed_note
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -105,17 +105,14 @@ def _recorder(args: argparse.Namespace) -> int:
     recorder.start()
     bus.start()
     recorder.run_ticks(stop)
-    deadline = time.monotonic() + 10.0
-    while bus.health().subscriptions < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    where = "" if bus.health().subscriptions >= 2 else " (not yet subscribed: the broker is away)"
-    print(
-        f"recorder: recording {', '.join(tables) if tables else 'every table'} from "
-        f"{args.broker} into {store.shown}{where}",
-        file=sys.stderr,
-        flush=True,
-    )
     try:
+        where = subscribed_note(bus, 2)
+        print(
+            f"recorder: recording {', '.join(tables) if tables else 'every table'} from "
+            f"{args.broker} into {store.shown}{where}",
+            file=sys.stderr,
+            flush=True,
+        )
         stop.wait()
     except KeyboardInterrupt:
         pass

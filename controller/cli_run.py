@@ -14,11 +14,10 @@ import json
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number, service_logging
+from controller.cli_io import positive_number, service_logging, subscribed_note
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -293,17 +292,14 @@ def _referee(args: argparse.Namespace) -> int:
     # "serving" once the broker has the subscriptions: what tables send from then on
     # is the referee's, even while it restarts (its session); before the very first
     # subscription the broker keeps nothing for it
-    deadline = time.monotonic() + 10.0
-    while bus.health().subscriptions < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    where = "" if bus.health().subscriptions >= 2 else " (not yet subscribed: the broker is away)"
-    print(
-        f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "
-        f"log {args.db}{where}",
-        file=sys.stderr,
-        flush=True,
-    )
     try:
+        where = subscribed_note(bus, 2)
+        print(
+            f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "
+            f"log {args.db}{where}",
+            file=sys.stderr,
+            flush=True,
+        )
         stop.wait()
     except KeyboardInterrupt:
         pass

@@ -92,6 +92,17 @@ class TableConfig:
     gpio: str | None = None
 
 
+def _with_account(
+    broker: BrokerConfig, username: str | None, password_file: str | None
+) -> dict[str, Any]:
+    """The broker's options with a service's own account (if it has one)."""
+    out = broker.bus_options()
+    if username is not None:
+        account = BrokerConfig(broker.url, username, password_file)
+        out.update(username=username, password=account.password())
+    return out
+
+
 @dataclass(frozen=True)
 class RefereeConfig:
     db: str = "kiebitz-referee.db"
@@ -103,11 +114,7 @@ class RefereeConfig:
 
     def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
         """The broker's options with the referee's account in place of the table's."""
-        out = broker.bus_options()
-        if self.username is not None:
-            account = BrokerConfig(broker.url, self.username, self.password_file)
-            out.update(username=self.username, password=account.password())
-        return out
+        return _with_account(broker, self.username, self.password_file)
 
 
 @dataclass(frozen=True)
@@ -121,11 +128,7 @@ class RecorderConfig:
 
     def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
         """The broker's options with the recorder's account in place of the table's."""
-        out = broker.bus_options()
-        if self.username is not None:
-            account = BrokerConfig(broker.url, self.username, self.password_file)
-            out.update(username=self.username, password=account.password())
-        return out
+        return _with_account(broker, self.username, self.password_file)
 
 
 @dataclass(frozen=True)
@@ -145,11 +148,8 @@ class WebConfig:
     password_file: str | None = None
 
     def bus_options(self, broker: BrokerConfig) -> dict[str, Any]:
-        out = broker.bus_options()
-        if self.username is not None:
-            account = BrokerConfig(broker.url, self.username, self.password_file)
-            out.update(username=self.username, password=account.password())
-        return out
+        """The broker's options with the web view's account in place of the table's."""
+        return _with_account(broker, self.username, self.password_file)
 
 
 @dataclass(frozen=True)

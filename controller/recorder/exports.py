@@ -24,9 +24,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from controller.recorder.replay import ReplayError, check, replay, replay_events
+from controller.recorder.replay import ReplayError, check, replay_events, steps
 from controller.recorder.store import MatchRecord
-from rules.events import event_from_json
 
 __all__ = ["FORMATS", "ExportError", "export"]
 
@@ -75,13 +74,11 @@ def _skat(record: MatchRecord) -> None:
         raise ExportError(f"match {record.row.id} is {record.row.game}, not skat")
 
 
-def _deal_prefixes(record: MatchRecord) -> list[list[dict[str, Any]]]:
-    """The match's events up to the end of each deal (each deal's last event is the
-    one before the next deal begins)."""
-    evs = [e for _, e, _ in record.events]
-    starts = [i for i, e in enumerate(evs) if e.get("type") == "deal"]
-    ends = [*starts[1:], len(evs)]
-    return [evs[:end] for end in ends]
+def _deal_ends(record: MatchRecord) -> set[int]:
+    """The positions (in ``record.events``) of each deal's last event: the one before
+    the next deal begins, or the last."""
+    starts = [i for i, (_, e, _) in enumerate(record.events) if e.get("type") == "deal"]
+    return {i - 1 for i in starts[1:]} | ({len(record.events) - 1} if starts else set())
 
 
 def export_iss(record: MatchRecord) -> str:
@@ -90,15 +87,16 @@ def export_iss(record: MatchRecord) -> str:
     from rules.skat.iss import write_record
 
     _skat(record)
-    replay(record)  # every event there and accepted, or ReplayError
+    ends = _deal_ends(record)
     out = []
-    for n, prefix in enumerate(_deal_prefixes(record)):
-        game = replay_events(record.row.setup, prefix)
-        tags = {"ID": f"{record.row.table_id}-{record.row.id}-{n + 1}"}
+    for i, (_, _, game) in enumerate(steps(record)):
+        if i not in ends:
+            continue
+        n = len(out) + 1
         try:
-            out.append(write_record(game, tags))
+            out.append(write_record(game, {"ID": f"{record.row.table_id}-{record.row.id}-{n}"}))
         except ValueError as exc:
-            out.append(f"# deal {n + 1}: no ISS record: {exc}")
+            out.append(f"# deal {n}: no ISS record: {exc}")
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -106,13 +104,12 @@ def _pad_items(record: MatchRecord) -> tuple[Any, list[tuple[str, list[int]]]]:
     """The match replayed event by event: every entry on the score pad, in order, as
     (what, the change of each seat): a deal's result, and anything else that moved the
     pad (a penalty of Laws 20, 23, 24, 27; a correction that scored a deal again)."""
-    replay(record)  # every event there and accepted, or ReplayError
     game = replay_events(record.row.setup, [])
     items: list[tuple[str, list[int]]] = []
-    for _, data, _ in record.events:
-        before = list(game.pad)
-        out = game.apply(event_from_json(dict(data), game.event_types))
+    before = list(game.pad)
+    for data, out, game in steps(record):
         change = [a - b for a, b in zip(game.pad, before, strict=True)]
+        before = list(game.pad)
         if out.result is not None:
             r = out.result.to_json()
             items.append((f"deal {r['deal']}: {_what(r)}", change))
@@ -232,19 +229,16 @@ def export_seeger_fabian(record: MatchRecord) -> str:
 def export_cribbage_log(record: MatchRecord) -> str:
     if record.row.game != "cribbage":
         raise ExportError(f"match {record.row.id} is {record.row.game}, not cribbage")
-    replay(record)  # every event there and accepted, or ReplayError
-    game = replay_events(record.row.setup, [])
-    teams = game.rules.teams
-    side = "team" if teams != game.rules.players else "seat"
+    rules = replay_events(record.row.setup, []).rules
+    teams = rules.teams
+    side = "team" if teams != rules.players else "seat"
     lines = [
         f"Cribbage match log: match {record.row.id}, table {record.row.table_id}, "
-        f"{game.rules.variant} to {game.rules.game_to}, {game.rules.players} players",
+        f"{rules.variant} to {rules.game_to}, {rules.players} players",
     ]
     deal_no = 0
-    for _, data, _ in record.events:
-        event = event_from_json(dict(data), game.event_types)
-        winner_before = game.state.winner
-        out = game.apply(event)
+    winner_before = None
+    for data, out, game in steps(record):
         st = game.state
         kind = data.get("type")
         if kind == "deal":
@@ -287,6 +281,7 @@ def export_cribbage_log(record: MatchRecord) -> str:
             lines.append(
                 f"  game over: {side} {st.winner} wins, {st.result}; games won {list(st.games_won)}"
             )
+        winner_before = st.winner
     return "\n".join(lines) + "\n"
 
 
@@ -311,13 +306,9 @@ def export_csv(record: MatchRecord) -> str:
             "scores_after",
         ]
     )
-    replay(record)
-    evs = [e for _, e, _ in record.events]
-    starts = [i for i, e in enumerate(evs) if e.get("type") == "deal"]
-    ends = [*starts[1:], len(evs)]
-    for n, (deal, end) in enumerate(zip(record.deals, ends, strict=False)):
-        game = replay_events(record.row.setup, evs[:end])
-        summary = game.summary()
+    ends = _deal_ends(record)
+    after = [game.summary() for i, (_, _, game) in enumerate(steps(record)) if i in ends]
+    for n, (deal, summary) in enumerate(zip(record.deals, after, strict=False)):
         res = deal.get("result") or {}
         pegged = deal.get("pegged") or {}
         w.writerow(

@@ -13,7 +13,7 @@ with the referee's last state of the match.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from controller.recorder.store import MatchRecord
@@ -24,7 +24,7 @@ from rules.reading import TableReading
 from rules.reading.games import READERS, engine_for
 from rules.reading.table import table_scores
 
-__all__ = ["ReplayError", "check", "initial_events", "replay", "replay_events"]
+__all__ = ["ReplayError", "check", "initial_events", "replay", "replay_events", "steps"]
 
 #: What :func:`check` compares between the replay and the referee's last state.
 COMPARED = ("phase", "scores", "events", "verdicts")
@@ -52,16 +52,34 @@ def replay_events(setup: Mapping[str, Any], events: Iterable[Mapping[str, Any]])
     return game
 
 
-def replay(record: MatchRecord) -> Any:
-    """The match's engine, replayed from its record; a record with events the
-    recorder never received cannot be replayed (:class:`ReplayError`)."""
+def _whole(record: MatchRecord) -> None:
+    """A record with events the recorder never received cannot be replayed."""
     if record.missing:
         shown = ", ".join(map(str, record.missing[:8]))
         raise ReplayError(
             f"match {record.row.id}: events {shown}{'…' if len(record.missing) > 8 else ''} "
             "were never received; the record cannot be replayed"
         )
+
+
+def replay(record: MatchRecord) -> Any:
+    """The match's engine, replayed from its record; a record with events the
+    recorder never received cannot be replayed (:class:`ReplayError`)."""
+    _whole(record)
     return replay_events(record.row.setup, (e for _, e, _ in record.events))
+
+
+def steps(record: MatchRecord) -> Iterator[tuple[dict[str, Any], Any, Any]]:
+    """The match replayed one event at a time on one engine: (the event's JSON, what
+    it did, the engine after it), for exports that tell the match as it went."""
+    _whole(record)
+    game = engine_for(str(record.row.setup["game"]), record.row.setup.get("options") or {})
+    for i, (_, data, _) in enumerate(record.events):
+        try:
+            outcome = game.apply(event_from_json(dict(data), game.event_types))
+        except RulesError as exc:
+            raise ReplayError(f"event {i}: {exc}") from exc
+        yield data, outcome, game
 
 
 def check(record: MatchRecord) -> list[str]:
