@@ -131,6 +131,17 @@ def _on_cloth(scene: np.ndarray) -> np.ndarray:
     return cloth
 
 
+def _small_on_cloth() -> np.ndarray:
+    """Two small scenes far apart on a 2400 x 540 cloth: a picture whose background
+    window is narrower than the ink closing's reach (``Picture.reach``)."""
+    cloth = np.random.default_rng(2).normal((40, 90, 30), 6, (540, 2400, 3))
+    cloth = np.clip(cloth, 0, 255).astype(np.uint8)
+    for seed, (x, y) in ((9_000_604, (30, 30)), (9_000_605, (1900, 200))):
+        scene = make_scene(np.random.default_rng(seed), size=(400, 300), d_range=(12.0, 18.0))
+        cloth[y : y + 300, x : x + 400] = scene.image
+    return cloth
+
+
 def _blobs(image: np.ndarray, dense: bool, monkeypatch: pytest.MonkeyPatch):
     from vision import proposals
 
@@ -148,7 +159,9 @@ def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(mo
     table = make_scene(np.random.default_rng(9_000_600), size=(4608, 2592), d_range=mounting)
     # a crowded scene, and the same in the middle of a wide dark cloth
     crowded = make_scene(np.random.default_rng(9_000_602), size=(1280, 720), d_range=(18.0, 30.0))
-    scenes = [table.image, crowded.image, _on_cloth(crowded.image)]
+    small = _small_on_cloth()
+    assert Picture(small).reach > Picture(small).background_k // 2
+    scenes = [table.image, crowded.image, _on_cloth(crowded.image), small]
     sparse_seen = 0
     for image in scenes:
         pic = Picture(image)
@@ -160,7 +173,7 @@ def test_the_whole_reading_looks_for_ink_near_paper_only_and_finds_every_blob(mo
         assert len(a) > 20
         for field in ("cx", "cy", "w", "h", "red", "ax", "ay", "major", "minor"):
             assert np.array_equal(getattr(a, field), getattr(b, field)), field
-    assert sparse_seen >= 2  # the table frames were read in pieces
+    assert sparse_seen >= 3  # the table frames were read in pieces
     # a side of 16k + 1 pixels: a blob in the last column is found (the grid once
     # stopped a column short, sized by the half-size mask)
     for width in (1088, 1089, 1105):
