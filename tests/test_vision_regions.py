@@ -101,6 +101,12 @@ def test_regions_of_uncalibrated_and_shrunk_pictures_read_the_same_as_the_whole(
         image = make_scene(np.random.default_rng(700 + i), size=(1280, 720), d_range=d_range).image
         rec = Recognizer()
         compared += _same_as_whole(rec, image, _random_rois(rng, image, 5, rec))
+    # a small picture, whose ink closing reaches further than half its background
+    # window: regions are cut with the closing's reach (Picture.reach)
+    small = make_scene(np.random.default_rng(703), size=(640, 480), d_range=(14.0, 20.0)).image
+    assert Picture(small).reach > Picture(small).background_k // 2
+    rec = Recognizer()
+    compared += _same_as_whole(rec, small, _random_rois(rng, small, 8, rec))
     # a camera closer than it needs to be: frames are shrunk before they are read
     image = make_scene(np.random.default_rng(710), size=(1600, 1200), d_range=(34.0, 40.0)).image
     shrunk = Recognizer(scale=0.6)

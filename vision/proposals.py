@@ -28,8 +28,10 @@ __all__ = [
     "Picture",
     "Proposals",
     "Pyramid",
+    "background_window",
     "extract_patches",
     "find_components",
+    "ink_reach",
     "pair_proposals",
 ]
 
@@ -140,10 +142,8 @@ class Picture:
         h, w = image.shape[:2]
         self.shape = (h, w)
         # the window ink is judged darker than its surroundings in
-        self.background_k = max(15, (min(h, w) // 24) | 1)
-        # how far the ink tests of a pixel look round it: the background window's
-        # half, or the closing's reach (its dilation's and its erosion's)
-        self.reach = max(self.background_k // 2, INK_CLOSE - 1)
+        self.background_k = background_window((h, w))
+        self.reach = ink_reach((h, w))
         # The most ink blobs read: a photograph of a whole deal spread on cork has
         # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
         # page of print many thousands, and pairing them costs their number squared.
@@ -262,6 +262,23 @@ class Picture:
         x1 = min(w, -(-(roi[2] + m) // 32) * 32)
         y1 = min(h, -(-(roi[3] + m) // 32) * 32)
         return (x0, y0, x1, y1)
+
+
+def background_window(shape: tuple[int, int]) -> int:
+    """The side of the window ink is judged darker than its surroundings in, for a
+    picture of ``shape``: a 24th of its shorter side (odd), at least 15."""
+    return max(15, (min(shape) // 24) | 1)
+
+
+def ink_reach(shape: tuple[int, int]) -> int:
+    """How far the ink tests of a pixel look round it in a picture of ``shape``: the
+    background window's half, or the ink closing's reach (its dilation's and its
+    erosion's), whichever is further (the closing's below a 672-pixel shorter side).
+
+    >>> ink_reach((480, 640)), ink_reach((2592, 4608))
+    (14, 54)
+    """
+    return max(background_window(shape) // 2, INK_CLOSE - 1)
 
 
 def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -707,7 +724,10 @@ def _doubled_at(
     ``shape`` whose first pixel is ``origin`` (either corner may be odd)."""
     ox, oy = origin
     h, w = shape
-    hx0, hy0 = ox // 2, oy // 2
+    # a crop starting on an odd picture's last column (or row), which the half-size
+    # mask leaves out, takes the mask's last one
+    hx0 = min(ox // 2, max(half.shape[1] - 1, 0))
+    hy0 = min(oy // 2, max(half.shape[0] - 1, 0))
     sub = half[hy0 : (oy + h + 1) // 2, hx0 : (ox + w + 1) // 2]
     big = _doubled(sub, (oy - 2 * hy0 + h, ox - 2 * hx0 + w))
     return big[oy - 2 * hy0 :, ox - 2 * hx0 :]

@@ -49,6 +49,7 @@ from vision.proposals import (
     Pyramid,
     all_proposals,
     extract_patches,
+    ink_reach,
 )
 
 __all__ = ["CardReading", "IndexDetection", "Recognizer", "suppress"]
@@ -266,8 +267,8 @@ class Recognizer:
         (:meth:`Picture.margin` for this camera), give or take the grid it is cut on."""
         s = self.scale if self.shrinks else 1.0
         h, w = frame_shape
-        k = max(15, (min(int(h * s), int(w * s)) // 24) | 1)
-        return (k // 2 + 11 * self._region_d(index_px) + 8) / s
+        reach = ink_reach((int(h * s), int(w * s)))
+        return (reach + 11 * self._region_d(index_px) + 8) / s
 
     @property
     def shrinks(self) -> bool:
