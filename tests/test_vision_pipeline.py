@@ -307,3 +307,31 @@ def test_every_font_set_is_installed_and_the_unseen_one_shares_nothing_with_trai
     a = render_face("QH", np.random.default_rng(5), "french")
     b = render_face("QH", np.random.default_rng(5), "french", fonts="dejavu")
     assert np.array_equal(a.image, b.image)
+
+
+def test_the_light_grain_of_a_dark_wood_table_is_not_paper():
+    """A dark wood table with a pale arm across it and one card showing: far from the
+    card the first paper bar is 80 % of the grain's own brightest level, and the
+    floor (55 % of the picture's 99th percentile) is set by the arm, not by paper.
+    The grain passed as paper (57 % of this table; 41 % of the bench's 4608 x 2592
+    frame of this kind), and the ink stage read the whole frame. The first bar now
+    asks at least the table's level and a quarter more and 30 (up to 150)."""
+    import cv2
+
+    from vision.proposals import Picture
+
+    h, w = 720, 1280
+    rng = np.random.default_rng(5)
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    grain = np.sin(yy / 3.0 + rng.normal(0, 0.3, (h, 1))) * 18 + rng.normal(0, 4, (h, w))
+    wood = np.stack([45 + grain * 0.5, 70 + grain * 0.8, 100 + grain], axis=2)
+    image = np.clip(wood, 0, 255).astype(np.uint8)
+    cv2.line(image, (0, 40), (1000, 560), (120, 115, 135), 150)  # the arm
+    image[600:660, 1140:1180] = 235  # a card corner, too small to set the 99th percentile
+    paper = Picture(image).paper()
+    table = np.ones(paper.shape, bool)
+    cv2.line(table.view(np.uint8), (0, 20), (500, 280), 0, 130)  # away from the arm...
+    table[250:, 520:] = False  # ... and the card
+    share = float((paper[table] > 0).mean())
+    assert share < 0.01, f"{share:.1%} of the table taken for paper"
+    assert (paper[305:325, 575:585] > 0).all()  # the card is paper

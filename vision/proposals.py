@@ -624,6 +624,14 @@ def _paper_bars(
     bar's dilation) and ``TABLE_SHARE`` of it more, and ``TABLE_STEP`` levels: a
     neutral pixel that much lighter than the table is paper. A light, neutral
     table has no pixel that much lighter than itself but card paper.
+
+    The same table bar (up to 150) is also the least the first bar asks. Far from
+    any card the first bar is 80 % of the table's own brightest level, and the
+    floor is low where no paper sets the picture's bright end (an arm across a
+    dark table, a few cards showing): the light grain of wood, or of cork, passed
+    as paper, and made the whole frame a place to look for ink. Near cards the
+    first bar is higher than the table bar already (card paper is the local
+    brightest level), and on a pale table the table bar is over 150.
     """
     h, w = shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
@@ -640,6 +648,9 @@ def _paper_bars(
     low = cv2.blur(cv2.erode(small, np.ones((k, k), np.uint8)), (k, k))
     table_bar = cv2.convertScaleAbs(low, alpha=1.0 + TABLE_SHARE, beta=TABLE_STEP)
     near_bar = cv2.max(cv2.min(near_bar, table_bar), NEAR_FLOOR)
+    # nor is the light grain of a dark wood table far from any card paper on the first
+    # bar, though it is 80 % of the brightest level near it and the floor is low
+    bar = cv2.max(bar, cv2.min(table_bar, 150))
     return bar, near_bar
 
 
