@@ -510,11 +510,20 @@ def _piece_blobs(
     # On paper, ink must also be darker than the paper next to it (see above): off
     # paper the test is void (255). The least of the two is what the red and dark
     # bars are put to, so that both tests cost two passes, not eight.
-    closed = cv2.morphologyEx(
-        gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (INK_CLOSE,) * 2)
-    )
     off = _doubled_at(off_paper, origin, gray.shape)
-    under = cv2.max(cv2.subtract(closed, gray), off)  # under the paper next to it
+    under = np.full(gray.shape, 255, np.uint8)  # off paper: void
+    # the closing only over the paper's box and as far round it as the closing looks:
+    # every paper pixel's closing is the whole crop's
+    bx, by, bw, bh = cv2.boundingRect(cv2.bitwise_not(off))
+    if bw and bh:
+        r = INK_CLOSE - 1
+        cx0, cy0 = max(0, bx - r), max(0, by - r)
+        cx1, cy1 = min(gray.shape[1], bx + bw + r), min(gray.shape[0], by + bh + r)
+        part = gray[cy0:cy1, cx0:cx1]
+        closed = cv2.morphologyEx(
+            part, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (INK_CLOSE,) * 2)
+        )
+        under[cy0:cy1, cx0:cx1] = cv2.max(cv2.subtract(closed, part), off[cy0:cy1, cx0:cx1])
     both = cv2.min(darker, under)
     # red ink: reddish and darker than the paper around it (a reddish table, such as
     # cork, is not darker than itself); thin red strokes blur towards the paper, so
