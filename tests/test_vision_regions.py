@@ -485,3 +485,25 @@ def test_the_trackers_sizes_follow_the_positions_units():
     assert watcher.try_calibrate(frames[0]) is not None
     watcher.process(0.2, frames[0])
     assert (watcher.tracker.still, watcher.tracker.card_width) == (15.0, 63.0)
+
+
+def test_a_half_size_mask_is_brought_to_full_size_over_any_crop():
+    """``_doubled_at``: the half-size paper mask at full size over a crop whose corner
+    may be odd, and whose picture may be odd-sized (the mask, its half rounded down,
+    repeats its last row and column), as the ink tests read it."""
+    from vision.proposals import _doubled_at
+
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        h, w = (int(v) for v in rng.integers(1, 14, 2))
+        half = (rng.random((h // 2, w // 2)) > 0.5).astype(np.uint8) * 255
+        oy, ox = int(rng.integers(0, h)), int(rng.integers(0, w))
+        ch, cw = int(rng.integers(1, h - oy + 1)), int(rng.integers(1, w - ox + 1))
+        got = _doubled_at(half, (ox, oy), (ch, cw))
+        assert got.shape == (ch, cw)
+        if half.size == 0:
+            assert not got.any()
+            continue
+        ys = np.minimum(np.arange(oy, oy + ch) // 2, half.shape[0] - 1)
+        xs = np.minimum(np.arange(ox, ox + cw) // 2, half.shape[1] - 1)
+        assert np.array_equal(got, half[np.ix_(ys, xs)]), (h, w, ox, oy, ch, cw)
