@@ -28,7 +28,9 @@ from __future__ import annotations
 import argparse
 import io
 import math
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -54,6 +56,7 @@ __all__ = [
     "positive_number",
     "read_lines",
     "run_batch",
+    "serve",
     "service_logging",
     "share",
     "strip_comment",
@@ -307,3 +310,22 @@ def subscribed_note(bus: Any, wanted: int, timeout: float = 10.0) -> str:
     if bus.health().subscriptions >= wanted:
         return ""
     return " (not yet subscribed: the broker is away)"
+
+
+def serve(bus: Any, service: Any, serving: Callable[[str], str]) -> None:
+    """Run a bus service (the referee, the recorder) until SIGTERM or Ctrl-C: its
+    routes first (a resumed session delivers what was queued at once on connect),
+    then the bus and the service's ticks; the line ``serving(note)`` once the broker
+    has its subscriptions (:func:`subscribed_note`). Closing is the caller's: the
+    order differs (the referee says offline while the bus is still up; the recorder
+    stops taking messages before it closes its store)."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        service.start()
+        bus.start()
+        service.run_ticks(stop)
+        print(serving(subscribed_note(bus, 2)), file=sys.stderr, flush=True)
+        stop.wait()
+    except KeyboardInterrupt:
+        pass

@@ -11,13 +11,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import signal
 import sys
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import service_logging, subscribed_note
+from controller.cli_io import serve, service_logging
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -100,22 +98,15 @@ def _recorder(args: argparse.Namespace) -> int:
         store.close()
         raise UsageError(f"--broker: {exc}") from exc
     recorder = Recorder(bus, store, tables=tables)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    recorder.start()
-    bus.start()
-    recorder.run_ticks(stop)
+    which = ", ".join(tables) if tables else "every table"
     try:
-        where = subscribed_note(bus, 2)
-        print(
-            f"recorder: recording {', '.join(tables) if tables else 'every table'} from "
-            f"{args.broker} into {store.shown}{where}",
-            file=sys.stderr,
-            flush=True,
+        serve(
+            bus,
+            recorder,
+            lambda where: (
+                f"recorder: recording {which} from {args.broker} into {store.shown}{where}"
+            ),
         )
-        stop.wait()
-    except KeyboardInterrupt:
-        pass
     finally:
         bus.close()
         recorder.close()

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number, service_logging, subscribed_note
+from controller.cli_io import positive_number, serve, service_logging
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -283,26 +281,16 @@ def _referee(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"--broker: {exc}") from exc
     referee = Referee(bus, store, setup_for=lambda _t: setup, tables=tables, status=status)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    # the routes first: a resumed session delivers what was queued at once on connect
-    referee.start()
-    bus.start()
-    referee.run_ticks(stop)
+    which = ", ".join(tables) if tables else "every table"
     # "serving" once the broker has the subscriptions: what tables send from then on
     # is the referee's, even while it restarts (its session); before the very first
     # subscription the broker keeps nothing for it
     try:
-        where = subscribed_note(bus, 2)
-        print(
-            f"referee: serving {', '.join(tables) if tables else 'every table'} on {args.broker}; "
-            f"log {args.db}{where}",
-            file=sys.stderr,
-            flush=True,
+        serve(
+            bus,
+            referee,
+            lambda where: f"referee: serving {which} on {args.broker}; log {args.db}{where}",
         )
-        stop.wait()
-    except KeyboardInterrupt:
-        pass
     finally:
         referee.close()  # says offline for its tables while the bus is still up
         bus.close()
