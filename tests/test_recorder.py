@@ -16,7 +16,7 @@ from test_outbox import game_lines
 
 from controller.bus.bus import MemoryBroker, MemoryBus
 from controller.bus.dispatch import Publisher
-from controller.bus.envelope import Stamper, encode
+from controller.bus.envelope import Stamper
 from controller.bus.topics import topic
 from controller.recorder.exports import FORMATS, export
 from controller.recorder.replay import ReplayError, check, replay
@@ -56,6 +56,12 @@ class Rig:
         recorder = Recorder(bus, RecordStore(self.url)).start()
         bus.start()
         return recorder
+
+    def sender(self, name: str, source: str) -> Publisher:
+        """Another client on the broker, stamping what it sends as ``source``."""
+        bus = MemoryBus(self.broker, name)
+        bus.start()
+        return Publisher(bus, Stamper(source))
 
     def observe(self, body: dict[str, Any]) -> None:
         self.pub.send(topic(self.table, "table/observation"), "observation", body)
@@ -321,12 +327,10 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(post
 def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path):
     rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
     rig.feed(game_lines()[:6])
-    bus = MemoryBus(rig.broker, "t1-forger")
-    bus.start()
-    forger = Publisher(bus, Stamper("t1/referee-x"))
+    forger = rig.sender("t1-forger", "t1/referee-x")
     forger.send(topic("t1", "game/event"), "event", {"type": "event", "index": "x"})
     forger.send(topic("t1", "game/event"), "event", {"type": "recount"})
-    bus.publish(topic("t1", "game/event"), b"not json")
+    forger.bus.publish(topic("t1", "game/event"), b"not json")
     errors = rig.recorder.errors
     assert errors >= 3
     rig.feed(game_lines()[6:30])
@@ -371,10 +375,8 @@ def test_a_message_of_another_table_is_not_recorded_for_this_one(tmp_path):
     rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
     rig.feed(game_lines()[:6])
     before = rig.record().row.events
-    bus = MemoryBus(rig.broker, "t2")
-    bus.start()
-    env = Stamper("t2/referee").stamp("event", {"type": "event", "index": 99, "event": {}})
-    bus.publish(topic("t1", "game/event"), encode(env))
+    other = rig.sender("t2", "t2/referee")
+    other.send(topic("t1", "game/event"), "event", {"type": "event", "index": 99, "event": {}})
     assert rig.record().row.events == before
 
 
@@ -425,9 +427,7 @@ def test_an_event_index_far_past_the_match_or_a_recount_past_it_is_refused(tmp_p
     rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
     rig.feed(game_lines()[:6])
     before = rig.record().row.events
-    bus = MemoryBus(rig.broker, "t1-odd")
-    bus.start()
-    odd = Publisher(bus, Stamper("t1/referee-odd"))
+    odd = rig.sender("t1-odd", "t1/referee-odd")
     errors = rig.recorder.errors
     odd.send(topic("t1", "game/event"), "event",
              {"type": "event", "index": 10**9, "event": {"type": "go", "seat": 0}})  # fmt: skip
@@ -445,9 +445,7 @@ def test_a_body_the_database_refuses_is_skipped_and_the_rest_goes_on(db):
     rig = Rig(db, TableSetup("cribbage", dealer=0))
     lines = game_lines()
     rig.feed(lines[:6])
-    bus = MemoryBus(rig.broker, "t1-odd")
-    bus.start()
-    odd = Publisher(bus, Stamper("t1/referee-odd"))
+    odd = rig.sender("t1-odd", "t1/referee-odd")
     errors = rig.recorder.errors
     events = rig.record().row.events
     # no event of the game (an index that is a list, a card that is no card); a note the
@@ -596,3 +594,18 @@ def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, cap
     assert "imported before" in capsys.readouterr().out
     assert main(["records", "--db", url, "import", "--referee-db", str(log), "--table", "t9"]) == 2
     assert "no table t9 in this log (it has: t1)" in capsys.readouterr().err
+
+
+def test_opening_the_records_says_an_upgrade_and_nothing_else_of_alembic(tmp_path, caplog):
+    """The recorder's start in the journal: alembic's INFO lines (its plugins, its
+    dialect) said nothing to an installer; an upgrade of the schema does."""
+    import logging
+
+    caplog.set_level(logging.INFO)
+    RecordStore(tmp_path / "r.db").close()
+    first = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
+    caplog.clear()
+    RecordStore(tmp_path / "r.db").close()
+    again = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
+    assert len(first) == 1 and first[0].startswith("Running upgrade"), first
+    assert again == []

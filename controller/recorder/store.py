@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -189,6 +190,7 @@ class RecordStore:
         self._lock = threading.Lock()
 
     def _migrate(self) -> None:
+        _quiet_alembic()  # before alembic loads: it says its plugins as it imports
         from alembic import command
         from alembic.config import Config
 
@@ -607,3 +609,17 @@ class Writer:
                     sides[key] = {"points": was["points"] + int(p["points"]), "score": p["score"]}
                     current["pegged"] = sides
         flush()
+
+
+def _alembic_says_upgrade(record: logging.LogRecord) -> bool:
+    return record.getMessage().startswith("Running upgrade")
+
+
+def _quiet_alembic() -> None:
+    """Alembic says at INFO which plugins it set up and which dialect it runs, a dozen
+    lines at every start of the recorder in the journal; of its lines only an upgrade
+    ("Running upgrade r0001 -> r0002") tells an installer something."""
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    migration = logging.getLogger("alembic.runtime.migration")
+    if _alembic_says_upgrade not in migration.filters:
+        migration.addFilter(_alembic_says_upgrade)
