@@ -296,7 +296,7 @@ def test_the_recorder_shrugs_off_hostile_bodies_and_goes_on(recorder_rig, kind_b
     except ValueError:  # the envelope's own schema refuses it: never reaches anyone
         return
     bus.publish(topic, payload)
-    assert recorder.backlog == []  # nothing held for ever
+    assert len(recorder.backlog) == 0  # nothing held for ever
     # alive: a good message after it is recorded, and the record still reads
     match = recorder.match_of("t1")
     assert match is not None

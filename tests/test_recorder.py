@@ -319,7 +319,7 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(post
     finally:
         postgres_server.start()
     rig.recorder.tick()
-    assert rig.recorder.backlog == []
+    assert len(rig.recorder.backlog) == 0
     rig.feed(lines[80:])
     assert_round_trip(rig)
 
@@ -459,7 +459,7 @@ def test_a_body_the_database_refuses_is_skipped_and_the_rest_goes_on(db):
     odd.send(topic("t1", "game/event"), "event", {"type": "note", "text": "a\x00b"})
     assert rig.recorder.errors >= errors + 2
     rig.feed(lines[6:30])
-    assert rig.recorder.backlog == []
+    assert len(rig.recorder.backlog) == 0
     assert_round_trip(rig)
 
 
@@ -484,7 +484,7 @@ def test_a_match_begun_in_a_write_that_failed_is_not_taken_as_under_way(tmp_path
     # and what came after it wait, in order
     assert rig.recorder.match_of("t1") is None and rig.recorder.backlog
     rig.recorder.tick()
-    assert rig.recorder.backlog == [] and rig.recorder.store.matches()[0].id == 1
+    assert len(rig.recorder.backlog) == 0 and rig.recorder.store.matches()[0].id == 1
     assert_round_trip(rig)
 
 
@@ -609,3 +609,27 @@ def test_opening_the_records_says_an_upgrade_and_nothing_else_of_alembic(tmp_pat
     again = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
     assert len(first) == 1 and first[0].startswith("Running upgrade"), first
     assert again == []
+
+
+def test_the_backlog_while_the_database_is_away_keeps_the_newest_up_to_its_cap(
+    tmp_path, monkeypatch, caplog
+):
+    """Every message that arrives while the database is away waits behind the first
+    one refused, but no more than ``MAX_BACKLOG`` of them (the cap once held only for
+    the message refused, not for those arriving behind it)."""
+    import sqlalchemy as sa
+
+    from controller.recorder import service
+    from controller.recorder.store import Writer
+
+    monkeypatch.setattr(service, "MAX_BACKLOG", 5)
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+
+    def away(self, *a, **kw):
+        raise sa.exc.OperationalError("INSERT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(Writer, "put_state", away)
+    monkeypatch.setattr(Writer, "put_events", away)
+    rig.feed(game_lines()[:20])
+    assert len(rig.recorder.backlog) == 5
+    assert "the backlog is full: a message is lost" in caplog.text

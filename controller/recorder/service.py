@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,7 +105,7 @@ class Recorder:
         self.on_record = on_record
         self.tables: dict[str, _Table] = {}
         #: messages the store could not take yet (oldest first), written by tick()
-        self.backlog: list[tuple[str, Envelope]] = []
+        self.backlog: deque[tuple[str, Envelope]] = deque()
         self.stored = 0
         self.errors = 0
         self._lock = threading.RLock()
@@ -155,9 +156,17 @@ class Recorder:
             return
         with self._lock:
             if self.backlog:  # keep the order: after what waits
-                self.backlog.append((table, env))
+                self._hold(table, env)
                 return
             self._take(table, env)
+
+    def _hold(self, table: str, env: Envelope) -> None:
+        """Keep a message for later, behind those waiting; past ``MAX_BACKLOG`` the
+        oldest is lost (and said)."""
+        if len(self.backlog) >= MAX_BACKLOG:
+            dropped, _ = self.backlog.popleft()
+            log.error("%s: the backlog is full: a message is lost", dropped)
+        self.backlog.append((table, env))
 
     def tick(self) -> None:
         """Write what the store could not take before, in order."""
@@ -166,7 +175,7 @@ class Recorder:
                 table, env = self.backlog[0]
                 if not self._take(table, env, retry=True):
                     return
-                self.backlog.pop(0)
+                self.backlog.popleft()
 
     def run_ticks(self, stop: threading.Event, every: float = 1.0) -> threading.Thread:
         def loop() -> None:
@@ -189,10 +198,7 @@ class Recorder:
             if not retry:
                 if not self.backlog:
                     log.error("%s: %s; kept in memory until it can be written", table, exc)
-                if len(self.backlog) >= MAX_BACKLOG:
-                    dropped = self.backlog.pop(0)
-                    log.error("%s: the backlog is full: a message is lost", dropped[0])
-                self.backlog.append((table, env))
+                self._hold(table, env)
             return False
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             # a body the recorder cannot make sense of: said, skipped, the rest goes on
@@ -247,7 +253,7 @@ class Recorder:
             tx.put_said(match, str(kind), {k: v for k, v in body.items() if k != "type"}, at=at)
 
     def _state(self, table: str, t: _Table, env: Envelope, body: dict[str, Any]) -> None:
-        begun = None
+        begun = setup = None
         with self.store.write(env.id, table, at=env.ts) as tx:
             if tx is None:
                 return
@@ -258,15 +264,15 @@ class Recorder:
                 setup = _setup(body.get("setup"))
                 match = begun = tx.begin_match(table, setup, initial_events(setup), at=env.ts)
             tx.put_state(match, body, at=env.ts)
-        if begun is not None:  # committed: only now is it the match under way
-            t.match, t.setup = begun, _setup(body.get("setup"))
-            log.info("%s: match %d begun (%s)", table, begun, t.setup.get("game"))
+        if begun is not None and setup is not None:  # committed: only now is it under way
+            t.match, t.setup = begun, setup
+            log.info("%s: match %d begun (%s)", table, begun, setup.get("game"))
         # what came before the table's first state, in order, each on its own (a bad
         # one skipped, the database away: the rest waits in the backlog behind it)
         waiting, t.waiting = t.waiting, []
         for _, early in waiting:
             if self.backlog:
-                self.backlog.append((table, early))
+                self._hold(table, early)
             else:
                 self._take(table, early)
         self._recorded(table, t)
