@@ -14,7 +14,7 @@ import pytest
 
 from controller.cli import main
 from vision.faces import render_face
-from vision.recognize import Recognizer
+from vision.recognize import SCALE_D, Recognizer
 from vision.synth import make_scene
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
@@ -72,6 +72,25 @@ def test_a_real_card_photographed_close_enough_to_fill_the_frame_is_read(rec, tm
     assert main(["vision", "identify", str(tmp_path / "close.jpg"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["scale"] < 1.0 and out["cards"][0]["card"] == singles[-1].stem.upper()
+
+
+def test_a_card_filling_the_frame_is_not_settled_by_its_outline_alone(rec):
+    """An index far larger than the blob stage pairs is proposed only where the card's
+    outline puts a typical deck's index; this pack prints it elsewhere, and the
+    outline's guess reads surely as another card. The scale search goes on to where
+    the index itself is read."""
+    face = render_face("7C", np.random.default_rng(519), fonts="training")
+    big = cv2.resize(face.image, None, fx=6, fy=6, interpolation=cv2.INTER_CUBIC)
+    alpha = cv2.resize(face.alpha, None, fx=6, fy=6)[..., None] / 255.0
+    h, w = big.shape[:2]
+    photo = np.full((h + 200, w + 200, 3), (60, 90, 120), np.uint8)
+    part = photo[100 : 100 + h, 100 : 100 + w]
+    photo[100 : 100 + h, 100 : 100 + w] = (big * alpha + part * (1 - alpha)).astype(np.uint8)
+    native = [r for r in rec.read(photo) if r.confidence >= rec.confident]
+    assert native and native[0].card != "7C"  # the outline's guess, surely wrong
+    assert all(min(i.d for i in r.indices) > SCALE_D for r in native)
+    readings = rec.read_any_scale(photo)
+    assert readings[0].card == "7C" and rec.last_scale < 1.0
 
 
 @needs_data

@@ -82,6 +82,13 @@ SAME_INDEX = 0.7
 UNCALIBRATED_D = 40.0
 # A picture of unknown scale is read shrunk by halves down to this shorter side.
 MIN_SIDE = 160
+# A reading of an index larger than this (rank to suit, in the pixels it was read in)
+# does not settle a picture's scale: ink blobs that large are not paired (the blob
+# stage takes them up to 90 pixels), so only a card's outline proposes the index, at
+# a typical deck's place and size, and a deck printed otherwise reads as another
+# card there (a 6H filling a phone photo read as a 6D at 1.0, and as a 6H at every
+# smaller scale). Twice the largest index training shows.
+SCALE_D = 64.0
 
 
 @dataclass(frozen=True)
@@ -472,32 +479,47 @@ class Recognizer:
         card filling the frame, or of a whole table.
 
         The classifier reads indices of about ``WORK_D`` pixels, and the blob stage
-        takes ink blobs up to 90 pixels: an index much larger is never proposed. So
-        a picture in which nothing is read surely (at ``confident``) at its own size
-        is read again shrunk by halves, down to a shorter side of ``MIN_SIDE``
-        pixels, and the scale whose sure readings are surest in sum wins (the larger
-        on a tie). A picture that reads at its own size keeps that reading: a
-        smaller scale that also finds cards in it would mostly add misreadings of
-        small print. ``last_scale`` says which scale was used. A calibrated camera
-        knows its scale: the picture is read as :meth:`read` reads it.
+        takes ink blobs up to 90 pixels: an index much larger is proposed only by its
+        card's outline, where a typical deck prints it. So a picture in which nothing
+        is read surely (at ``confident``) at its own size, with an index no larger
+        than ``SCALE_D``, is read again shrunk by halves, down to a shorter side of
+        ``MIN_SIDE`` pixels, and the scale whose sure readings of such indices are
+        surest in sum wins (the larger on a tie). A picture that reads at its own
+        size keeps that reading: a smaller scale that also finds cards in it would
+        mostly add misreadings of small print. ``last_scale`` says which scale was
+        used. A calibrated camera knows its scale: the picture is read as
+        :meth:`read` reads it.
         """
         self.last_scale = 1.0
         readings = self.read(image)
-        if self.calibration is not None or any(r.confidence >= self.confident for r in readings):
+        if self.calibration is not None:
+            return readings
+        score = self._scale_score(readings)
+        if score > 0:
             return readings
         h, w = image.shape[:2]
-        best: tuple[float, float, list[CardReading]] = (0.0, 1.0, readings)
+        best: tuple[float, float, list[CardReading]] = (score, 1.0, readings)
         k = 0.5
         while min(h, w) * k >= MIN_SIDE:
             size = (max(1, round(w * k)), max(1, round(h * k)))
             small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-            found = [_scaled(r, w / size[0], h / size[1]) for r in self.read(small)]
-            score = sum(r.confidence for r in found if r.confidence >= self.confident)
+            found = self.read(small)
+            score = self._scale_score(found)
             if score > best[0]:
-                best = (score, k, found)
+                best = (score, k, [_scaled(r, w / size[0], h / size[1]) for r in found])
             k /= 2
         self.last_scale = best[1]
         return best[2]
+
+    def _scale_score(self, readings: list[CardReading]) -> float:
+        """How well a scale reads a picture: the sum of its sure readings' confidences,
+        counting only readings with an index no larger than ``SCALE_D``."""
+        return sum(
+            r.confidence
+            for r in readings
+            if r.confidence >= self.confident
+            and min((d.d for d in r.indices), default=0.0) <= SCALE_D
+        )
 
     def cards(self, dets: list[IndexDetection]) -> list[CardReading]:
         """The cards that index detections (each at least ``threshold * 0.6`` sure of
