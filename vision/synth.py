@@ -24,7 +24,7 @@ from vision.faces import Face, render_face
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 
-__all__ = ["CODES", "HARD", "IndexTruth", "Scene", "make_scene"]
+__all__ = ["CODES", "HARD", "PHOTO_VIEWS", "IndexTruth", "Scene", "card_photo", "make_scene"]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -425,6 +425,57 @@ def _camera(
     if ok:
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out, moved, new_quads
+
+
+#: How a single card may be photographed (:func:`card_photo`): the frame (width,
+#: height), the share of its shorter side the card's longer side spans, the most the
+#: card leans away from the camera (the far edge that much shorter), and the light.
+PHOTO_VIEWS: dict[str, tuple[tuple[int, int], float, float, str]] = {
+    "phone, filling the frame": ((1700, 2300), 0.95, 0.1, "daylight"),
+    "phone, at arm's length, leaning": ((4000, 3000), 0.45, 0.35, "lamp"),
+    "Pi camera, blue cast": ((640, 850), 0.75, 0.15, "blue"),
+    "webcam, 320 x 240, dim": ((320, 240), 0.9, 0.1, "dim"),
+}
+
+
+def card_photo(
+    code: str, rng: np.random.Generator, view: str, *, fonts: str = "dejavu", deck: str = "mixed"
+) -> NDArray[np.uint8]:
+    """A photograph of one card ``code`` alone on a table, as :data:`PHOTO_VIEWS`
+    ``view`` takes it: the card's long side along the frame's, either way up, turned
+    a little, leaning, in that light, with sensor noise and JPEG compression. The
+    scale is the picture's own: nothing says how large the index is (``kiebitz
+    vision identify`` searches for it)."""
+    (w, h), fill, lean, light = PHOTO_VIEWS[view]
+    face = render_face(code, rng, style=deck, fonts=fonts)
+    table = _texture(h, w, rng)
+    k = fill * min(w, h) / FACE_H
+    # the card's long side along the frame's, either way up, turned a little
+    angle = rng.uniform(-0.2, 0.2) + np.pi * int(rng.integers(0, 2)) + (np.pi / 2 if w > h else 0)
+    c, s = np.cos(angle), np.sin(angle)
+    far = rng.uniform(0, lean)  # how much shorter the far edge looks
+    src = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+    dst = []
+    for x, y in src - (FACE_W / 2, FACE_H / 2):
+        shrink = 1 - far * (0.5 - y / FACE_H)  # the top edge leans away
+        x, y = x * shrink * k, y * k * (1 - far / 2)
+        dst.append((w / 2 + c * x - s * y, h / 2 + s * x + c * y))
+    m = cv2.getPerspectiveTransform(src, np.float32(dst))
+    card = cv2.warpPerspective(face.image, m, (w, h), flags=cv2.INTER_CUBIC)
+    alpha = cv2.warpPerspective(face.alpha, m, (w, h)).astype(np.float32)[..., None] / 255
+    img = card * alpha + table * (1 - alpha)
+    ramp = np.linspace(rng.uniform(0.75, 1.0), rng.uniform(0.95, 1.1), w, dtype=np.float32)
+    img *= ramp[None, :, None]
+    if light == "lamp":  # warm tungsten
+        img *= np.float32([0.6, 0.85, 1.05])
+    elif light == "blue":  # the Pi camera's cast
+        img *= np.float32([1.1, 0.95, 0.75])
+    elif light == "dim":
+        img *= 0.4
+    img += rng.normal(0, 6 if light == "dim" else 3, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def write_scene(scene: Scene, path: Path) -> None:  # pragma: no cover - a debugging aid
