@@ -348,6 +348,16 @@ def test_indices_under_a_hard_shadow_in_a_green_cast_with_glare_are_still_propos
     assert total >= 60 and reached / total >= 0.7
 
 
+def test_the_median_of_grey_levels_from_their_histogram_is_numpys():
+    from vision.proposals import _median_u8
+
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 4, 51, 1000, 1001):
+        for _ in range(50):
+            values = rng.integers(0, 256, n).astype(np.uint8)
+            assert _median_u8(values) == np.median(values)
+
+
 def test_every_font_set_is_installed_and_the_unseen_one_shares_nothing_with_training():
     from vision.faces import FONT_SETS, available_rank_fonts
 
