@@ -82,12 +82,13 @@ SAME_INDEX = 0.7
 UNCALIBRATED_D = 40.0
 # A picture of unknown scale is read shrunk by halves down to this shorter side.
 MIN_SIDE = 160
-# A reading of an index larger than this (rank to suit, in the pixels it was read in)
-# does not settle a picture's scale: ink blobs that large are not paired (the blob
-# stage takes them up to 90 pixels), so only a card's outline proposes the index, at
-# a typical deck's place and size, and a deck printed otherwise reads as another
-# card there (a 6H filling a phone photo read as a 6D at 1.0, and as a 6H at every
-# smaller scale). Twice the largest index training shows.
+# A reading of an index larger than this (rank to suit, in the picture's pixels) does
+# not settle a picture's scale: twice the largest index training shows. Not far
+# above it (between 70 and 85 pixels) the blob stage stops pairing rank and suit
+# (it takes blobs up to 90 pixels), and only a card's outline proposes the index, at
+# a typical deck's place and size; a deck printed otherwise reads as another card
+# there (a 6H filling a phone photo read as a 6D at 1.0, and as a 6H at every
+# smaller scale).
 SCALE_D = 64.0
 
 
@@ -177,6 +178,11 @@ def _scaled(r: CardReading, kx: float, ky: float) -> CardReading:
         replace(d, x=pt(d.x, d.y)[0], y=pt(d.x, d.y)[1], d=d.d * (kx + ky) / 2) for d in r.indices
     )
     return replace(r, corners=tuple(pt(x, y) for x, y in r.corners), indices=indices)
+
+
+def _index_d(r: CardReading) -> float:
+    """The size of a reading's smallest index (rank to suit)."""
+    return min((d.d for d in r.indices), default=0.0)
 
 
 def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
@@ -482,20 +488,22 @@ class Recognizer:
         takes ink blobs up to 90 pixels: an index much larger is proposed only by its
         card's outline, where a typical deck prints it. So a picture in which nothing
         is read surely (at ``confident``) at its own size, with an index no larger
-        than ``SCALE_D``, is read again shrunk by halves, down to a shorter side of
-        ``MIN_SIDE`` pixels, and the scale whose sure readings of such indices are
-        surest in sum wins (the larger on a tie). A picture that reads at its own
-        size keeps that reading: a smaller scale that also finds cards in it would
-        mostly add misreadings of small print. ``last_scale`` says which scale was
-        used. A calibrated camera knows its scale: the picture is read as
-        :meth:`read` reads it.
+        than ``SCALE_D``, or in which a larger index is read surely, is read again
+        shrunk by halves, down to a shorter side of ``MIN_SIDE`` pixels, and the
+        scale whose sure readings of such indices are surest in sum (each card
+        once) wins (the larger on a tie). A picture that reads at its own size
+        (and no larger index surely) keeps that reading: a smaller scale that also
+        finds cards in it would mostly add misreadings of small print.
+        ``last_scale`` says which scale was used. A calibrated camera knows its
+        scale: the picture is read as :meth:`read` reads it.
         """
         self.last_scale = 1.0
         readings = self.read(image)
         if self.calibration is not None:
             return readings
         score = self._scale_score(readings)
-        if score > 0:
+        outsize = any(r.confidence >= self.confident and _index_d(r) > SCALE_D for r in readings)
+        if score > 0 and not outsize:
             return readings
         h, w = image.shape[:2]
         best: tuple[float, float, list[CardReading]] = (score, 1.0, readings)
@@ -512,14 +520,15 @@ class Recognizer:
         return best[2]
 
     def _scale_score(self, readings: list[CardReading]) -> float:
-        """How well a scale reads a picture: the sum of its sure readings' confidences,
-        counting only readings with an index no larger than ``SCALE_D``."""
-        return sum(
-            r.confidence
-            for r in readings
-            if r.confidence >= self.confident
-            and min((d.d for d in r.indices), default=0.0) <= SCALE_D
-        )
+        """How well a scale reads a picture: the sum over the cards it reads surely,
+        with an index no larger than ``SCALE_D``, of each card's surest confidence
+        (a card read twice, its corners apart, counts once: else a scale that splits
+        a card and adds a misreading beat one that reads it whole)."""
+        best: dict[str, float] = {}
+        for r in readings:
+            if r.confidence >= self.confident and _index_d(r) <= SCALE_D:
+                best[r.card] = max(best.get(r.card, 0.0), r.confidence)
+        return sum(best.values())
 
     def cards(self, dets: list[IndexDetection]) -> list[CardReading]:
         """The cards that index detections (each at least ``threshold * 0.6`` sure of
