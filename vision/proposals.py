@@ -249,9 +249,14 @@ class Picture:
         brightest = cv2.max(cv2.max(part[..., 0], part[..., 1]), part[..., 2])
         lit = (grey > bar[:h, :w]) & (brightest < CLIPPED)
         if np.count_nonzero(lit) >= PAPER_SAMPLE:
-            levels = grey[lit]
-            paper = part[lit][levels >= _median_u8(levels)]
-            colour = np.array([_median_u8(paper[:, c]) for c in range(3)], np.float32) + 1.0
+            # medians from histograms (_percentile), no sort
+            levels = grey[lit].reshape(-1, 1)
+            paper = part[lit][levels[:, 0] >= _percentile(levels, 50)]
+            colour = np.array(
+                [_percentile(np.ascontiguousarray(paper[:, c : c + 1]), 50) for c in range(3)],
+                np.float32,
+            )
+            colour += 1.0
             return np.clip(colour.mean() / colour, 0.5, 2.0).astype(np.float32)
         return _balance(sample, gray)
 
@@ -702,16 +707,6 @@ def _percentile(gray: NDArray[np.uint8], q: float) -> float:
     v_lo = int(np.searchsorted(below, lo, side="right"))
     v_hi = int(np.searchsorted(below, hi, side="right"))
     return v_lo + (at - lo) * (v_hi - v_lo)
-
-
-def _median_u8(values: NDArray[np.uint8]) -> float:
-    """``np.median`` of grey levels (the mean of the two middle ones of an even count),
-    from their histogram: no sort."""
-    below = np.cumsum(np.bincount(values.ravel(), minlength=256))
-    n = int(below[-1])
-    lo = int(np.searchsorted(below, (n - 1) // 2, side="right"))
-    hi = int(np.searchsorted(below, n // 2, side="right"))
-    return (lo + hi) / 2
 
 
 def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.float32]:
