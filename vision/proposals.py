@@ -113,6 +113,10 @@ RED_STEP = 12
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
 CLIPPED = 250
+# Paper is only what lies within PAPER_CORE_REACH half-size pixels of a solid
+# PAPER_CORE x PAPER_CORE square of it (see _paper).
+PAPER_CORE = 5
+PAPER_CORE_REACH = 5
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
 BLOB_AREA = 4000
@@ -751,7 +755,11 @@ def _paper(
         neutral = _doubled(_neutral(colour, gains), gray.shape)
         second = cv2.bitwise_and(cv2.compare(smooth, near, cv2.CMP_GT), neutral)
         paper = cv2.bitwise_or(paper, second)
-    return paper
+    # paper lies in sheets: only what lies near a solid square of it (speckle of
+    # sensor noise or a busy cloth passes the bars here and there, never so)
+    core = cv2.erode(paper, np.ones((PAPER_CORE, PAPER_CORE), np.uint8))
+    reach = np.ones((2 * PAPER_CORE_REACH + 1,) * 2, np.uint8)
+    return cv2.bitwise_and(paper, cv2.dilate(core, reach))
 
 
 def _doubled(mask: NDArray[np.uint8], shape: tuple[int, int]) -> NDArray[np.uint8]:
