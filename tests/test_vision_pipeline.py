@@ -276,9 +276,15 @@ def test_noise_and_print_are_read_with_bounded_work_and_give_no_cards():
 
     rec = Recognizer()
     noise = np.random.default_rng(0).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    # noise's "paper" is speckle (a fifth of it passes the bars, in specks): no solid
+    # square of it, so no paper at all (PAPER_CORE), no ink looked for, no blob
+    noise_paper = Picture(noise).paper()
+    assert np.count_nonzero(noise_paper) < 0.001 * noise_paper.size
+    assert len(_components(Picture(noise))[0]) == 0
     for image in (noise, _print_page()):
         comps, _ = _components(Picture(image))
-        assert len(comps) == MAX_BLOBS  # thousands pass the paper test; the cap holds
+        if image is not noise:
+            assert len(comps) == MAX_BLOBS  # thousands pass the paper test; the cap holds
         readings = rec.read(image)
         # each blob pairs with at most three others, or is a whole index both ways
         assert rec.timings["proposals_n"] <= 5 * MAX_BLOBS
@@ -366,6 +372,55 @@ def test_every_font_set_is_installed_and_the_unseen_one_shares_nothing_with_trai
     a = render_face("QH", np.random.default_rng(5), "french")
     b = render_face("QH", np.random.default_rng(5), "french", fonts="dejavu")
     assert np.array_equal(a.image, b.image)
+
+
+def test_a_warped_glyph_is_bolder_thinner_leaning_and_stays_in_its_box():
+    """The ``varied`` set reshapes each pack's glyphs (vision.faces.GlyphWarp): a
+    bolder weight inks more of the box, a thinner one less, a positive shear moves
+    the glyph's top to the right of its foot, and the glyph stays centred in the
+    plain glyph's box so that the index anchors still hold."""
+    from vision.faces import RANK_FONTS, GlyphWarp, _font, _warp_glyph
+
+    font = _font(RANK_FONTS[0], 40)
+
+    def coverage(warp: GlyphWarp, text: str = "7") -> np.ndarray:
+        _ink, alpha = _warp_glyph(text, font, (0, 0, 0), warp, 1.0)
+        return np.asarray(alpha, np.float64) / 255
+
+    plain, bold, thin = (coverage(GlyphWarp(w, 0.0, 1.0)) for w in (0.0, 1.5, -0.6))
+    assert bold.sum() > 1.15 * plain.sum() and thin.sum() < 0.9 * plain.sum()
+
+    def lean(a: np.ndarray) -> float:
+        rows = np.nonzero(a.sum(axis=1) > 0.5)[0]
+        top, foot = a[rows[: len(rows) // 4]], a[rows[-len(rows) // 4 :]]
+        xs = np.arange(a.shape[1])
+        return float((top.sum(0) @ xs) / top.sum() - (foot.sum(0) @ xs) / foot.sum())
+
+    leaning = coverage(GlyphWarp(0.0, 0.12, 1.0), "I")
+    upright = coverage(GlyphWarp(0.0, 0.0, 1.0), "I")
+    assert lean(leaning) > lean(upright) + 2
+    for a in (plain, bold, leaning):  # centred: ink on both sides of the middle, none lost
+        ys, xs = np.nonzero(a > 0.5)
+        h, w = a.shape
+        assert abs(xs.mean() - w / 2) < 0.15 * w and abs(ys.mean() - h / 2) < 0.15 * h
+        assert a[0].max() < 0.5 and a[-1].max() < 0.5
+    # a pack draws one warp for all its cards; the unwarped sets draw none
+    faces = [
+        render_face(
+            c, np.random.default_rng(i), "french", pack=np.random.default_rng(9), fonts="varied"
+        )
+        for i, c in enumerate(("7S", "7S"))
+    ]
+
+    def corner_ink(face) -> np.ndarray:  # the ink's colour is each card's own
+        g = cv2.cvtColor(face.image[5:60, 5:40], cv2.COLOR_BGR2GRAY).astype(np.float64)
+        return (g.max() - g) / (g.max() - g.min()) > 0.5  # inside the printed border
+
+    assert np.array_equal(corner_ink(faces[0]), corner_ink(faces[1]))
+    plain_face = render_face(
+        "7S", np.random.default_rng(0), "french", pack=np.random.default_rng(9), fonts="training"
+    )
+    assert not np.array_equal(corner_ink(plain_face), corner_ink(faces[0]))
 
 
 def test_the_light_grain_of_a_dark_wood_table_is_not_paper():

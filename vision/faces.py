@@ -83,6 +83,11 @@ FONT_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("LiberationSans-Regular.ttf",),
     ),
 }
+#: ``varied``: the training set's fonts with each pack's glyphs reshaped
+#: (:func:`_warp_glyph`: strokes made bolder or thinner, the glyph leaning, wider or
+#: narrower), so that the model learns a 7 by its shape rather than by a font's.
+FONT_SETS["varied"] = FONT_SETS["training"]
+WARPED_SETS = frozenset({"varied"})
 SUIT_CHARS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"A": "A", "J": "J", "Q": "Q", "K": "K", "10": "10"}
 #: The German tournament Skat deck (French suits, four colours, the DSkV's pack):
@@ -205,6 +210,67 @@ def _draw_centred(
     draw.text((centre[0] - (x0 + x1) / 2, centre[1] - (y0 + y1) / 2), text, font=font, fill=fill)
 
 
+@dataclass(frozen=True)
+class GlyphWarp:
+    """How one pack's index glyphs differ from the font's (``varied`` font set):
+    ``weight`` face pixels added to every stroke's edge (negative: thinner),
+    ``shear`` the lean (x shift per pixel of height), ``stretch`` the suit's width
+    factor (the rank's is the renderer's ``squeeze``)."""
+
+    weight: float
+    shear: float
+    stretch: float
+
+    @staticmethod
+    def draw(rng: np.random.Generator) -> GlyphWarp:
+        return GlyphWarp(
+            weight=float(rng.uniform(-0.6, 1.5)),
+            shear=float(rng.uniform(-0.12, 0.12)),
+            stretch=float(rng.uniform(0.85, 1.15)),
+        )
+
+
+_WARP_SS = 3  # the supersampling a warped glyph is reshaped at
+
+
+def _warp_glyph(
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    ink: tuple[int, int, int],
+    warp: GlyphWarp,
+    width_factor: float,
+) -> tuple[Image.Image, Image.Image]:
+    """``text`` drawn in ``font``, reshaped by ``warp`` and ``width_factor``: the ink
+    (RGB) and its coverage (L), in a box of the glyph's size and 4 px margins (so
+    it is centred where the plain glyph's box would be)."""
+    ss = _WARP_SS
+    big = _font_path_size(font, ss)
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    x0, y0, x1, y1 = _text_box(probe, text, font)
+    gw, gh = x1 - x0, y1 - y0
+    w, h = (gw + 8) * ss, (gh + 8) * ss
+    mask = Image.new("L", (w, h), 0)
+    bx0, by0, bx1, by1 = _text_box(probe, text, big)
+    ImageDraw.Draw(mask).text(
+        ((w - (bx1 - bx0)) / 2 - bx0, (h - (by1 - by0)) / 2 - by0), text, font=big, fill=255
+    )
+    m = np.asarray(mask)
+    r = round(abs(warp.weight) * ss)
+    if r > 0:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        m = cv2.dilate(m, kernel) if warp.weight > 0 else cv2.erode(m, kernel)
+    shear = np.float32([[1, -warp.shear, warp.shear * h / 2], [0, 1, 0]])
+    m = cv2.warpAffine(m, shear, (w, h), flags=cv2.INTER_LINEAR)
+    size = (max(4, round((gw + 8) * width_factor)), gh + 8)
+    m = cv2.resize(m, size, interpolation=cv2.INTER_AREA)
+    alpha = Image.fromarray(m)
+    return Image.new("RGB", size, ink), alpha
+
+
+def _font_path_size(font: ImageFont.FreeTypeFont, factor: int) -> ImageFont.FreeTypeFont:
+    return _font(Path(str(font.path)).name, int(font.size) * factor)
+
+
 def render_face(
     code: str,
     rng: np.random.Generator,
@@ -252,9 +318,16 @@ def render_face(
     # the index, drawn on its own and squeezed sideways like a card printer's condensed face
     box = _text_box(draw, text, rank_font)
     gw, gh = box[2] - box[0], box[3] - box[1]
-    tile = Image.new("RGB", (gw + 8, gh + 8), paper)
-    ImageDraw.Draw(tile).text((4 - box[0], 4 - box[1]), text, font=rank_font, fill=ink)
-    tile = tile.resize((max(4, round((gw + 8) * squeeze)), gh + 8), Image.Resampling.LANCZOS)
+    warp = GlyphWarp.draw(sr) if fonts in WARPED_SETS else None
+    suit_glyph: tuple[Image.Image, Image.Image] | None = None
+    if warp is None:
+        tile = Image.new("RGB", (gw + 8, gh + 8), paper)
+        ImageDraw.Draw(tile).text((4 - box[0], 4 - box[1]), text, font=rank_font, fill=ink)
+        tile = tile.resize((max(4, round((gw + 8) * squeeze)), gh + 8), Image.Resampling.LANCZOS)
+        tile_alpha = None
+    else:
+        tile, tile_alpha = _warp_glyph(text, rank_font, ink, warp, squeeze)
+        suit_glyph = _warp_glyph(SUIT_CHARS[suit], suit_font, ink, warp, warp.stretch)
     margin_x = sr.uniform(5, 14)
     top = sr.uniform(6, 16)
     rank_cx = margin_x + tile.width / 2
@@ -267,8 +340,17 @@ def render_face(
     anchors = []
     for flip in (False, True):
         corner = img if not flip else img.rotate(180)
-        corner.paste(tile, (round(rank_cx - tile.width / 2), round(rank_cy - tile.height / 2)))
-        _draw_centred(ImageDraw.Draw(corner), SUIT_CHARS[suit], suit_font, (suit_cx, suit_cy), ink)
+        corner.paste(
+            tile, (round(rank_cx - tile.width / 2), round(rank_cy - tile.height / 2)), tile_alpha
+        )
+        if suit_glyph is None:
+            _draw_centred(
+                ImageDraw.Draw(corner), SUIT_CHARS[suit], suit_font, (suit_cx, suit_cy), ink
+            )
+        else:
+            glyph, alpha = suit_glyph
+            at = (round(suit_cx - glyph.width / 2), round(suit_cy - glyph.height / 2))
+            corner.paste(glyph, at, alpha)
         img = corner if not flip else corner.rotate(180)
         d = float(np.hypot(suit_cx - rank_cx, suit_cy - rank_cy))
         ux, uy = (suit_cx - rank_cx) / d, (suit_cy - rank_cy) / d
