@@ -414,13 +414,13 @@ def test_a_warped_glyph_is_bolder_thinner_leaning_and_stays_in_its_box():
 
     def corner_ink(face) -> np.ndarray:  # the ink's colour is each card's own
         g = cv2.cvtColor(face.image[5:60, 5:40], cv2.COLOR_BGR2GRAY).astype(np.float64)
-        return (g.max() - g) / (g.max() - g.min()) > 0.5  # inside the printed border
+        return (g.max() - g) / (g.max() - g.min())  # inside the printed border
 
-    assert np.array_equal(corner_ink(faces[0]), corner_ink(faces[1]))
+    assert np.abs(corner_ink(faces[0]) - corner_ink(faces[1])).max() < 0.1
     plain_face = render_face(
         "7S", np.random.default_rng(0), "french", pack=np.random.default_rng(9), fonts="training"
     )
-    assert not np.array_equal(corner_ink(plain_face), corner_ink(faces[0]))
+    assert np.abs(corner_ink(plain_face) - corner_ink(faces[0])).max() > 0.5
 
 
 def test_the_light_grain_of_a_dark_wood_table_is_not_paper():
