@@ -381,13 +381,11 @@ def test_a_warped_glyph_is_bolder_thinner_leaning_and_stays_in_its_box():
     plain glyph's box so that the index anchors still hold."""
     from vision.faces import RANK_FONTS, GlyphWarp, _font, _warp_glyph
 
-    font = _font(RANK_FONTS[0], 40)
-
-    def coverage(warp: GlyphWarp, text: str = "7") -> np.ndarray:
-        _ink, alpha = _warp_glyph(text, font, (0, 0, 0), warp, 1.0)
+    def coverage(warp: GlyphWarp, text: str = "7", size: int = 40) -> np.ndarray:
+        _ink, alpha = _warp_glyph(text, _font(RANK_FONTS[0], size), (0, 0, 0), warp, 1.0)
         return np.asarray(alpha, np.float64) / 255
 
-    plain, bold, thin = (coverage(GlyphWarp(w, 0.0, 1.0)) for w in (0.0, 1.5, -0.6))
+    plain, bold, thin = (coverage(GlyphWarp(w, 0.0, 1.0)) for w in (0.0, 1.0, -0.4))
     assert bold.sum() > 1.15 * plain.sum() and thin.sum() < 0.9 * plain.sum()
 
     def lean(a: np.ndarray) -> float:
@@ -396,15 +394,21 @@ def test_a_warped_glyph_is_bolder_thinner_leaning_and_stays_in_its_box():
         xs = np.arange(a.shape[1])
         return float((top.sum(0) @ xs) / top.sum() - (foot.sum(0) @ xs) / foot.sum())
 
-    leaning = coverage(GlyphWarp(0.0, 0.12, 1.0), "I")
+    leaning = coverage(GlyphWarp(0.0, 0.1, 1.0), "I")
     upright = coverage(GlyphWarp(0.0, 0.0, 1.0), "I")
     assert lean(leaning) > lean(upright) + 2
-    for a in (plain, bold, leaning):  # centred: ink on both sides of the middle, none lost
+    # the recipe's extremes on wide glyphs of the largest size: centred, none lost
+    extremes = [
+        coverage(GlyphWarp(1.0, shear, 1.0), text, 45)
+        for shear in (-0.1, 0.1)
+        for text in ("10", "Q")
+    ]
+    for a in (plain, bold, leaning, *extremes):
         ys, xs = np.nonzero(a > 0.5)
         h, w = a.shape
         assert abs(xs.mean() - w / 2) < 0.15 * w and abs(ys.mean() - h / 2) < 0.15 * h
-        assert a[0].max() < 0.5 and a[-1].max() < 0.5
-    # a pack draws one warp for all its cards; the unwarped sets draw none
+        assert max(a[0].max(), a[-1].max(), a[:, 0].max(), a[:, -1].max()) < 0.5
+    # a pack draws one warp for all its cards (training's scenes draw each card alone)
     faces = [
         render_face(
             c, np.random.default_rng(i), "french", pack=np.random.default_rng(9), fonts="varied"
@@ -417,10 +421,6 @@ def test_a_warped_glyph_is_bolder_thinner_leaning_and_stays_in_its_box():
         return (g.max() - g) / (g.max() - g.min())  # inside the printed border
 
     assert np.abs(corner_ink(faces[0]) - corner_ink(faces[1])).max() < 0.1
-    plain_face = render_face(
-        "7S", np.random.default_rng(0), "french", pack=np.random.default_rng(9), fonts="training"
-    )
-    assert np.abs(corner_ink(plain_face) - corner_ink(faces[0])).max() > 0.5
 
 
 def test_the_light_grain_of_a_dark_wood_table_is_not_paper():

@@ -115,6 +115,42 @@ def test_regions_of_uncalibrated_and_shrunk_pictures_read_the_same_as_the_whole(
     assert compared >= 20
 
 
+def test_a_boxs_paper_is_the_wholes_but_near_its_edge_and_its_crop_reaches_past_that():
+    """The paper's sheet test (an erosion and a dilation, PAPER_CORE) judges a box's
+    edge as if paper went on beyond it: a box's paper mask is the whole picture's
+    except that far in from the box's edge (and a pixel for the light smoothing),
+    and a region's crop reaches that much further (Picture.margin)."""
+    from vision.proposals import PAPER_CORE, PAPER_CORE_REACH
+
+    edge = PAPER_CORE // 2 + PAPER_CORE_REACH + 1  # half-size pixels
+    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
+    rng = np.random.default_rng(5)
+    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    scenes = [
+        make_scene(np.random.default_rng(720 + i), size=(1280, 720), d_range=d_range).image
+        for i in range(2)
+    ]
+    # in noise, a box's corner made a solid square of speckle and 6 pixels in kept it
+    boxes = [(noise, (404, 516, 556, 628))]
+    for image in (*scenes, noise):
+        for _ in range(6):
+            x0, y0 = (int(v) * 4 for v in rng.integers(0, (240, 140)))
+            x1, y1 = x0 + 4 * int(rng.integers(20, 80)), y0 + 4 * int(rng.integers(20, 40))
+            boxes.append((image, (x0, y0, min(x1, 1280), min(y1, 720))))
+    deepest = 0
+    for image, box in boxes:
+        part = Picture(image).paper(box)
+        cut = Picture(image).paper()[box[1] // 2 : box[3] // 2, box[0] // 2 : box[2] // 2]
+        assert part.shape == cut.shape
+        ys, xs = np.nonzero(part != cut)
+        h, w = part.shape
+        if len(ys):  # how far in from the box's edge the masks differ
+            deepest = max(deepest, int(np.minimum.reduce([ys, xs, h - 1 - ys, w - 1 - xs]).max()))
+    assert 3 <= deepest < edge
+    pic = Picture(scenes[0])
+    assert pic.margin(20.0) >= pic.reach + 11 * 20 + 8 + 2 * edge - 2
+
+
 def test_a_region_as_large_as_the_frame_is_the_whole_reading_and_an_empty_one_reads_nothing(table):
     rec, frames = table
     image = frames[-1]

@@ -113,8 +113,8 @@ RED_STEP = 12
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
 CLIPPED = 250
-# Paper is only what lies within PAPER_CORE_REACH half-size pixels of a solid
-# PAPER_CORE x PAPER_CORE square of it (see _paper).
+# Paper is only what lies within PAPER_CORE_REACH half-size pixels of the centre of
+# a solid PAPER_CORE x PAPER_CORE square of it (3 pixels beyond the square; see _paper).
 PAPER_CORE = 5
 PAPER_CORE_REACH = 5
 # At most this many ink blobs, or one per this many pixels of a larger picture.
@@ -283,8 +283,11 @@ class Picture:
         distance up to about ``d`` pixels: the background window, a blob's paper band,
         the pairing reach of its neighbours and theirs (blobs up to 1.5 d, pairs up
         to 2.6 sizes apart), and a whole card (about 10 d long) lying free; the
-        background window's half, or the ink closing's reach (:attr:`reach`)."""
-        return self.reach + int(np.ceil(11 * d)) + 8
+        background window's half, or the ink closing's reach (:attr:`reach`); and
+        how far the paper's sheet test looks (:data:`PAPER_CORE`, in half-size
+        pixels: a box's mask differs from the whole's that far in from its edge)."""
+        sheet = 2 * (PAPER_CORE // 2 + PAPER_CORE_REACH)
+        return self.reach + int(np.ceil(11 * d)) + 8 + sheet
 
     def crop(self, roi: Box, d: float) -> Box:
         """The box to read for proposals in ``roi``: grown by :meth:`margin`, its
@@ -744,9 +747,12 @@ def _paper(
 ) -> NDArray[np.uint8]:
     """255 where ``gray`` (lightly smoothed) is over ``bar``, or over ``near`` and
     neutral in ``colour`` balanced by ``gains`` (:func:`_paper_bars`,
-    :func:`_neutral`); else 0. ``colour`` is at half ``gray``'s size: each of its
-    pixels judges the 2 x 2 of ``gray`` it stands for (paper is large and its
-    colour smooth; a quarter of the work)."""
+    :func:`_neutral`), and that lies in a sheet of such pixels (within
+    ``PAPER_CORE_REACH`` of the centre of a solid ``PAPER_CORE`` square of them);
+    else 0. ``colour`` is at half ``gray``'s size: each of its pixels judges the
+    2 x 2 of ``gray`` it stands for (paper is large and its colour smooth; a
+    quarter of the work). A picture under 8 pixels a side is judged on the bar
+    alone."""
     if min(gray.shape) < 8:
         return np.where(gray > bar, 255, 0).astype(np.uint8)
     smooth = cv2.blur(gray, (3, 3))
