@@ -21,7 +21,7 @@ Prints, each with the command that measures it:
   time per frame by what it read (the whole frame, regions, nothing), for the
   frames that settled an observation, and a whole reading of such a frame.
 
-* bounded work: a frame of noise and a page of print against a table frame,
+* bounded work: a frame of noise, a page of print and two patterned cloths against a table frame,
   time and memory;
 
 ``--only PART`` (``real``, ``single``, ``synthetic``, ``occlusion``, ``speed``, ``bounded``,
@@ -371,7 +371,13 @@ def bounded(rec: Recognizer, reads: int = 5) -> None:
     print(
         "\nbounded work, 1280x720, one core (median of 5 readings; a fresh process's peak memory)"
     )
-    for name, image in (("a card table", table.image), ("uniform noise", noise), ("print", page)):
+    frames = (
+        ("a card table", table.image),
+        ("uniform noise", noise),
+        ("print", page),
+        *_cloths(rng),
+    )
+    for name, image in frames:
         times = []
         for _ in range(reads):
             t0 = time.perf_counter()
@@ -384,6 +390,24 @@ def bounded(rec: Recognizer, reads: int = 5) -> None:
             f"  {name}: {1000 * statistics.median(times):.1f} ms, "
             f"{rec.timings.get('proposals_n', 0):.0f} proposals, {rss:.0f} MB"
         )
+
+
+def _cloths(rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+    """Patterned table cloths, 1280x720: navy dots (12 px, a staggered 24 px grid) on
+    white, every dot a blob ringed by paper; and small flowers in many colours on
+    cream."""
+    h, w = 720, 1280
+    dots = np.full((h, w, 3), 240, np.uint8)
+    for i, cy in enumerate(range(10, h, 24)):
+        for cx in range(10 + (i % 2) * 12, w, 24):
+            cv2.circle(dots, (cx, cy), 6, (90, 40, 20), -1, cv2.LINE_AA)
+    flowers = np.full((h, w, 3), (215, 235, 245), np.uint8)
+    for _ in range(1500):
+        centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        axes = (int(rng.integers(3, 9)), int(rng.integers(2, 6)))
+        ink = tuple(int(v) for v in rng.integers(20, 160, 3))
+        cv2.ellipse(flowers, centre, axes, float(rng.integers(0, 180)), 0, 360, ink, -1)
+    return [("a cloth of dots", dots), ("a flowered cloth", flowers)]
 
 
 def live_table(rec: Recognizer) -> None:
