@@ -270,7 +270,7 @@ def _print_page(h: int = 720, w: int = 1280) -> np.ndarray:
     return page
 
 
-def test_noise_and_print_are_read_with_bounded_work_and_give_no_cards():
+def test_noise_print_and_a_cloth_of_dots_are_read_with_bounded_work_and_give_no_cards():
     from vision.proposals import MAX_BLOBS, Picture, _components
     from vision.recognize import Recognizer
 
@@ -281,7 +281,12 @@ def test_noise_and_print_are_read_with_bounded_work_and_give_no_cards():
     noise_paper = Picture(noise).paper()
     assert np.count_nonzero(noise_paper) < 0.001 * noise_paper.size
     assert len(_components(Picture(noise))[0]) == 0
-    for image in (noise, _print_page()):
+    # a cloth of navy dots on white: every dot a blob ringed by paper
+    dots = np.full((720, 1280, 3), 240, np.uint8)
+    for i, cy in enumerate(range(10, 720, 24)):
+        for cx in range(10 + (i % 2) * 12, 1280, 24):
+            cv2.circle(dots, (cx, cy), 6, (90, 40, 20), -1, cv2.LINE_AA)
+    for image in (noise, _print_page(), dots):
         comps, _ = _components(Picture(image))
         if image is not noise:
             assert len(comps) == MAX_BLOBS  # thousands pass the paper test; the cap holds
