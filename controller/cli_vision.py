@@ -97,9 +97,9 @@ def register(commands: Commands) -> None:
         default="training",
         choices=["dejavu", "training", "varied"],
         help="the fonts rendered faces draw their indices from (default training: DejaVu, "
-        "Liberation and FreeFont; varied: the same with each pack's glyphs made bolder or "
-        "thinner, leaning, wider or narrower; the URW faces are kept for the bench's "
-        "unseen-fonts set)",
+        "Liberation and FreeFont; varied: the same with half the glyphs made bolder or "
+        "thinner, leaning, wider or narrower, tried and not shipped; the URW faces are kept "
+        "for the bench's unseen-fonts set)",
     )
     p.add_argument("--out", help="where to write the model (default: the shipped model)")
     p.set_defaults(handler=_train)

@@ -83,12 +83,12 @@ FONT_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("LiberationSans-Regular.ttf",),
     ),
 }
-#: ``varied``: the training set's fonts with half the packs' glyphs reshaped (one
-#: reshaping a pack given ``render_face(pack=)``; the training scenes draw each
-#: face alone, so there half the cards)
+#: ``varied``: the training set's fonts with half the packs' glyphs reshaped
 #: (:class:`GlyphWarp`, :func:`_warp_glyph`: strokes made bolder or thinner, the
 #: glyph leaning, wider or narrower), so that a model may learn a 7 by its shape
-#: rather than by a font's. Tried on 2026-12-02 and not shipped (docs/model.md).
+#: rather than by a font's. One reshaping a pack given ``render_face(pack=)``; the
+#: training scenes draw each face alone, so there it is half the cards. Tried on
+#: 2026-12-02 and not shipped (docs/model.md).
 FONT_SETS["varied"] = FONT_SETS["training"]
 WARPED_SETS = frozenset({"varied"})
 SUIT_CHARS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
