@@ -164,6 +164,8 @@ def _identify(args: argparse.Namespace) -> int:
         for r in readings:
             flags = f"  [{', '.join(r.flags)}]" if r.flags else ""
             print(f"{r.card:4} {r.confidence:.3f}{flags}")
+        if not readings:  # said aside: stdout stays one line a card for scripts
+            print(f"no card found in {args.image}", file=sys.stderr)
     return 0
 
 

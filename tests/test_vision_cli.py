@@ -77,6 +77,17 @@ def test_calibrate_with_a_broken_layout_names_file_and_key(table_photo, tmp_path
     assert "bad.toml: table.players" in err
 
 
+def test_identify_says_aside_when_it_found_no_card(tmp_path, capsys):
+    blank = tmp_path / "cloth.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), (40, 110, 60), np.uint8))
+    assert main(["vision", "identify", str(blank)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == f"no card found in {blank}"
+    assert main(["vision", "identify", "--json", str(blank)]) == 0
+    out, err = capsys.readouterr()
+    assert '"cards": []' in out and err == ""
+
+
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
 def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys, suffix):
     from vision.synth import make_scene
