@@ -57,7 +57,7 @@ cv2.setNumThreads(1)
 from vision.evaluate import evaluate_dir
 from vision.model import DEFAULT_MODEL
 from vision.recognize import Recognizer
-from vision.synth import d_for_mounting, make_scene
+from vision.synth import CLUTTER, clutter, d_for_mounting, make_scene
 from vision.watch import TableWatcher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,26 +357,19 @@ def full_mode(rec: Recognizer, frames: int = 8, passes: int = 2) -> None:
 
 
 def bounded(rec: Recognizer, reads: int = 5) -> None:
-    """Frames that are no card table (uniform noise, a page of small print) against a
+    """Frames that are no card table (:func:`vision.synth.clutter`: uniform noise, a page
+    of small print, two patterned cloths) against a
     synthetic table, 1280x720: time per reading and the memory of a process reading
     them (targets: about twice a table frame's)."""
     rng = np.random.default_rng(EVAL_SEED - 7)
     table = make_scene(rng, size=(1280, 720), d_range=(d_for_mounting(2.35), d_for_mounting(2.8)))
-    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
-    page = np.full((720, 1280, 3), 235, np.uint8)
-    letters = list("abcdefghijklmnopqrstuvwxyz0123456789AKQJ  ")
-    for y in range(14, 720, 14):
-        line = "".join(rng.choice(letters) for _ in range(1280 // 7))
-        cv2.putText(page, line, (2, y), cv2.FONT_HERSHEY_PLAIN, 0.8, (20, 20, 20), 1)
     print(
         "\nbounded work, 1280x720, one core (median of 5 readings; a fresh process's peak memory)"
     )
-    frames = (
-        ("a card table", table.image),
-        ("uniform noise", noise),
-        ("print", page),
-        *_cloths(rng),
-    )
+    names = {"noise": "uniform noise", "print": "print", "dots": "a cloth of dots"}
+    names["flowers"] = "a flowered cloth"
+    frames = [("a card table", table.image)]
+    frames += [(names[kind], clutter(kind, rng)) for kind in CLUTTER]
     for name, image in frames:
         times = []
         for _ in range(reads):
@@ -390,24 +383,6 @@ def bounded(rec: Recognizer, reads: int = 5) -> None:
             f"  {name}: {1000 * statistics.median(times):.1f} ms, "
             f"{rec.timings.get('proposals_n', 0):.0f} proposals, {rss:.0f} MB"
         )
-
-
-def _cloths(rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
-    """Patterned table cloths, 1280x720: navy dots (12 px, a staggered 24 px grid) on
-    white, every dot a blob ringed by paper; and small flowers in many colours on
-    cream."""
-    h, w = 720, 1280
-    dots = np.full((h, w, 3), 240, np.uint8)
-    for i, cy in enumerate(range(10, h, 24)):
-        for cx in range(10 + (i % 2) * 12, w, 24):
-            cv2.circle(dots, (cx, cy), 6, (90, 40, 20), -1, cv2.LINE_AA)
-    flowers = np.full((h, w, 3), (215, 235, 245), np.uint8)
-    for _ in range(1500):
-        centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-        axes = (int(rng.integers(3, 9)), int(rng.integers(2, 6)))
-        ink = tuple(int(v) for v in rng.integers(20, 160, 3))
-        cv2.ellipse(flowers, centre, axes, float(rng.integers(0, 180)), 0, 360, ink, -1)
-    return [("a cloth of dots", dots), ("a flowered cloth", flowers)]
 
 
 def live_table(rec: Recognizer) -> None:

@@ -259,34 +259,24 @@ def test_a_free_card_under_a_dim_blue_light_is_outlined():
     assert all(np.hypot(a[0] - b[0], a[1] - b[1]) < 6 for a, b in zip(found, drawn, strict=True))
 
 
-def _print_page(h: int = 720, w: int = 1280) -> np.ndarray:
-    """A page of small dense print: thousands of ink blobs on white paper."""
-    page = np.full((h, w, 3), 235, np.uint8)
-    rng = np.random.default_rng(3)
-    letters = "abcdefghijklmnopqrstuvwxyz0123456789AKQJ"
-    for y in range(14, h, 14):
-        line = "".join(rng.choice(list(letters + "  ")) for _ in range(w // 7))
-        cv2.putText(page, line, (2, y), cv2.FONT_HERSHEY_PLAIN, 0.8, (20, 20, 20), 1)
-    return page
-
-
 def test_noise_print_and_a_cloth_of_dots_are_read_with_bounded_work_and_give_no_cards():
     from vision.proposals import MAX_BLOBS, Picture, _components
     from vision.recognize import Recognizer
+    from vision.synth import clutter
 
     rec = Recognizer()
-    noise = np.random.default_rng(0).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    noise = clutter("noise", np.random.default_rng(0))
     # noise's "paper" is speckle (a fifth of it passes the bars, in specks): no solid
     # square of it, so no paper at all (PAPER_CORE), no ink looked for, no blob
     noise_paper = Picture(noise).paper()
     assert np.count_nonzero(noise_paper) < 0.001 * noise_paper.size
     assert len(_components(Picture(noise))[0]) == 0
-    # a cloth of navy dots on white: every dot a blob ringed by paper
-    dots = np.full((720, 1280, 3), 240, np.uint8)
-    for i, cy in enumerate(range(10, 720, 24)):
-        for cx in range(10 + (i % 2) * 12, 1280, 24):
-            cv2.circle(dots, (cx, cy), 6, (90, 40, 20), -1, cv2.LINE_AA)
-    for image in (noise, _print_page(), dots):
+    # a page of print, and a cloth of navy dots on white: every dot a blob ringed by paper
+    page = clutter("print", np.random.default_rng(3))
+    dots = clutter("dots", np.random.default_rng(0))
+    with pytest.raises(ValueError, match="one of noise, print, dots, flowers"):
+        clutter("tartan", np.random.default_rng(0))
+    for image in (noise, page, dots):
         comps, _ = _components(Picture(image))
         if image is not noise:
             assert len(comps) == MAX_BLOBS  # thousands pass the paper test; the cap holds

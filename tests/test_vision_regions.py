@@ -16,7 +16,7 @@ from vision.layout import LAYOUT_DIR, load_layout
 from vision.motion import Look, MotionGate
 from vision.proposals import Picture, all_proposals
 from vision.recognize import IndexDetection, Recognizer, suppress
-from vision.synth import d_for_mounting, make_scene
+from vision.synth import clutter, d_for_mounting, make_scene
 from vision.tracker import Sighting, Tracker
 from vision.watch import TableWatcher
 
@@ -125,7 +125,7 @@ def test_a_boxs_paper_is_the_wholes_but_near_its_edge_and_its_crop_reaches_past_
     edge = PAPER_CORE // 2 + PAPER_CORE_REACH + 1  # half-size pixels
     d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
     rng = np.random.default_rng(5)
-    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    noise = clutter("noise", rng)
     scenes = [
         make_scene(np.random.default_rng(720 + i), size=(1280, 720), d_range=d_range).image
         for i in range(2)

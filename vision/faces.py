@@ -249,7 +249,7 @@ def _warp_glyph(
     (RGB) and its coverage (L), in a box of the glyph's size and 4 px margins (so
     it is centred where the plain glyph's box would be)."""
     ss = _WARP_SS
-    big = _font_path_size(font, ss)
+    big = _font(Path(str(font.path)).name, int(font.size) * ss)  # the same face, larger
     probe = ImageDraw.Draw(Image.new("L", (1, 1)))
     x0, y0, x1, y1 = _text_box(probe, text, font)
     gw, gh = x1 - x0, y1 - y0
@@ -270,10 +270,6 @@ def _warp_glyph(
     m = cv2.resize(m, size, interpolation=cv2.INTER_AREA)
     alpha = Image.fromarray(m)
     return Image.new("RGB", size, ink), alpha
-
-
-def _font_path_size(font: ImageFont.FreeTypeFont, factor: int) -> ImageFont.FreeTypeFont:
-    return _font(Path(str(font.path)).name, int(font.size) * factor)
 
 
 def render_face(

@@ -250,7 +250,8 @@ class Picture:
         bar = self.small_bars[0][::2, ::2]  # the eighth-size pixel of each sampled one
         h, w = min(gray.shape[0], bar.shape[0]), min(gray.shape[1], bar.shape[1])
         part, grey = sample[:h, :w], gray[:h, :w]
-        brightest = cv2.max(cv2.max(part[..., 0], part[..., 1]), part[..., 2])
+        b, g, r = _channels(part)
+        brightest = cv2.max(cv2.max(b, g), r)
         lit = (grey > bar[:h, :w]) & (brightest < CLIPPED)
         if np.count_nonzero(lit) >= PAPER_SAMPLE:
             # medians from histograms (_percentile), no sort

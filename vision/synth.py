@@ -24,7 +24,17 @@ from vision.faces import Face, render_face
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 
-__all__ = ["CODES", "HARD", "PHOTO_VIEWS", "IndexTruth", "Scene", "card_photo", "make_scene"]
+__all__ = [
+    "CLUTTER",
+    "CODES",
+    "HARD",
+    "PHOTO_VIEWS",
+    "IndexTruth",
+    "Scene",
+    "card_photo",
+    "clutter",
+    "make_scene",
+]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -476,6 +486,44 @@ def card_photo(
     out = np.clip(img, 0, 255).astype(np.uint8)
     _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+#: Frames that are no card table (:func:`clutter`), for bounded work: uniform noise,
+#: a page of small dense print, a cloth of navy dots on white (every dot a blob ringed
+#: by paper), a cloth of small flowers in many colours on cream.
+CLUTTER = ("noise", "print", "dots", "flowers")
+
+
+def clutter(
+    kind: str, rng: np.random.Generator, size: tuple[int, int] = (1280, 720)
+) -> NDArray[np.uint8]:
+    """A frame of ``size`` (width, height) that is no card table, of the kind
+    ``kind`` (:data:`CLUTTER`)."""
+    w, h = size
+    if kind == "noise":
+        return rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    if kind == "print":
+        page = np.full((h, w, 3), 235, np.uint8)
+        letters = list("abcdefghijklmnopqrstuvwxyz0123456789AKQJ  ")
+        for y in range(14, h, 14):
+            line = "".join(rng.choice(letters) for _ in range(w // 7))
+            cv2.putText(page, line, (2, y), cv2.FONT_HERSHEY_PLAIN, 0.8, (20, 20, 20), 1)
+        return page
+    if kind == "dots":  # 12 px, a staggered 24 px grid
+        dots = np.full((h, w, 3), 240, np.uint8)
+        for i, cy in enumerate(range(10, h, 24)):
+            for cx in range(10 + (i % 2) * 12, w, 24):
+                cv2.circle(dots, (cx, cy), 6, (90, 40, 20), -1, cv2.LINE_AA)
+        return dots
+    if kind == "flowers":
+        flowers = np.full((h, w, 3), (215, 235, 245), np.uint8)
+        for _ in range(1500 * w * h // (1280 * 720)):
+            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            axes = (int(rng.integers(3, 9)), int(rng.integers(2, 6)))
+            ink = tuple(int(v) for v in rng.integers(20, 160, 3))
+            cv2.ellipse(flowers, centre, axes, float(rng.integers(0, 180)), 0, 360, ink, -1)
+        return flowers
+    raise ValueError(f"no clutter of the kind {kind!r}: one of {', '.join(CLUTTER)}")
 
 
 def write_scene(scene: Scene, path: Path) -> None:  # pragma: no cover - a debugging aid
