@@ -360,3 +360,28 @@ def test_darker_cards_between_bright_ones_are_read(factor, tint, least):
         read_dark += len(got & set(dark))
         total_dark += len(dark)
     assert read_dark >= least, f"{read_dark} of {total_dark} darker cards read"
+
+
+def test_two_corners_of_a_card_join_though_its_deck_prints_a_smaller_or_larger_index():
+    """A card's opposite corner lies where a typical deck puts it, 0.7 to 1.5 times as
+    far in index sizes (INDEX_SPREAD): a deck with a small index filling a phone's
+    frame was read as two QHs, each flagged a duplicate."""
+    from vision.recognize import _OTHER_CORNER, IndexDetection, _same_card
+
+    def corner(scale: float) -> tuple[IndexDetection, IndexDetection]:
+        p = IndexDetection("Q", "H", 1.0, 1.0, 100.0, 100.0, 0.0, 1.0, 20.0)
+        # v = (uy, -ux) = (1, 0): the other corner lies along (v, u), turned opposite
+        a, b = (scale * c * 20.0 for c in _OTHER_CORNER)
+        q = IndexDetection("Q", "H", 1.0, 1.0, 100.0 + a, 100.0 + b, 0.0, -1.0, 20.0)
+        return p, q
+
+    for scale in (1.0, 0.75, 1.3, 1.45):
+        assert _same_card(*corner(scale)), scale
+    for scale in (0.4, 1.9):
+        assert not _same_card(*corner(scale)), scale
+
+    from vision.synth import card_photo
+
+    photo = card_photo("QH", np.random.default_rng(1), "phone, filling the frame")
+    readings = Recognizer().read_any_scale(photo)
+    assert [(r.card, len(r.indices), r.flags) for r in readings] == [("QH", 2, ())]

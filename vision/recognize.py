@@ -70,6 +70,10 @@ _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
 # From one index to the opposite one, in units of the index's d, along (v, u).
 _OTHER_CORNER = ((FACE_W - 2 * _FACE_ANCHOR[0]) / _FACE_D, (FACE_H - 2 * _FACE_ANCHOR[1]) / _FACE_D)
+# Decks print their index smaller or larger than a typical one: a card is this many
+# times a typical deck's length in index sizes (the bench's rendered faces 0.8 to 1.4;
+# a small index read as two cards, its corners too far apart to join).
+INDEX_SPREAD = (0.7, 1.5)
 # Two readings of different cards are the two corners of one card that disagree
 # only when each lies within this many index sizes of where the other puts the
 # opposite corner (a half-covered index is read off its centre: the crib's 9H
@@ -200,20 +204,28 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     return kept
 
 
-def _opposite_corner_miss(p: IndexDetection, q: IndexDetection) -> float:
+def _opposite_corner_miss(
+    p: IndexDetection, q: IndexDetection, spread: tuple[float, float] = (1.0, 1.0)
+) -> float:
     """How far ``q`` lies from where ``p`` puts its card's opposite corner index, in
-    ``p``'s index sizes."""
+    ``p``'s index sizes; with ``spread``, for a card that many times a typical deck's
+    length in index sizes (the nearest of them: a deck prints its index smaller or
+    larger than a typical one)."""
     vx, vy = p.uy, -p.ux
-    ex = p.x + p.d * (_OTHER_CORNER[0] * vx + _OTHER_CORNER[1] * p.ux)
-    ey = p.y + p.d * (_OTHER_CORNER[0] * vy + _OTHER_CORNER[1] * p.uy)
-    return float(np.hypot(q.x - ex, q.y - ey) / p.d)
+    dx, dy = (q.x - p.x) / p.d, (q.y - p.y) / p.d
+    a, b = dx * vx + dy * vy, dx * p.ux + dy * p.uy  # q from p along (v, u)
+    ea, eb = _OTHER_CORNER
+    f = min(max((a * ea + b * eb) / (ea * ea + eb * eb), spread[0]), spread[1])
+    return float(np.hypot(a - f * ea, b - f * eb))
 
 
 def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
-    """Are two readings of one card its two opposite corner indices?"""
+    """Are two readings of one card its two opposite corner indices? The card may be
+    ``INDEX_SPREAD`` times a typical deck's length in index sizes."""
     if a.ux * b.ux + a.uy * b.uy > -0.6:
         return False
-    return min(_opposite_corner_miss(a, b), _opposite_corner_miss(b, a)) < 2.5
+    miss = min(_opposite_corner_miss(a, b, INDEX_SPREAD), _opposite_corner_miss(b, a, INDEX_SPREAD))
+    return miss < 2.5
 
 
 def _one_card_two_readings(a: IndexDetection, b: IndexDetection) -> bool:
