@@ -5,6 +5,7 @@ card without reading the whole frame again."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,9 +15,16 @@ import pytest
 from vision.geometry import calibrate
 from vision.layout import LAYOUT_DIR, load_layout
 from vision.motion import Look, MotionGate
-from vision.proposals import Picture, all_proposals
+from vision.proposals import (
+    INK_LIGHT,
+    LIFT_ONE,
+    Picture,
+    Pyramid,
+    all_proposals,
+    extract_patches,
+)
 from vision.recognize import IndexDetection, Recognizer, suppress
-from vision.synth import clutter, d_for_mounting, make_scene
+from vision.synth import clutter, d_for_mounting, make_scene, shaded
 from vision.tracker import Sighting, Tracker
 from vision.watch import TableWatcher
 
@@ -113,6 +121,65 @@ def test_regions_of_uncalibrated_and_shrunk_pictures_read_the_same_as_the_whole(
     assert shrunk.shrinks
     compared += _same_as_whole(shrunk, image, _random_rois(rng, image, 5, shrunk))
     assert compared >= 20
+
+
+def test_regions_of_a_shadowed_picture_read_the_same_as_the_whole():
+    """Ink's contrasts are lifted where the light is dim, by the whole picture's
+    eighth-size light level (Picture.lift): a region reads what the whole does,
+    across a hard shadow's edge, in a picture whose sides are no multiple of eight."""
+    rng = np.random.default_rng(13)
+    d_range = (d_for_mounting(2.35), d_for_mounting(3.5))
+    scene = make_scene(np.random.default_rng(730), size=(1280, 720), d_range=d_range)
+    image = np.ascontiguousarray(shaded(scene.image, 0.3, 30.0)[:717, :1277])
+    assert Picture(image).lift.max() > LIFT_ONE
+    rec = Recognizer()
+    assert _same_as_whole(rec, image, _random_rois(rng, image, 8, rec)) >= 8
+
+
+def test_the_lift_is_the_wholes_over_any_box_and_none_in_good_light():
+    dim = np.full((333, 517, 3), 50, np.uint8)
+    pic = Picture(dim)
+    whole = pic.lift_in((0, 0, 517, 333))
+    assert whole is not None and whole.shape == (333, 517)
+    assert whole.min() == whole.max() == round(LIFT_ONE * INK_LIGHT / 50)  # 160 / 50: 3.2
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x0, y0 = int(rng.integers(0, 510)), int(rng.integers(0, 326))
+        x1, y1 = int(rng.integers(x0 + 1, 518)), int(rng.integers(y0 + 1, 334))
+        np.testing.assert_array_equal(pic.lift_in((x0, y0, x1, y1)), whole[y0:y1, x0:x1])
+    # a shadow's edge: the lift steps up across it, and the lit side has none
+    edge = np.full((64, 128, 3), 200, np.uint8)
+    edge[:, 64:] = 50
+    lift = Picture(edge).lift_in((0, 0, 128, 64))
+    assert lift is not None and lift[:, 0].max() == LIFT_ONE and lift[:, -1].min() > LIFT_ONE
+    assert Picture(np.full((64, 128, 3), 200, np.uint8)).lift_in((0, 0, 128, 64)) is None
+
+
+def test_a_patch_in_dim_light_is_lifted_as_its_ink_and_alike_from_a_region():
+    """The network reads a patch in dim light brightened by its place's lift (without
+    it, dim clutter read as ranks: 16 false readings in the dim pinochle photos, 3
+    with it), and a region's pyramid, told its origin, lifts it by as much."""
+    scene = make_scene(np.random.default_rng(731), size=(960, 720), d_range=(18.0, 24.0))
+    image = shaded(scene.image, 0.3, 0.0)  # the right half in a shadow
+    pic = Picture(image)
+    props = all_proposals(pic)
+    x0, y0 = 448, 64  # on the pyramid grid (Picture.crop); patches well inside it
+    inside = np.nonzero((props.x >= x0 + 100) & (props.y >= y0 + 100) & (props.y < 620))[0]
+    assert inside.size, "no proposal in the shadow"
+    sub = props.take(inside)
+    plain = extract_patches(Pyramid(image), sub)
+    lifted = extract_patches(Pyramid(image, pic.lift), sub)
+    gain = pic.lift[(sub.y // 8).astype(int), (sub.x // 8).astype(int)] / LIFT_ONE
+    assert gain.min() > 1.5
+    for a, b, g in zip(plain, lifted, gain, strict=True):
+        np.testing.assert_array_equal(b, cv2.convertScaleAbs(a, alpha=float(g)))
+    # a region's own pyramid, told where it lies, takes the lift of the same places
+    moved = replace(sub, x=sub.x - x0, y=sub.y - y0)
+    crop = np.ascontiguousarray(image[y0:, x0:])
+    plain = extract_patches(Pyramid(crop), moved)
+    lifted = extract_patches(Pyramid(crop, pic.lift, (x0, y0)), moved)
+    for a, b, g in zip(plain, lifted, gain, strict=True):
+        np.testing.assert_array_equal(b, cv2.convertScaleAbs(a, alpha=float(g)))
 
 
 def test_a_boxs_paper_is_the_wholes_but_near_its_edge_and_its_crop_reaches_past_that():

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from vision.faces import photo_faces
 from vision.model import GATE_H, GATE_W
-from vision.proposals import Proposals, Pyramid, all_proposals, extract_patches
+from vision.proposals import Picture, Proposals, Pyramid, all_proposals, extract_patches
 from vision.synth import RANKS, SUITS, IndexTruth, make_scene
 
 __all__ = ["Patches", "build_patches", "label_proposals"]
@@ -122,7 +122,8 @@ def scene_patches(
     rng = np.random.default_rng(seed)
     faces = _faces(photo_dir)
     scene = make_scene(rng, photo_faces=faces, hard=hard, deck="mixed", fonts=fonts)
-    props = all_proposals(scene.image)
+    pic = Picture(scene.image)
+    props = all_proposals(pic)
     rank, suit, skip = label_proposals(props, scene.indices, refuse_covered)
     keep = ~skip
     pos = np.nonzero(keep & (rank > 0))[0]
@@ -131,7 +132,7 @@ def scene_patches(
     neg = rng.choice(neg, size=n_neg, replace=False) if len(neg) else neg
     chosen = np.concatenate([pos, neg]).astype(np.int64)
     sub = props.take(chosen)
-    pyramid = Pyramid(scene.image)
+    pyramid = Pyramid(scene.image, pic.lift)  # patches lifted as the reader lifts them
     parts = [(sub, rank[chosen], suit[chosen])]
     tprops, tr, ts = _truth_proposals(scene.indices, rng, copies=2)
     if len(tprops):

@@ -117,6 +117,14 @@ CLIPPED = 250
 # a solid PAPER_CORE x PAPER_CORE square of it (3 pixels beyond the square; see _paper).
 PAPER_CORE = 5
 PAPER_CORE_REACH = 5
+# Ink's steps (DARK_STEP, RED_STEP, RED_DARKER, the redness bar) are steps on paper lit
+# at least INK_LIGHT grey: where the brightest level near a pixel is lower (a hard
+# shadow, a dim room) its contrasts are lifted by INK_LIGHT over that level, at most
+# LIFT_MAX times, before they are judged, and so are the patches the network reads
+# there (Picture.lift). In 32nds (LIFT_ONE is no lift), so that the lift is uint8.
+INK_LIGHT = 160
+LIFT_MAX = 4
+LIFT_ONE = 32
 # At most this many ink blobs, or one per this many pixels of a larger picture.
 MAX_BLOBS = 600
 BLOB_AREA = 4000
@@ -194,10 +202,59 @@ class Picture:
         return _halved(cv2.cvtColor(self.quarter_colour, cv2.COLOR_BGR2GRAY))
 
     @cached_property
+    def light(self) -> NDArray[np.uint8]:
+        """The brightest level near each eighth-size pixel, about a quarter of a card
+        wide (:func:`_near_light`): the level of the paper there, where a card lies."""
+        h, w = self.shape
+        return _near_light(self.eighth, (h // 2, w // 2))
+
+    @cached_property
     def small_bars(self) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
         """The paper bars (:func:`_paper_bars`) at an eighth of the picture's size."""
         h, w = self.shape
-        return _paper_bars(self.eighth, (h // 2, w // 2))
+        return _paper_bars(self.eighth, (h // 2, w // 2), self.light)
+
+    @cached_property
+    def lift(self) -> NDArray[np.uint8]:
+        """How much each eighth-size pixel's ink contrasts are lifted before they are
+        judged, in 32nds (:data:`LIFT_ONE`: not at all): :data:`INK_LIGHT` over the
+        brightest level near it (:attr:`light`), at most :data:`LIFT_MAX` times.
+
+        Ink's steps are grey levels on paper in good light. Under a hard shadow
+        across a deal (paper at a quarter of its lit level) or in a dim room, print
+        is as dark against its paper in proportion, but fewer levels under it: the
+        real deals with their lower right under such a shadow read 88 of 138 cards,
+        nearly all of the lost ones never proposed (131 lifted). The light level near
+        a pixel is its paper's, where a card lies near; far from cards it is the
+        table's, where the lift does nothing, since ink counts only where paper
+        rings it. The patches the network reads are lifted as much (:class:`Pyramid`)."""
+        light = cv2.max(self.light, 1)
+        lift = cv2.divide(INK_LIGHT * LIFT_ONE, light, dtype=cv2.CV_32F)
+        return np.clip(lift, LIFT_ONE, LIFT_MAX * LIFT_ONE).round().astype(np.uint8)
+
+    def lift_in(self, box: Box) -> NDArray[np.uint8] | None:
+        """:attr:`lift` at full size over ``box`` (each eighth-size pixel an 8 x 8
+        block, the picture's last ones reaching its edge), or ``None`` where nothing
+        in the box is lifted."""
+        x0, y0, x1, y1 = box
+        lift = self.lift
+        sh, sw = lift.shape
+        if sh == 0 or sw == 0 or x1 <= x0 or y1 <= y0:
+            return None
+        ex0, ey0 = min(x0 // 8, sw - 1), min(y0 // 8, sh - 1)
+        ex1, ey1 = max(min(-(-x1 // 8), sw), ex0 + 1), max(min(-(-y1 // 8), sh), ey0 + 1)
+        small = lift[ey0:ey1, ex0:ex1]
+        if cv2.minMaxLoc(small)[1] <= LIFT_ONE:
+            return None
+        big = cv2.resize(small, (8 * (ex1 - ex0), 8 * (ey1 - ey0)), interpolation=cv2.INTER_NEAREST)
+        ox, oy = x0 - 8 * ex0, y0 - 8 * ey0
+        part = big[oy : oy + y1 - y0, ox : ox + x1 - x0]
+        h, w = y1 - y0, x1 - x0
+        if part.shape != (h, w):  # the box reaches past the last whole eighth-size pixel
+            part = cv2.copyMakeBorder(
+                part, 0, h - part.shape[0], 0, w - part.shape[1], cv2.BORDER_REPLICATE
+            )
+        return part
 
     @cached_property
     def bars(self) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
@@ -536,7 +593,8 @@ def _piece_blobs(
     between a darker card and a bright one, as they are. Dark ink on paper is
     ``DARK_STEP`` under it; red ink ``RED_STEP`` (a reddish tint's paper passed
     the red tests beside bright cards as its grey paper passed the dark one).
-    Off paper (the table) ink is judged as before."""
+    Off paper (the table) ink is judged as before. Where the light is dim, every
+    step is taken on contrasts lifted to good light (:attr:`Picture.lift`)."""
     x0, y0, x1, y1 = crop
     image, gray = pic.image[y0:y1, x0:x1], pic.gray_in(crop)
     k = pic.background_k
@@ -563,6 +621,13 @@ def _piece_blobs(
         )
         under[cy0:cy1, cx0:cx1] = cv2.max(cv2.subtract(closed, part), off[cy0:cy1, cx0:cx1])
     both = cv2.min(darker, under)
+    reddish = redness  # the red share's test is of a ratio, which no lift changes
+    lift = pic.lift_in(crop)
+    if lift is not None:  # paper in a shadow or a dim room (Picture.lift)
+        scale = 1.0 / LIFT_ONE
+        both = cv2.multiply(both, lift, scale=scale)
+        darker = cv2.multiply(darker, lift, scale=scale)
+        redness = cv2.multiply(redness, lift, scale=scale)
     # red ink: reddish and darker than the paper around it (a reddish table, such as
     # cork, is not darker than itself); thin red strokes blur towards the paper, so
     # the bars are low and the paper band test below throws out what is not on a card
@@ -576,7 +641,7 @@ def _piece_blobs(
     # to be one. Ink is red for its brightness, or clearly darker (a thin red stroke
     # blurred into white paper is pale, but 30 levels and more under the paper)
     inky = cv2.bitwise_or(
-        cv2.compare(redness, cv2.convertScaleAbs(gray, alpha=RED_SHARE), cv2.CMP_GT),
+        cv2.compare(reddish, cv2.convertScaleAbs(gray, alpha=RED_SHARE), cv2.CMP_GT),
         cv2.threshold(darker, RED_DARKER, 255, cv2.THRESH_BINARY)[1],
     )
     red = cv2.bitwise_and(red, inky)
@@ -643,8 +708,22 @@ def _piece_blobs(
     )
 
 
+def _light_k(shape: tuple[int, int]) -> int:
+    """The side of the window the brightest level round a pixel of a picture of
+    ``shape`` is taken over, at a quarter of its size: about a card wide."""
+    return max(3, (min(shape) // 30) | 1)
+
+
+def _near_light(small: NDArray[np.uint8], shape: tuple[int, int]) -> NDArray[np.uint8]:
+    """The brightest level near each pixel of ``small`` (a grey picture of ``shape`` at
+    a quarter of its size): a grey dilation a quarter of :func:`_light_k` wide,
+    smoothed as wide."""
+    kn = max(3, (_light_k(shape) // 4) | 1)
+    return cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
+
+
 def _paper_bars(
-    small: NDArray[np.uint8], shape: tuple[int, int]
+    small: NDArray[np.uint8], shape: tuple[int, int], near: NDArray[np.uint8] | None = None
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
     """The grey levels over which a pixel of a grey picture of ``shape`` is card
     paper, from ``small``, that picture at a quarter of its size: the bar, and the
@@ -664,6 +743,7 @@ def _paper_bars(
     quarter as far away (and ``NEAR_FLOOR``). So is a light fleck of a cork or wood
     table, so only pixels that are also neutral in colour, once the picture is
     balanced to its brightest grey (:func:`_neutral`), pass on the second bar.
+    (``near``: that brightest level, :func:`_near_light`, where the caller has it.)
 
     A card whose paper photographs darker than its neighbours' (a worn card, one
     of another pack, a tint) fails both where bright cards lie within a card's
@@ -685,12 +765,12 @@ def _paper_bars(
     h, w = shape
     if min(h, w) < 8:  # too small to have surroundings (OpenCV takes 1 x 1 arrays for scalars)
         return np.full(small.shape, 150, np.uint8), np.full(small.shape, 255, np.uint8)
-    k = max(3, (min(h, w) // 30) | 1)
+    k = _light_k(shape)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
     floor = min(150.0, 0.55 * _percentile(small, 99))
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
-    kn = max(3, (k // 4) | 1)
-    near = cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
+    if near is None:
+        near = _near_light(small, shape)
     near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=NEAR_SHARE), NEAR_FLOOR)
     # a card darker than its neighbours (worn, of another pack): still light against
     # the table, whose darkest level about a card away is the table's own
@@ -927,8 +1007,18 @@ class Pyramid:
 
     TILE = 64
 
-    def __init__(self, image: NDArray[np.uint8]) -> None:
+    def __init__(
+        self,
+        image: NDArray[np.uint8],
+        lift: NDArray[np.uint8] | None = None,
+        origin: tuple[int, int] = (0, 0),
+    ) -> None:
         self.levels = [image]
+        # the picture's lift (Picture.lift: eighth-size, in 32nds), and where this
+        # image's first pixel lies in that picture: a patch is lifted as its index's
+        # ink was (extract_patches)
+        self.lift = lift
+        self.origin = origin
         # per level above the first: which tiles are made
         self._made: list[NDArray[np.bool_]] = [np.ones((1, 1), bool)]
 
@@ -1101,6 +1191,18 @@ def extract_patches(
                 borderMode=cv2.BORDER_REPLICATE,
             )
             out[sel[part]] = cut.reshape(rows, h, w, 3)
+    if pyramid.lift is not None and pyramid.lift.size:
+        # a patch in dim light is brightened as its ink was judged (Picture.lift), so
+        # that the network reads it in the light it learned in
+        lift = pyramid.lift
+        ex = (props.x.astype(np.float64) + pyramid.origin[0]) // 8
+        ey = (props.y.astype(np.float64) + pyramid.origin[1]) // 8
+        gain = lift[
+            np.clip(ey, 0, lift.shape[0] - 1).astype(np.intp),
+            np.clip(ex, 0, lift.shape[1] - 1).astype(np.intp),
+        ]
+        for i in np.nonzero(gain > LIFT_ONE)[0].tolist():
+            out[i] = cv2.convertScaleAbs(out[i], alpha=float(gain[i]) / LIFT_ONE)
     return out
 
 

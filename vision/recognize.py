@@ -323,10 +323,10 @@ class Recognizer:
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
-        image = self.working(image)
-        props = all_proposals(image)
+        pic = Picture(self.working(image))
+        props = all_proposals(pic)
         t1 = time.perf_counter()
-        pyramid = Pyramid(image)
+        pyramid = Pyramid(pic.image, pic.lift)
         rank_p, suit_p = self.classifier.read(pyramid, props)
         t2 = time.perf_counter()
         rechecked = self._recheck(pyramid, props, rank_p, suit_p)
@@ -390,7 +390,7 @@ class Recognizer:
             )
             props = props.take(np.nonzero(near)[0])
             tb = time.perf_counter()
-            pyramid = Pyramid(pic.image[y0:y1, x0:x1])
+            pyramid = Pyramid(pic.image[y0:y1, x0:x1], pic.lift, (x0, y0))
             rank_p, suit_p = self.classifier.read(pyramid, props)
             tc = time.perf_counter()
             counts["rechecked_n"] += self._recheck(pyramid, props, rank_p, suit_p)

@@ -34,6 +34,7 @@ __all__ = [
     "card_photo",
     "clutter",
     "make_scene",
+    "shaded",
 ]
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -524,6 +525,23 @@ def clutter(
             cv2.ellipse(flowers, centre, axes, float(rng.integers(0, 180)), 0, 360, ink, -1)
         return flowers
     raise ValueError(f"no clutter of the kind {kind!r}: one of {', '.join(CLUTTER)}")
+
+
+def shaded(image: NDArray[np.uint8], light: float, angle: float | None = 0.0) -> NDArray[np.uint8]:
+    """``image`` (a photograph) under light it was not taken in: beyond a straight,
+    sharp edge through its centre, ``light`` of the light (a hard shadow: a head, an
+    arm, a lamp's shade). The edge's normal points ``angle`` degrees clockwise from
+    the right: 0 shades the right half, 45 the lower right. ``angle=None`` dims
+    the whole picture (an underexposed photograph, a dim room)."""
+    if angle is None:
+        return cv2.convertScaleAbs(image, alpha=light)
+    h, w = image.shape[:2]
+    a = np.deg2rad(angle)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = (xx - (w - 1) / 2) * np.cos(a) + (yy - (h - 1) / 2) * np.sin(a)
+    # a sharp edge, a pixel or two wide, as a hard shadow photographs
+    factor = 1.0 - (1.0 - light) * np.clip(beyond / 2.0 + 0.5, 0.0, 1.0)
+    return np.clip(image * factor[:, :, None], 0, 255).astype(np.uint8)
 
 
 def write_scene(scene: Scene, path: Path) -> None:  # pragma: no cover - a debugging aid
