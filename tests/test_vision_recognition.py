@@ -138,7 +138,7 @@ def test_a_real_deal_under_a_hard_shadow_or_in_dim_light_is_read(rec, light, ang
 
 @needs_data
 def test_a_photograph_whose_indices_are_too_small_is_read_at_twice_its_size(rec):
-    """The pinochle photos shrunk to half (378 x 252, ranks of 5 to 13 px) read 68 of
+    """The pinochle photos shrunk to half (most 189 x 252, ranks of 5 to 13 px) read 68 of
     111 ranks at their own size, and the search only ever shrank a picture; read
     again at twice the size, 107 with 1 false. A real deal at half: 35 -> 39 of 44."""
     found = labelled = extra = 0
@@ -222,7 +222,7 @@ def test_doubtful_readings_are_read_again_at_two_other_scales(rec):
     # writing ("880"), and the ace with the writing under it reads as a doubtful 4S
     from dataclasses import replace
 
-    from vision.proposals import Pyramid, all_proposals, extract_patches
+    from vision.proposals import Picture, Pyramid, all_proposals, extract_patches
     from vision.recognize import RECHECK, RECHECK_SCALES
     from vision.synth import d_for_mounting
 
@@ -233,8 +233,9 @@ def test_doubtful_readings_are_read_again_at_two_other_scales(rec):
         hands=0.0,
     )
     image, cards = scene.image, scene.cards
-    props = all_proposals(image)
-    first_r, first_s = rec.classifier.read(Pyramid(image), props)
+    pic = Picture(image)  # the reader lifts patches in dim light (Picture.lift): so here
+    props = all_proposals(pic)
+    first_r, first_s = rec.classifier.read(Pyramid(image, pic.lift), props)
     rank_c = first_r.max(axis=1)
     doubt = (
         (first_r.argmax(axis=1) > 0) & (rank_c >= 0.3) & (rank_c * first_s.max(axis=1) < RECHECK)
@@ -244,10 +245,12 @@ def test_doubtful_readings_are_read_again_at_two_other_scales(rec):
     assert rec.timings["rechecked_n"] == doubt.sum()
     # each doubtful proposal ends as the mean of its three readings
     rank_p, suit_p = first_r.copy(), first_s.copy()
-    assert rec._recheck(Pyramid(image), props, rank_p, suit_p) == doubt.sum()
+    assert rec._recheck(Pyramid(image, pic.lift), props, rank_p, suit_p) == doubt.sum()
     sub = props.take(np.nonzero(doubt)[0])
     again = [
-        rec.classifier.classify(extract_patches(image, replace(sub, d=sub.d * s)))
+        rec.classifier.classify(
+            extract_patches(Pyramid(image, pic.lift), replace(sub, d=sub.d * s))
+        )
         for s in RECHECK_SCALES
     ]
     want = (first_r[doubt] + sum(r for r, _ in again)) / 3

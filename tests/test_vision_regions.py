@@ -137,22 +137,35 @@ def test_regions_of_a_shadowed_picture_read_the_same_as_the_whole():
 
 
 def test_the_lift_is_the_wholes_over_any_box_and_none_in_good_light():
-    dim = np.full((333, 517, 3), 50, np.uint8)
-    pic = Picture(dim)
-    whole = pic.lift_in((0, 0, 517, 333))
-    assert whole is not None and whole.shape == (333, 517)
-    assert whole.min() == whole.max() == round(LIFT_ONE * INK_LIGHT / 50)  # 160 / 50: 3.2
+    """Picture.lift_in: each eighth-size pixel is the 8 x 8 block at eight times its
+    place, and the last ones reach the picture's edge; any box (one starting past the
+    last whole block too) is that map cut."""
+    dim = Picture(np.full((333, 517, 3), 50, np.uint8))
+    assert dim.lift.min() == dim.lift.max() == round(LIFT_ONE * INK_LIGHT / 50)  # 3.2 times
     rng = np.random.default_rng(3)
-    for _ in range(20):
-        x0, y0 = int(rng.integers(0, 510)), int(rng.integers(0, 326))
-        x1, y1 = int(rng.integers(x0 + 1, 518)), int(rng.integers(y0 + 1, 334))
-        np.testing.assert_array_equal(pic.lift_in((x0, y0, x1, y1)), whole[y0:y1, x0:x1])
+    for h, w in [(333, 517), (717, 1277), (9, 15), (64, 128), (720, 1285)]:
+        pic = Picture(np.full((h, w, 3), 50, np.uint8))
+        sh, sw = pic.lift.shape
+        pattern = rng.integers(LIFT_ONE, 4 * LIFT_ONE + 1, (sh, sw)).astype(np.uint8)
+        pic.__dict__["lift"] = pattern  # a lift that differs from block to block
+        rows, cols = np.minimum(np.arange(h) // 8, sh - 1), np.minimum(np.arange(w) // 8, sw - 1)
+        want = pattern[np.ix_(rows, cols)]
+        boxes = [(0, 0, w, h), (w - 3, h - 5, w, h), (8 * sw, 0, w, h)]
+        for _ in range(40):
+            x0, y0 = int(rng.integers(0, w)), int(rng.integers(0, h))
+            x1, y1 = int(rng.integers(x0 + 1, w + 1)), int(rng.integers(y0 + 1, h + 1))
+            boxes.append((x0, y0, x1, y1))
+        for x0, y0, x1, y1 in boxes:
+            if x0 >= x1:
+                continue
+            np.testing.assert_array_equal(pic.lift_in((x0, y0, x1, y1)), want[y0:y1, x0:x1])
     # a shadow's edge: the lift steps up across it, and the lit side has none
     edge = np.full((64, 128, 3), 200, np.uint8)
     edge[:, 64:] = 50
     lift = Picture(edge).lift_in((0, 0, 128, 64))
     assert lift is not None and lift[:, 0].max() == LIFT_ONE and lift[:, -1].min() > LIFT_ONE
     assert Picture(np.full((64, 128, 3), 200, np.uint8)).lift_in((0, 0, 128, 64)) is None
+    assert Picture(np.full((5, 9, 3), 50, np.uint8)).lift_in((0, 0, 9, 5)).shape == (5, 9)
 
 
 def test_a_patch_in_dim_light_is_lifted_as_its_ink_and_alike_from_a_region():
