@@ -106,7 +106,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             f"{recog - fp}/{recog} = {prec:.3f}   target {target}"
         )
     # the same photographs under light they were not taken in (vision.synth.shaded):
-    # the deal under a hard shadow was read 49 %; and from further off
+    # the deal under a hard shadow was read 49 %; from further off; out of focus
     for subset, name in (("bidly/deals/", "bidly/deals"), ("edje-pinochle/", "edje-pinochle")):
         rows = [(f, labels) for f, labels in read_labels(data) if f.startswith(subset)]
         if not rows:
@@ -119,6 +119,8 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             (lambda im: shaded(im, 0.35, None), "the whole at 35 % of its exposure"),
             (lambda im: _shrunk(im, 0.5), "shrunk to half its size"),
             (lambda im: _shrunk(im, 0.35), "shrunk to 35 % of its size"),
+            (lambda im: cv2.GaussianBlur(im, (0, 0), 1.0), "out of focus, blurred 1 px"),
+            (lambda im: cv2.GaussianBlur(im, (0, 0), 1.5), "out of focus, blurred 1.5 px"),
         ):
             scores = [
                 score_image(f, labels, rec.read_any_scale(change(image)))
