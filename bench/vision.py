@@ -54,7 +54,7 @@ import numpy as np
 
 cv2.setNumThreads(1)
 
-from vision.evaluate import evaluate_dir, read_labels, score_image
+from vision.evaluate import ImageScore, evaluate_dir, read_labels, score_image
 from vision.images import read_image
 from vision.model import DEFAULT_MODEL
 from vision.recognize import Recognizer
@@ -96,10 +96,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
         scores = list(evaluate_dir(data, rec, subset=subset))
         if not scores:
             continue
-        lab = sum(s.labelled for s in scores)
-        found = sum(s.found for s in scores)
-        recog = sum(s.recognised for s in scores)
-        fp = sum(s.false_positives for s in scores)
+        lab, found, recog, fp = _totals(scores)
         prec = (recog - fp) / recog if recog else 0.0
         print(
             f"  {name:14} recall {found}/{lab} = {found / lab:.3f}, precision "
@@ -126,14 +123,21 @@ def real_sets(rec: Recognizer, data: Path) -> None:
                 score_image(f, labels, rec.read_any_scale(change(image)))
                 for (f, labels), image in zip(rows, images, strict=True)
             ]
-            lab = sum(s.labelled for s in scores)
-            found = sum(s.found for s in scores)
-            recog = sum(s.recognised for s in scores)
-            fp = sum(s.false_positives for s in scores)
+            lab, found, recog, fp = _totals(scores)
             print(
                 f"  {name:14} {what}: recall {found}/{lab} = {found / lab:.3f}, "
                 f"precision {recog - fp}/{recog}"
             )
+
+
+def _totals(scores: list[ImageScore]) -> tuple[int, int, int, int]:
+    """Labelled, found, recognised and false readings over ``scores``."""
+    return (
+        sum(s.labelled for s in scores),
+        sum(s.found for s in scores),
+        sum(s.recognised for s in scores),
+        sum(s.false_positives for s in scores),
+    )
 
 
 def _shrunk(image: np.ndarray, k: float) -> np.ndarray:

@@ -206,6 +206,15 @@ def _scaled(r: CardReading, kx: float, ky: float) -> CardReading:
     return replace(r, corners=tuple(pt(x, y) for x, y in r.corners), indices=indices)
 
 
+def _resized(image: NDArray[np.uint8], k: float) -> NDArray[np.uint8]:
+    """``image`` at ``k`` times its size: area means to shrink, bicubic to enlarge."""
+    if k == 1.0:
+        return image
+    h, w = image.shape[:2]
+    size = (max(1, round(w * k)), max(1, round(h * k)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+
+
 def sharpness(image: NDArray[np.uint8]) -> float:
     """How sharp a picture's edges are: over its strongest edges (the top 0.5 % of the
     grey gradient's magnitude), the median of the gradient over the grey range in
@@ -575,41 +584,34 @@ class Recognizer:
         k = 0.5
         search = not (score > 0 and not outsize)
         while search and min(h, w) * k >= MIN_SIDE:
-            size = (max(1, round(w * k)), max(1, round(h * k)))
-            small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-            found = self.read(small)
-            score = self._scale_score(found)
+            score, found = self._read_resized(image, _resized(image, k))
             if score > best[0]:
-                best = (score, k, [_scaled(r, w / size[0], h / size[1]) for r in found])
+                best = (score, k, found)
             k /= 2
         if best[1] == 1.0 and self._small_indices(best[2]) and 4 * h * w <= MAX_UP_PIXELS:
-            big = cv2.resize(image, (2 * w, 2 * h), interpolation=cv2.INTER_CUBIC)
-            found = self.read(big)
-            score = self._scale_score(found)
+            score, found = self._read_resized(image, _resized(image, 2.0))
             if score > best[0]:
-                best = (score, 2.0, [_scaled(r, 0.5, 0.5) for r in found])
+                best = (score, 2.0, found)
         # soft edges (defocus, or the enlarging above): the scale chosen, sharpened
-        k = best[1]
-        if k == 1.0:
-            chosen = image
-        else:
-            chosen = cv2.resize(
-                image,
-                (round(w * k), round(h * k)),
-                interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC,
-            )
-        self.last_sharpened = False
+        chosen = _resized(image, best[1])
         if sharpness(chosen) < SOFT:
             blurred = cv2.GaussianBlur(chosen, (0, 0), SHARPEN_SIGMA)
             sharp = cv2.addWeighted(chosen, 1 + SHARPEN_AMOUNT, blurred, -SHARPEN_AMOUNT, 0)
-            found = self.read(sharp)
-            score = self._scale_score(found)
+            score, found = self._read_resized(image, sharp)
             if score > best[0]:
-                ch, cw = chosen.shape[:2]
-                best = (score, k, [_scaled(r, w / cw, h / ch) for r in found])
+                best = (score, best[1], found)
                 self.last_sharpened = True
         self.last_scale = best[1]
         return best[2]
+
+    def _read_resized(
+        self, image: NDArray[np.uint8], resized: NDArray[np.uint8]
+    ) -> tuple[float, list[CardReading]]:
+        """The score (:meth:`_scale_score`) of a reading of ``resized`` (``image`` at
+        another size, or changed), and its readings in ``image``'s pixels."""
+        found = self.read(resized)
+        (h, w), (rh, rw) = image.shape[:2], resized.shape[:2]
+        return self._scale_score(found), [_scaled(r, w / rw, h / rh) for r in found]
 
     def _small_indices(self, readings: list[CardReading]) -> bool:
         """Whether a picture read so has indices too small to read well: nothing read
