@@ -38,6 +38,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
 from controller.errors import MalformedLineError, UsageError
+from controller.stopping import wait_for_stop
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -326,6 +327,6 @@ def serve(bus: Any, service: Any, serving: Callable[[str], str]) -> None:
         bus.start()
         service.run_ticks(stop)
         print(serving(subscribed_note(bus, 2)), file=sys.stderr, flush=True)
-        stop.wait()
+        wait_for_stop(stop)
     except KeyboardInterrupt:
         pass

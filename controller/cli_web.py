@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.cli_io import service_logging
 from controller.errors import UsageError
+from controller.stopping import wait_for_stop
 
 if TYPE_CHECKING:
     from controller.cli_io import Commands
@@ -139,7 +140,7 @@ def _web(args: argparse.Namespace) -> int:
     who = f"{len(users.hashes)} operator(s)" if users.hashes else "no operators (read only)"
     print(f"web: serving {server.url} from {args.broker}; {who}", file=sys.stderr, flush=True)
     try:
-        stop.wait()
+        wait_for_stop(stop)
     except KeyboardInterrupt:
         pass
     finally:

@@ -236,6 +236,8 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
             "61",
             "--summary",
             str(summary),
+            "--records",  # not the checkout's ./kiebitz-records.db
+            str(tmp_path / "records.db"),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

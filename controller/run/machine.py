@@ -34,6 +34,7 @@ from controller.bus.topics import EVENT, STATE, TABLE_EVENT, topic
 from controller.errors import UsageError
 from controller.referee import InputLog, Referee
 from controller.run.narrate import Narrator
+from controller.stopping import wait_for_stop
 from controller.table.service import TableService, status_will
 from rules.reading import TableSetup
 
@@ -253,7 +254,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
                 pass
             if not cfg.headless:
                 follower.say("The source has ended; Ctrl-C stops the table.")
-                stop.wait()  # a live source ends only with Ctrl-C
+                wait_for_stop(stop)  # a live source ends only with Ctrl-C
         except KeyboardInterrupt:
             interrupted = True
         sent = service.health().get("observations", 0)
