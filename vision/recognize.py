@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.deblur import MIN_LENGTH, smear, unsmeared
 from vision.decks import Deck
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
@@ -321,6 +322,7 @@ class Recognizer:
         self.timings: dict[str, float] = {}
         self.last_scale = 1.0
         self.last_sharpened = False
+        self.last_unsmeared: tuple[float, int] | None = None
 
     @property
     def calibration(self) -> Calibration | None:
@@ -568,12 +570,16 @@ class Recognizer:
         whose indices are too small (:meth:`_small_indices`: a photo from far off,
         a thumbnail) is read again at twice its size, and the surer reading stands;
         so is a picture whose edges are soft (:func:`sharpness` under ``SOFT``),
-        sharpened, at the scale chosen. ``last_scale`` says which scale was used,
-        ``last_sharpened`` whether the picture was sharpened. A calibrated camera knows its
+        sharpened, at the scale chosen; and one smeared by motion (:func:`vision.deblur.
+        smear`), with the smear undone at the length measured and one less.
+        ``last_scale`` says which scale was used, ``last_sharpened`` whether the
+        picture was sharpened, ``last_unsmeared`` the smear undone (degrees, pixels)
+        or None. A calibrated camera knows its
         scale: the picture is read as :meth:`read` reads it.
         """
         self.last_scale = 1.0
         self.last_sharpened = False  # whether the reading is of the picture sharpened
+        self.last_unsmeared = None  # the motion blur undone: (degrees, pixels)
         readings = self.read(image)
         if self.calibration is not None:
             return readings
@@ -601,6 +607,17 @@ class Recognizer:
             if score > best[0]:
                 best = (score, best[1], found)
                 self.last_sharpened = True
+        # smeared by motion (a shaking hand): the smear undone, at the length found
+        # and one less (one too long rings), the surer reading standing
+        moved = smear(chosen)
+        if moved is not None:
+            angle, length = moved
+            for along in sorted({length, max(MIN_LENGTH - 1, length - 1)}, reverse=True):
+                score, found = self._read_resized(image, unsmeared(chosen, angle, along))
+                if score > best[0]:
+                    best = (score, best[1], found)
+                    self.last_sharpened = False
+                    self.last_unsmeared = (angle, along)
         self.last_scale = best[1]
         return best[2]
 

@@ -544,6 +544,23 @@ def shaded(image: NDArray[np.uint8], light: float, angle: float | None = 0.0) ->
     return np.clip(image * factor[:, :, None], 0, 255).astype(np.uint8)
 
 
+def smeared(image: NDArray[np.uint8], length: float, angle: float) -> NDArray[np.uint8]:
+    """``image`` (a photograph) as a camera moving while it was taken draws it: the
+    mean of the picture shifted along a straight way of ``length`` pixels at
+    ``angle`` degrees clockwise from the right, four shifts to a pixel (a shaking
+    hand, a photo taken in passing)."""
+    a = np.deg2rad(angle)
+    h, w = image.shape[:2]
+    acc = np.zeros(image.shape, np.float32)
+    shifts = np.linspace(-(length - 1) / 2, (length - 1) / 2, max(2, int(4 * length)))
+    for t in shifts:
+        move = np.float32([[1, 0, t * np.cos(a)], [0, 1, t * np.sin(a)]])
+        acc += cv2.warpAffine(
+            image, move, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+    return np.clip(np.rint(acc / len(shifts)), 0, 255).astype(np.uint8)
+
+
 def write_scene(scene: Scene, path: Path) -> None:  # pragma: no cover - a debugging aid
     vis = scene.image.copy()
     for t in scene.indices:
