@@ -17,7 +17,7 @@ through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
   frame in which neither hand nor shadow touches it): p50, p90, max; target
   <= 0.5 s.
 
-    .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--keep DIR]
+    .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -46,10 +46,16 @@ PX_PER_MM = 2.36
 
 
 def run(
-    seed: int, fps: float, folder: Path, deck: str, overlap: float, model: str | None = None
+    seed: int,
+    fps: float,
+    folder: Path,
+    deck: str,
+    overlap: float,
+    model: str | None = None,
+    fonts: str = "dejavu",
 ) -> dict[str, object]:
     scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
-    video = folder / f"pack-{seed}-{deck}-{fps:g}-{overlap:g}.mp4"
+    video = folder / f"pack-{seed}-{deck}-{fonts}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -69,6 +75,7 @@ def run(
             deck=deck,
             one_pack=True,
             cleared=cleared,
+            fonts=fonts,
         )
         size, frames = list(info.size), info.frames
         facts = {"cleared": cleared, "size": size, "frames": frames}
@@ -94,6 +101,12 @@ def main() -> int:
     ap.add_argument(
         "--overlap", type=float, default=23.0, help="mm from one card of a row to the next"
     )
+    ap.add_argument(
+        "--fonts",
+        default="dejavu",
+        choices=["dejavu", "training", "unseen"],
+        help="the set the indices are printed in (unseen: fonts training never meets)",
+    )
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
@@ -102,7 +115,7 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         bad = 0
         for seed in args.seeds:
-            v = run(seed, args.fps, folder, args.deck, args.overlap, args.model)
+            v = run(seed, args.fps, folder, args.deck, args.overlap, args.model, args.fonts)
             print(json.dumps({"seed": seed, **v}))
             bad += bool(v["false"] or v["missed"] or v["early"])
     return 1 if bad else 0

@@ -13,7 +13,7 @@ import pytest
 
 from vision.deblur import directional_sharpness, line_kernel, smear, unsmeared
 from vision.recognize import Recognizer
-from vision.synth import smeared
+from vision.synth import shaded, smeared
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 DEAL = "bidly/deals/deal2-md-sq.jpg"
@@ -43,7 +43,7 @@ def test_a_sharp_photograph_and_one_out_of_focus_are_not_smeared(deal):
 
 
 @pytest.mark.parametrize("angle", [0.0, 30.0, 90.0, 135.0, 160.0])
-@pytest.mark.parametrize("length", [5, 9])
+@pytest.mark.parametrize("length", [5, 9, 15, 21])
 def test_the_smear_is_measured_from_the_picture(deal, angle, length):
     """vision.synth.smeared moves the picture along a way (4 shifts a pixel), which is
     not how line_kernel draws it: the measure is of the picture, not of the kernel."""
@@ -51,6 +51,30 @@ def test_the_smear_is_measured_from_the_picture(deal, angle, length):
     assert found is not None
     assert _apart(found[0], angle) <= 6.0, found
     assert abs(found[1] - length) <= 1, found
+
+
+@pytest.mark.parametrize(
+    ("length", "angle", "light"), [(21, 45.0, 0.35), (11, 0.0, 0.2), (15, 90.0, 0.2)]
+)
+def test_a_long_smear_in_dim_light_is_measured(deal, length, angle, light):
+    """Dim and smeared far, the picture has no edge over the bar across the smear in
+    some directions: those are the softest (the middle of them), not left out."""
+    found = smear(shaded(smeared(deal[0], length, angle), light, None))
+    assert found is not None
+    assert _apart(found[0], angle) <= 6.0, found
+    assert abs(found[1] - length) <= 1, found
+
+
+def test_grey_pictures_and_tiny_ones_are_measured_and_undone(deal):
+    grey = cv2.cvtColor(smeared(deal[0], 7, 30.0), cv2.COLOR_BGR2GRAY)
+    found = smear(grey)
+    assert found is not None and _apart(found[0], 30.0) <= 6.0
+    back = unsmeared(grey, *found)
+    assert back.shape == grey.shape and back.dtype == np.uint8
+    for shape in ((5, 5, 3), (1, 40), (40, 1, 3), (9, 300, 3)):
+        tiny = np.full(shape, 200, np.uint8)
+        assert smear(tiny) is None
+        assert unsmeared(tiny, 45.0, 7).shape == tiny.shape
 
 
 def test_a_short_smear_is_left_to_sharpening(deal):

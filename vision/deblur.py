@@ -3,31 +3,37 @@
 A phone that moves while it takes a picture (a shaking hand, a photo taken in
 passing) draws every point as a short line: the picture is the sharp one
 convolved with that line (a motion blur). The thin strokes of a rank fade first
-and the index is no longer read: the real deals smeared 7 px (their indices
-about 40 px) read 96 of 138 cards, smeared 7 px on the diagonal 71.
+and the index is no longer read: the real deals (indices about 40 px) smeared
+7 px along the rows (:func:`vision.synth.smeared`) read 95 of 138 cards, at 30
+degrees 84.
 
 Which way: a smear softens edges across its direction only. Over the picture's
 strongest edges, an edge's sharpness measured along one direction (the
 directional derivative over the grey range round it, as :func:`vision.recognize.
 sharpness` measures it along the gradient) falls by about the smear's length
 along the smear and not at all across it. A picture whose softest direction is
-under ``RATIO`` times its sharpest is smeared along the softest (the real
+under ``RATIO`` times its sharpest is smeared about the softest (the real
 photographs as taken: 0.82 to 0.92 for the deals and single cards, down to 0.56
 for a few pinochle photos, which are read unsmeared as well and keep the surer
-reading; smeared 3 px: 0.65, 7 px: 0.35).
+reading; smeared 3 px: 0.65, 7 px: 0.35). A direction with no edge over the bar
+at all (a long smear in dim light) is the softest. The direction is the mean of
+the directions softer than halfway, weighed by how much softer: a long smear's
+neighbouring directions are nearly as soft as its own.
 
 How far (Yitzhaky and Kopeika's way): along the smear, the derivative of a
 smeared edge is a box as long as the smear, so the derivative's autocorrelation
 falls from 1 to below zero over about the smear's length and is least just after.
-The length is where it is least, looked for just past where it first crosses
-zero.
+The length is where it is least, looked for soon after it first crosses zero
+(within a third of the crossing's lag and three more: a long smear crosses well
+before its length).
 
 Undoing it: a Wiener filter with a line of that length and direction, noise to
 signal ``NSR``; the picture is mirrored at its borders first, so that the
-filter's wrap-around does not ring there. A length one too long rings and loses
-more than one too short (the real deals smeared 7 px: 123 cards at 6, 132 at 7,
-130 at 8; smeared 11 px on a slant: 99, 104, 82), so the recogniser reads the
-picture unsmeared at the length found and one less, and keeps the surer reading
+filter's wrap-around does not ring there. A length off by one costs either way
+(the real deals smeared 7 px: 123 cards at 6, 132 at 7, 130 at 8; smeared 11 px
+on a slant: 99, 104, 82), and the measure runs a pixel long on some slants (7 px
+at 30 degrees measured 8), so the recogniser reads the picture unsmeared at the
+length found and one less, and keeps the surer reading
 (:meth:`vision.recognize.Recognizer.read_any_scale`).
 """
 
@@ -113,22 +119,32 @@ def smear(image: NDArray[np.uint8]) -> tuple[float, int] | None:
     sharp = directional_sharpness(gray)
     if sharp.max() <= 0.0:
         return None
-    i = int(np.argmin(np.where(sharp > 0, sharp, np.inf)))
+    # a direction without an edge over the bar, where others have them, is the
+    # softest of all (a long smear in dim light leaves none across it)
+    i = int(np.argmin(sharp))
     if sharp[i] >= RATIO * sharp.max():
         return None
-    # between the directions tried: the least of a parabola through the softest and
-    # its two neighbours (the directions wrap round at 180 degrees)
-    n = len(ANGLES)
-    before, here, after = sharp[(i - 1) % n], sharp[i], sharp[(i + 1) % n]
-    curve = before - 2 * here + after
-    step = 180.0 / n
-    angle = (ANGLES[i] + (0.5 * (before - after) / curve * step if curve > 0 else 0.0)) % 180
+    # between the directions tried: the mean of the directions softer than halfway
+    # between the softest and the sharpest, each weighed by how much softer (on
+    # doubled angles: a direction and its opposite are one). A short smear's
+    # softest direction stands alone; a long one's neighbours are nearly as soft,
+    # and the least of them is a matter of noise.
+    half = 0.5 * (sharp[i] + sharp.max())
+    weight = np.clip(half - sharp, 0.0, None)
+    doubled = np.deg2rad(2.0 * np.asarray(ANGLES, np.float64))
+    mean = np.arctan2(
+        float((weight * np.sin(doubled)).sum()), float((weight * np.cos(doubled)).sum())
+    )
+    angle = round(float(np.rad2deg(mean)) / 2, 6) % 180.0
     r = _autocorrelation(gray, angle, MAX_LENGTH + 3)
     below = np.flatnonzero(r <= 0.0)
     if below.size == 0:
         return None
     first = int(below[0])  # r's index k is the lag k + 1
-    window = r[first : first + 4]
+    # the least soon after the crossing: a long smear crosses well before its length
+    # (at 23 px about 18 px), a short one just before it; further on lie the
+    # picture's own repeats (a small picture's, mostly)
+    window = r[first : first + 3 + first // 3]
     length = first + 1 + int(np.argmin(window))
     if length < MIN_LENGTH or length > MAX_LENGTH:
         return None
@@ -154,18 +170,40 @@ def line_kernel(angle: float, length: int) -> NDArray[np.float32]:
 def unsmeared(image: NDArray[np.uint8], angle: float, length: int) -> NDArray[np.uint8]:
     """``image`` with a motion blur of ``length`` pixels at ``angle`` degrees undone
     (a Wiener filter, noise to signal ``NSR``; the picture mirrored at its borders
-    first)."""
+    first, to a size the Fourier transform takes quickly, each colour in turn in
+    single precision)."""
     kernel = line_kernel(angle, length)
-    pad = 2 * kernel.shape[0]
-    src = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REFLECT).astype(np.float32)
-    h, w = src.shape[:2]
-    psf = np.zeros((h, w), np.float32)
     k = kernel.shape[0]
+    pad = 2 * k
+    h, w = image.shape[:2]
+    big_h = cv2.getOptimalDFTSize(h + 2 * pad)
+    big_w = cv2.getOptimalDFTSize(w + 2 * pad)
+    psf = np.zeros((big_h, big_w), np.float32)
     psf[:k, :k] = kernel
     psf = np.roll(psf, (-(k // 2), -(k // 2)), (0, 1))
-    spectrum = np.fft.rfft2(psf)
-    wiener = np.conj(spectrum) / (np.abs(spectrum) ** 2 + NSR)
-    planes = [src] if src.ndim == 2 else [src[..., c] for c in range(src.shape[2])]
-    out = [np.fft.irfft2(np.fft.rfft2(p) * wiener, s=(h, w))[pad:-pad, pad:-pad] for p in planes]
-    sharp = out[0] if src.ndim == 2 else np.stack(out, axis=-1)
-    return np.clip(np.rint(sharp), 0, 255).astype(np.uint8)
+    spectrum = cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
+    re, im = spectrum[..., 0], spectrum[..., 1]
+    power = re * re + im * im + np.float32(NSR)
+    wiener = np.dstack([re / power, -im / power])  # conj(H) / (|H|^2 + NSR)
+    del spectrum, re, im, power, psf
+    planes = [image] if image.ndim == 2 else [image[..., c] for c in range(image.shape[2])]
+    out = np.empty(image.shape, np.uint8)
+    for c, plane in enumerate(planes):
+        src = cv2.copyMakeBorder(
+            np.ascontiguousarray(plane),
+            pad,
+            big_h - h - pad,
+            pad,
+            big_w - w - pad,
+            cv2.BORDER_REFLECT,
+        ).astype(np.float32)
+        sharp = cv2.idft(
+            cv2.mulSpectrums(cv2.dft(src, flags=cv2.DFT_COMPLEX_OUTPUT), wiener, 0),
+            flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT,
+        )[pad : pad + h, pad : pad + w]
+        done = np.clip(np.rint(sharp), 0, 255).astype(np.uint8)
+        if image.ndim == 2:
+            out[:] = done
+        else:
+            out[..., c] = done
+    return out

@@ -141,9 +141,11 @@ class _Table:
         deck: str = "french",
         worn: float = 0.0,
         one_pack: bool = False,
+        fonts: str = "dejavu",
     ):
         self.layout = layout
         self.deck = deck
+        self.fonts = fonts
         self.worn = worn
         self.one_pack = one_pack
         self.ppm = px_per_mm
@@ -215,7 +217,7 @@ class _Table:
                 k = self._style("8S", 0)[1]
                 pack = np.random.default_rng([self.seed, 0, k])
                 rng = np.random.default_rng([self.seed, key, k])
-                best = render_face(card, rng, self.deck, pack=pack)
+                best = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
             else:
                 best = self._style(card, key)[0]
             rng = np.random.default_rng([self.seed, key, 99])
@@ -235,7 +237,7 @@ class _Table:
         for k in range(40):
             rng = np.random.default_rng([self.seed, key, k])
             pack = np.random.default_rng([self.seed, 0, k]) if self.one_pack else None
-            face = render_face(card, rng, self.deck, pack=pack)
+            face = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
             if best is None or face.anchors[0].d > best[0].anchors[0].d:
                 best = (face, k)
             if face.anchors[0].d * scale >= INDEX_PX:
@@ -456,6 +458,7 @@ def script_frames(
     worn: float = 0.0,
     one_pack: bool = False,
     cleared: list[float] | None = None,
+    fonts: str = "dejavu",
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
@@ -463,10 +466,14 @@ def script_frames(
     ``shadow``: hands cast shadows. ``deck``: the faces' style (see
     :func:`~vision.faces.render_face`); ``one_pack``: all cards in one style, as a
     real pack. ``worn``: the share of cards drawn on greyer, tinted paper.
+    ``fonts``: the set the indices are printed in (:data:`vision.faces.FONT_SETS`;
+    ``unseen``: fonts training never meets, a deck of another design).
     ``cleared``, when given, gets for each action (in the order given) the time of
     the first frame after its card lands in which neither the hand nor its shadow
     touches the card: from then on it lies still in plain sight."""
-    table = _Table(layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn, one_pack=one_pack)
+    table = _Table(
+        layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn, one_pack=one_pack, fonts=fonts
+    )
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
         cleared[:] = [math.nan] * len(actions)
@@ -633,6 +640,7 @@ def render_video(
     worn: float = 0.0,
     one_pack: bool = False,
     cleared: list[float] | None = None,
+    fonts: str = "dejavu",
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -659,6 +667,7 @@ def render_video(
             worn=worn,
             one_pack=one_pack,
             cleared=cleared,
+            fonts=fonts,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])
