@@ -159,7 +159,14 @@ def _identify(args: argparse.Namespace) -> int:
     readings = recognizer.read_any_scale(image)
     if args.json:
         cards = [r.to_json() for r in readings]
-        print(json.dumps({"image": args.image, "scale": recognizer.last_scale, "cards": cards}))
+        # how the picture was read: at which scale, sharpened, a smear undone
+        moved = recognizer.last_unsmeared
+        how = {
+            "scale": recognizer.last_scale,
+            "sharpened": recognizer.last_sharpened,
+            "unsmeared": None if moved is None else {"angle": round(moved[0], 1), "px": moved[1]},
+        }
+        print(json.dumps({"image": args.image, **how, "cards": cards}))
     else:
         for r in readings:
             flags = f"  [{', '.join(r.flags)}]" if r.flags else ""

@@ -120,3 +120,20 @@ def test_a_smeared_photograph_of_a_deal_is_read(deal):
         assert len(got & want) >= least and got <= want, (length, sorted(want - got))
     rec.read_any_scale(image)
     assert rec.last_unsmeared is None
+
+
+def test_identify_says_the_smear_it_undid(deal, tmp_path, capsys):
+    import json
+
+    from controller.cli import main
+
+    image, want = deal
+    cv2.imwrite(str(tmp_path / "shaken.png"), smeared(image, 9, 120.0))
+    cv2.imwrite(str(tmp_path / "still.png"), image)
+    assert main(["vision", "identify", str(tmp_path / "shaken.png"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["unsmeared"]["px"] in (8, 9, 10) and _apart(out["unsmeared"]["angle"], 120) <= 6
+    assert len({c["card"] for c in out["cards"] if c["confidence"] >= 0.8} & want) >= 40
+    assert main(["vision", "identify", str(tmp_path / "still.png"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["unsmeared"] is None and out["sharpened"] is False and out["scale"] == 1.0

@@ -214,3 +214,34 @@ def test_a_card_over_another_covers_it_though_read_only_doubtfully():
     assert tr.placed == {"QH": "play.0", "5H": "play.0"}
     # neither is looked for again every frame: both are accounted for
     assert tr.wanted(4.0) == []
+
+
+def test_a_card_read_at_the_very_spot_of_a_placed_card_is_that_card_misread():
+    # a 3C of a print the network never met, read for a while as an 8C where it lies
+    # (4.5 mm off, as a card read from its other corner is): no 8C is placed, nor
+    # is the 3C removed while it is read as it is
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    three = Sighting("3C", 0.95, 331.3, 640.8, "play.1")
+    eight = Sighting("8C", 1.0, 333.9, 637.1, "play.1")
+    run(tr, frames(1.0), [three])
+    assert run(tr, frames(1.0, 1.0), [three, eight]) == []
+    assert run(tr, frames(0.2, 2.0), [eight]) == []
+    assert run(tr, frames(1.0, 2.2), [three]) == []
+    assert tr.placed == {"3C": "play.1"}
+    # the next card of a row, 14 mm on, is placed as ever
+    four = Sighting("4D", 0.95, 345.3, 640.8, "play.1")
+    events = run(tr, frames(1.0, 3.2), [three, four])
+    assert [(e.kind, e.card) for e in events] == [("placed", "4D")]
+
+
+def test_a_card_laid_at_the_spot_of_one_taken_away_is_placed_once_that_one_is_gone():
+    # the spot is free again once the card there is removed: the new card is placed
+    # then (its stable time already counted), after the removal
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    three = Sighting("3C", 0.95, 331.3, 640.8, "play.1")
+    king = Sighting("KS", 0.95, 332.0, 641.0, "play.1")
+    run(tr, frames(1.0), [three])
+    events = run(tr, frames(2.0, 1.0), [king])
+    assert [(e.kind, e.card) for e in events] == [("removed", "3C"), ("placed", "KS")]
+    assert events[1].t - events[0].t < 0.1
+    assert tr.placed == {"KS": "play.1"}
