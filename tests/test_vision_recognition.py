@@ -462,3 +462,31 @@ def test_two_corners_of_a_card_join_though_its_deck_prints_a_smaller_or_larger_i
     photo = card_photo("QH", np.random.default_rng(1), "phone, filling the frame")
     readings = Recognizer().read_any_scale(photo)
     assert [(r.card, len(r.indices), r.flags) for r in readings] == [("QH", 2, ())]
+
+
+def test_one_rank_read_with_two_suits_keeps_the_nearer_suit():
+    """The URW 6H of the bench's single photos (the Pi camera's blue cast): its upper
+    rank was read with the index's own heart (26 px from the rank) and with a pip
+    (45 px) as a 6D, both at 1.0, and the 6D was kept by the order of proposals.
+    Of two such readings of one index the nearer suit is the index's own; two
+    different ranks keep the surer, however near."""
+    from vision.recognize import IndexDetection, _own_suit
+    from vision.synth import CODES, card_photo
+
+    def det(rank, suit, conf, d):
+        return IndexDetection(rank, suit, conf, conf, 100.0 + d / 2, 100.0, 0.0, 1.0, d)
+
+    assert _own_suit(det("6", "H", 1.0, 26.1), det("6", "D", 1.0, 45.2))
+    assert not _own_suit(det("6", "H", 1.0, 45.2), det("6", "D", 1.0, 26.1))
+    assert not _own_suit(det("10", "S", 0.9997, 23.6), det("J", "S", 1.0, 26.3))
+    assert not _own_suit(det("6", "H", 0.9, 26.1), det("6", "D", 1.0, 45.2))
+    rec = Recognizer()
+    i = CODES.index("6H")
+    photo = card_photo(
+        "6H",
+        np.random.default_rng(9_000_000 + 400_000 + 10_000 + i),
+        "Pi camera, blue cast",
+        fonts="unseen",
+    )
+    readings = rec.read_any_scale(photo)
+    assert readings[0].card == "6H" and "6D" not in {r.card for r in readings}

@@ -82,6 +82,9 @@ INDEX_SPREAD = (0.7, 1.5)
 DISAGREE_REACH = 2.0
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
+# Two readings of one index, one rank with two suits, both at least this sure: the
+# nearer suit is the index's own (:func:`_own_suit`)
+SATURATED = 0.995
 # The rank-to-suit distance assumed, in the working picture's pixels, where no
 # calibration gives it (it sets how wide a margin a region is read with).
 UNCALIBRATED_D = 40.0
@@ -252,6 +255,19 @@ def _index_d(r: CardReading) -> float:
     return min((d.d for d in r.indices), default=0.0)
 
 
+def _own_suit(det: IndexDetection, kept: IndexDetection) -> bool:
+    """Of two readings of one index, one rank read with two suits, both all but
+    certain: is ``det``'s the index's own suit? It lies right under the rank; a pip
+    the rank was also paired with lies further off (a URW 6H read with its index's
+    heart, 26 px off, and with a pip, 45 px off, as a 6D: both at 1.0)."""
+    return (
+        det.rank == kept.rank
+        and det.suit != kept.suit
+        and det.confidence >= SATURATED
+        and det.d < kept.d
+    )
+
+
 def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
     """Are two readings so close that they are one index read twice?"""
     return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * min(a.d, b.d))
@@ -262,9 +278,19 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     keeps them): for joining readings of neighbouring regions of one frame."""
     kept: list[IndexDetection] = []
     for det in sorted(dets, key=lambda d: -d.confidence):
-        if not any(_one_index(k, det) for k in kept):
-            kept.append(det)
+        _keep(kept, det)
     return kept
+
+
+def _keep(kept: list[IndexDetection], det: IndexDetection) -> None:
+    """Add ``det`` (no surer than any in ``kept``) to the readings kept, unless it is
+    one index with one of them; then it takes that one's place only where it is
+    the same rank with the index's own suit (:func:`_own_suit`)."""
+    same = [j for j, k in enumerate(kept) if _one_index(k, det)]
+    if not same:
+        kept.append(det)
+    elif len(same) == 1 and _own_suit(det, kept[same[0]]):
+        kept[same[0]] = det
 
 
 def _opposite_corner_miss(
@@ -548,9 +574,7 @@ class Recognizer:
                 float(props.uy[i]),
                 float(props.d[i]),
             )
-            if any(_one_index(k, det) for k in kept):
-                continue
-            kept.append(det)
+            _keep(kept, det)
         return kept
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
