@@ -132,7 +132,7 @@ def test_identify_says_the_smear_it_undid(deal, tmp_path, capsys):
     cv2.imwrite(str(tmp_path / "still.png"), image)
     assert main(["vision", "identify", str(tmp_path / "shaken.png"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["unsmeared"]["px"] in (8, 9, 10) and _apart(out["unsmeared"]["angle"], 120) <= 6
+    assert 8 <= out["unsmeared"]["px"] <= 10 and _apart(out["unsmeared"]["angle"], 120) <= 6
     assert len({c["card"] for c in out["cards"] if c["confidence"] >= 0.8} & want) >= 40
     assert main(["vision", "identify", str(tmp_path / "still.png"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

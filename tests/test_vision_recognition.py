@@ -490,3 +490,17 @@ def test_one_rank_read_with_two_suits_keeps_the_nearer_suit():
     )
     readings = rec.read_any_scale(photo)
     assert readings[0].card == "6H" and "6D" not in {r.card for r in readings}
+
+
+def test_a_reading_a_nearer_suit_replaced_still_stands_for_its_index():
+    """The 6D a nearer 6H replaced still drops a later, less sure reading of its own
+    index (as it did before it was replaced): no second card is made of it."""
+    from vision.recognize import IndexDetection, suppress
+
+    def det(suit, conf, x, d):
+        return IndexDetection("6", suit, conf, conf, x, 100.0, 0.0, 1.0, d)
+
+    kept = suppress(
+        [det("D", 1.0, 0.0, 45.0), det("H", 0.999, 15.0, 26.0), det("D", 0.99, -6.0, 44.0)]
+    )
+    assert [k.card for k in kept] == ["6H"]

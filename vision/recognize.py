@@ -277,19 +277,25 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     """Of readings that are one index read twice, the surer (as :meth:`Recognizer.read`
     keeps them): for joining readings of neighbouring regions of one frame."""
     kept: list[IndexDetection] = []
+    gone: list[IndexDetection] = []
     for det in sorted(dets, key=lambda d: -d.confidence):
-        _keep(kept, det)
+        _keep(kept, gone, det)
     return kept
 
 
-def _keep(kept: list[IndexDetection], det: IndexDetection) -> None:
+def _keep(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
     """Add ``det`` (no surer than any in ``kept``) to the readings kept, unless it is
     one index with one of them; then it takes that one's place only where it is
-    the same rank with the index's own suit (:func:`_own_suit`)."""
+    the same rank with the index's own suit (:func:`_own_suit`), and the one it
+    replaced goes to ``gone``, where it still stands for its index: a later
+    reading that is one index with it is dropped, as it was before."""
+    if any(_one_index(g, det) for g in gone):
+        return
     same = [j for j, k in enumerate(kept) if _one_index(k, det)]
     if not same:
         kept.append(det)
     elif len(same) == 1 and _own_suit(det, kept[same[0]]):
+        gone.append(kept[same[0]])
         kept[same[0]] = det
 
 
@@ -352,7 +358,7 @@ class Recognizer:
         self.timings: dict[str, float] = {}
         self.last_scale = 1.0
         self.last_sharpened = False
-        self.last_unsmeared: tuple[float, int] | None = None
+        self.last_unsmeared: tuple[float, float] | None = None
 
     @property
     def calibration(self) -> Calibration | None:
@@ -562,6 +568,7 @@ class Recognizer:
         cand = np.nonzero(self._index_read(rank_p))[0]
         order = cand[np.argsort(-conf[cand], kind="stable")]
         kept: list[IndexDetection] = []
+        gone: list[IndexDetection] = []  # readings a nearer suit replaced (_keep)
         for i in order.tolist():
             det = IndexDetection(
                 RANK_CLASSES[int(rank_i[i])],
@@ -574,7 +581,7 @@ class Recognizer:
                 float(props.uy[i]),
                 float(props.d[i]),
             )
-            _keep(kept, det)
+            _keep(kept, gone, det)
         return kept
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
@@ -601,13 +608,13 @@ class Recognizer:
         sharpened, at the scale chosen; and one smeared by motion (:func:`vision.deblur.
         smear`), with the smear undone at the length measured and one less.
         ``last_scale`` says which scale was used, ``last_sharpened`` whether the
-        picture was sharpened, ``last_unsmeared`` the smear undone (degrees, pixels)
-        or None. A calibrated camera knows its
+        picture was sharpened, ``last_unsmeared`` the smear undone (degrees, and its
+        length in the picture's own pixels) or None. A calibrated camera knows its
         scale: the picture is read as :meth:`read` reads it.
         """
         self.last_scale = 1.0
         self.last_sharpened = False  # whether the reading is of the picture sharpened
-        self.last_unsmeared = None  # the motion blur undone: (degrees, pixels)
+        self.last_unsmeared = None  # the motion blur undone: (degrees, the picture's pixels)
         readings = self.read(image)
         if self.calibration is not None:
             return readings
@@ -638,10 +645,12 @@ class Recognizer:
         # smeared by motion (a shaking hand): the smear undone, at the length found
         # and one less (one too long rings), the surer reading standing
         moved = smear(chosen)
+        at = best[1]  # the scale of the picture the smear is undone in
         if moved is not None and chosen.shape[0] * chosen.shape[1] > MAX_UNSMEAR_PIXELS:
             # undone on the picture shrunk (the filter's cost and memory grow with it)
             k = float(np.sqrt(MAX_UNSMEAR_PIXELS / (chosen.shape[0] * chosen.shape[1])))
             chosen = _resized(chosen, k)
+            at *= k
             moved = smear(chosen)
         if moved is not None:
             angle, length = moved
@@ -650,7 +659,8 @@ class Recognizer:
                 if score > best[0]:
                     best = (score, best[1], found)
                     self.last_sharpened = False
-                    self.last_unsmeared = (angle, along)
+                    # the smear in the picture's own pixels
+                    self.last_unsmeared = (angle, round(along / at, 1))
         self.last_scale = best[1]
         return best[2]
 

@@ -5,10 +5,7 @@ reflection), sometimes where it is not (a card in a hand passing over the
 table). The tracker turns this into the few events the referee needs:
 
 * ``placed``: a card has lain still in a zone, seen in the same spot with nothing
-  moving over it, for ``stable_s`` (200 ms, and three frames); not where another
-  card already placed lies, at the very spot (within ``same_spot``, 8 mm): one
-  spot holds one card, and another card read there is that card misread (a 3 of
-  a print the network never met read as an 8) until that card is gone;
+  moving over it, for ``stable_s`` (200 ms, and three frames);
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
@@ -127,21 +124,16 @@ class Tracker:
         min_misses: int = 3,
         still: float = 15.0,
         card_width: float = 63.0,
-        same_spot: float = 8.0,
     ) -> None:
-        """``still``: how far a card may drift and still be lying still,
-        ``card_width``: a card's short side, and ``same_spot``: how near another
-        card's place a card lies on that card's spot (a row's cards lie 14 mm or
-        more apart, a card read from either corner within about 5 mm of where it
-        lies), all in the sightings' units (mm on a calibrated table; the watcher
-        gives pixel figures otherwise)."""
+        """``still``: how far a card may drift and still be lying still, and
+        ``card_width``: a card's short side, both in the sightings' units (mm on a
+        calibrated table; the watcher gives pixel figures otherwise)."""
         if stable_s <= 0 or absent_s <= 0 or gap_s <= 0:
             raise ValueError("tracker times must be positive")
-        if still <= 0 or card_width <= 0 or same_spot <= 0:
+        if still <= 0 or card_width <= 0:
             raise ValueError("tracker distances must be positive")
         self._still = still
         self._card_width = card_width
-        self._same_spot = same_spot
         # the sightings' units per unit of ``still`` and ``card_width`` (a watcher
         # whose positions are pixels until the table is calibrated sets it)
         self.unit = 1.0
@@ -280,8 +272,6 @@ class Tracker:
                 and tr.frames >= self.min_frames
                 and tr.looks >= self.min_looks
             )
-            if settled and not tr.placed and self._spot_taken(card, tr.x, tr.y):
-                settled = False  # another card lies at this very spot: that card misread
             same_zone = tr.placed and tr.placed_zone == tr.zone
             if settled and not (same_zone and self._near(tr, tr.x, tr.y)):
                 # placed, moved, or put down again elsewhere in its zone (no event):
@@ -324,14 +314,6 @@ class Tracker:
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 del self._tracks[card]
         return events
-
-    def _spot_taken(self, card: str, x: float, y: float) -> bool:
-        """Does another card, placed and not known to be gone, lie at this very spot?"""
-        spot = self._same_spot * self.unit
-        return any(
-            other != card and o.placed and math.hypot(x - o.px, y - o.py) <= spot
-            for other, o in self._tracks.items()
-        )
 
     def _near(self, tr: _Track, x: float, y: float) -> bool:
         return math.hypot(x - tr.px, y - tr.py) <= self.card_width / 2
