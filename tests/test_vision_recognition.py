@@ -504,3 +504,26 @@ def test_a_reading_a_nearer_suit_replaced_still_stands_for_its_index():
         [det("D", 1.0, 0.0, 45.0), det("H", 0.999, 15.0, 26.0), det("D", 0.99, -6.0, 44.0)]
     )
     assert [k.card for k in kept] == ["6H"]
+
+
+def test_a_grey_or_bgra_picture_is_read_and_another_depth_is_a_clear_error(rec):
+    """The recogniser reads what cv2 decodes: BGRA as its BGR, grey as grey BGR; a
+    float or two-channel array, or one without pixels, is an ImageError saying so
+    (before: OpenCV's own assertion from deep inside the blob stage)."""
+    from vision.images import ImageError
+
+    image = cv2.imread(str(DATA / "bidly" / "deals" / "deal2-md-sq.jpg"))
+    assert image is not None, f"{DATA} is missing: put ../shared beside the clone"
+    bgr = [(r.card, r.confidence) for r in rec.read(image)]
+    bgra = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    assert [(r.card, r.confidence) for r in rec.read(bgra)] == bgr
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert len(rec.read_any_scale(grey)) > 20  # the ranks read; red and black alike
+    for bad, said in (
+        (image.astype(np.float32), "8-bit"),
+        (np.zeros((5, 5, 2), np.uint8), "grey, BGR or BGRA"),
+        (np.zeros((0, 5, 3), np.uint8), "pixels"),
+    ):
+        for read in (rec.read, rec.read_any_scale):
+            with pytest.raises(ImageError, match=said):
+                read(bad)

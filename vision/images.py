@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -36,7 +37,7 @@ from numpy.typing import NDArray
 
 from vision.errors import VisionError
 
-__all__ = ["ImageError", "decode_image", "read_image"]
+__all__ = ["ImageError", "as_bgr", "decode_image", "read_image"]
 
 _JPEG_START = b"\xff\xd8\xff"
 _JPEG_END = b"\xff\xd9"
@@ -47,6 +48,24 @@ _PADDING = 16  # bytes after the end marker that some writers add
 
 class ImageError(VisionError, ValueError):
     """A picture file that is missing, not a picture, or not whole."""
+
+
+def as_bgr(image: NDArray[Any]) -> NDArray[np.uint8]:
+    """A decoded picture as the recogniser reads it: 8-bit, three channels (BGR). A
+    grey picture is made BGR and a BGRA one loses its alpha; anything else (another
+    depth, another shape) is an :class:`ImageError` saying what it is."""
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        what = type(image).__name__ if not isinstance(image, np.ndarray) else image.dtype
+        raise ImageError(f"a picture to read must be 8-bit (uint8), not {what}")
+    if image.size == 0:
+        raise ImageError(f"a picture to read must have pixels, not the shape {image.shape}")
+    if image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), np.uint8)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ImageError(f"a picture to read must be grey, BGR or BGRA, not of shape {image.shape}")
+    return image
 
 
 def _whole(data: bytes) -> str | None:

@@ -41,6 +41,7 @@ from vision.decks import Deck
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 from vision.geometry import Calibration
+from vision.images import as_bgr
 from vision.layout import TableLayout
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.proposals import (
@@ -420,7 +421,7 @@ class Recognizer:
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
-        pic = Picture(self.working(image))
+        pic = Picture(self.working(as_bgr(image)))
         props = all_proposals(pic)
         t1 = time.perf_counter()
         pyramid = Pyramid(pic.image, pic.lift)
@@ -457,7 +458,7 @@ class Recognizer:
         from the whole frame's reading.
         """
         t0 = time.perf_counter()
-        pic = image if isinstance(image, Picture) else Picture(self.working(image))
+        pic = image if isinstance(image, Picture) else Picture(self.working(as_bgr(image)))
         s = self.scale if self.shrinks else 1.0
         d = self._region_d(index_px)
         found: list[IndexDetection] = []
@@ -615,6 +616,7 @@ class Recognizer:
         self.last_scale = 1.0
         self.last_sharpened = False  # whether the reading is of the picture sharpened
         self.last_unsmeared = None  # the motion blur undone: (degrees, the picture's pixels)
+        image = as_bgr(image)  # grey or BGRA made BGR; another depth is an ImageError
         readings = self.read(image)
         if self.calibration is not None:
             return readings
