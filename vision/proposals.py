@@ -1014,7 +1014,7 @@ class Pyramid:
     is exactly the tile of the whole level; ``pyramid[level]`` is the whole level.
     """
 
-    TILE = 64
+    TILE = 32
 
     def __init__(
         self,
@@ -1099,10 +1099,9 @@ class Pyramid:
             return
         if self.whole(level - 1) and (need | made).mean() > 0.4:
             need[:] = ~made  # the level below is whole, and most of this one is wanted
-        n, _, stats, _ = cv2.connectedComponentsWithStats(need.view(np.uint8), connectivity=8)
-        for a, b, c, d, _area in stats[1:n].tolist():
-            self._make(level, a * t, b * t, min(w, (a + c) * t), min(h, (b + d) * t))
-            made[b : b + d, a : a + c] = True
+        for a, b, c, d in _tile_boxes(need):
+            self._make(level, a * t, b * t, min(w, c * t), min(h, d * t))
+            made[b:d, a:c] = True
 
     def _tile(self, level: int) -> int:
         """The tile size of ``level``: ``TILE``, halved with each level above the first
@@ -1125,6 +1124,40 @@ class Pyramid:
         part = cv2.pyrDown(below[sy0:sy1, sx0:sx1])
         ox, oy = x0 - sx0 // 2, y0 - sy0 // 2
         self.levels[level][y0:y1, x0:x1] = part[oy : oy + y1 - y0, ox : ox + x1 - x0]
+
+
+def _tile_boxes(need: NDArray[np.bool_]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, in tiles, the ends excluded) that cover the ``True``
+    tiles of ``need`` and no other: each row's runs of them, a run stacked on the
+    same run of the row before made one box with it.
+
+    A box round each patch of needed tiles made the tiles between the arms of an
+    irregular patch too: the first halving of a 4608 x 2592 table frame with two
+    groups of cards made 4.8 million pixels, more than the whole level's 3.
+
+    >>> import numpy as np
+    >>> _tile_boxes(np.array([[1, 1, 0, 1], [1, 1, 0, 0], [0, 1, 1, 1]], bool))
+    [(3, 0, 4, 1), (0, 0, 2, 2), (1, 2, 4, 3)]
+    """
+    rows = np.flatnonzero(need.any(axis=1))
+    if rows.size == 0:
+        return []
+    top, bottom = int(rows[0]), int(rows[-1]) + 1
+    part = np.zeros((bottom - top, need.shape[1] + 2), np.int8)
+    part[:, 1:-1] = need[top:bottom]
+    ys, xs = np.nonzero(np.diff(part, axis=1))  # a run's first tile, then its end, row by row
+    boxes: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}  # a run's (x0, x1): the row its box began on
+    by_row: dict[int, list[tuple[int, int]]] = {}
+    for y, a, c in zip(ys[::2].tolist(), xs[::2].tolist(), xs[1::2].tolist(), strict=True):
+        by_row.setdefault(y + top, []).append((a, c))
+    for y in range(top, bottom + 1):
+        runs = by_row.get(y, [])
+        for run in sorted(r for r in open_ if r not in runs):
+            boxes.append((run[0], open_.pop(run), run[1], y))
+        for run in runs:
+            open_.setdefault(run, y)
+    return boxes
 
 
 def extract_patches(
