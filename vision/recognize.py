@@ -43,6 +43,7 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.images import as_bgr
 from vision.layout import TableLayout
+from vision.memory import keep_freed_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.proposals import (
     Box,
@@ -349,6 +350,7 @@ class Recognizer:
         scale: float = 1.0,
         deck: Deck | None = None,
     ) -> None:
+        keep_freed_memory()  # the next frame's arrays in pages already taken (vision.memory)
         self.classifier = IndexClassifier(model)
         self.deck = deck
         self.threshold = threshold
