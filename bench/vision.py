@@ -115,6 +115,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             (lambda im: shaded(im, 0.25, 45.0), "lower right under a hard shadow, 25 % light"),
             (lambda im: shaded(im, 0.25, 90.0), "lower half under a hard shadow, 25 % light"),
             (lambda im: shaded(im, 0.35, None), "the whole at 35 % of its exposure"),
+            (lambda im: shaded(im, 0.2, None), "the whole at 20 % of its exposure"),
             (lambda im: _shrunk(im, 0.5), "shrunk to half its size"),
             (lambda im: _shrunk(im, 0.35), "shrunk to 35 % of its size"),
             (lambda im: cv2.GaussianBlur(im, (0, 0), 1.0), "out of focus, blurred 1 px"),

@@ -159,9 +159,10 @@ def _identify(args: argparse.Namespace) -> int:
     readings = recognizer.read_any_scale(image)
     if args.json:
         cards = [r.to_json() for r in readings]
-        # how the picture was read: at which scale, sharpened, a smear undone
+        # how the picture was read: brightened, at which scale, sharpened, a smear undone
         moved = recognizer.last_unsmeared
         how = {
+            "brightened": round(recognizer.last_gain, 2),
             "scale": recognizer.last_scale,
             "sharpened": recognizer.last_sharpened,
             "unsmeared": None if moved is None else {"angle": round(moved[0], 1), "px": moved[1]},

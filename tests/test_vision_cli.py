@@ -86,6 +86,13 @@ def test_identify_says_aside_when_it_found_no_card(tmp_path, capsys):
     assert main(["vision", "identify", "--json", str(blank)]) == 0
     out, err = capsys.readouterr()
     assert '"cards": []' in out and err == ""
+    # the same cloth in a dark room: read brightened, and still nothing on it
+    dark = tmp_path / "night.png"
+    noise = np.random.default_rng(3).integers(0, 4, (480, 640, 3))
+    cv2.imwrite(str(dark), (np.array([10, 28, 15]) + noise).astype(np.uint8))
+    assert main(["vision", "identify", "--json", str(dark)]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["brightened"] > 3.0 and said["cards"] == []
 
 
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
