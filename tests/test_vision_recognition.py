@@ -555,3 +555,39 @@ def test_a_grey_or_bgra_picture_is_read_and_another_depth_is_a_clear_error(rec):
         for read in (rec.read, rec.read_any_scale):
             with pytest.raises(ImageError, match=said):
                 read(bad)
+
+
+def test_the_second_network_reads_every_patch_too_and_the_two_are_averaged(tmp_path):
+    """docs/model.md, "Two networks": cards.2.onnx beside cards.onnx reads what the
+    gate passes too; their probabilities are averaged. Without it the first reads
+    alone; a second that gives other outputs is named."""
+    import shutil
+
+    from vision.errors import ModelError
+    from vision.model import DEFAULT_MODEL, IndexClassifier, gate_path, second_path
+    from vision.proposals import all_proposals, extract_patches
+
+    pair = IndexClassifier()
+    assert pair.second is not None  # shipped
+    first = IndexClassifier(second=False)
+    other = IndexClassifier(second_path(DEFAULT_MODEL), gate=False)
+    scene = make_scene(np.random.default_rng(9_000_777), size=(960, 720))
+    patches = extract_patches(scene.image, all_proposals(scene.image))
+    assert len(patches) > 20
+    rank, suit = pair.classify(patches)
+    rank1, suit1 = first.classify(patches)
+    rank2, suit2 = other.classify(patches)
+    assert np.allclose(rank, (rank1 + rank2) / 2, atol=1e-6)
+    assert np.allclose(suit, (suit1 + suit2) / 2, atol=1e-6)
+    assert not np.allclose(rank1, rank2, atol=1e-3)  # two networks, not one read twice
+    # a model with no second beside it reads alone
+    alone = tmp_path / "cards.onnx"
+    shutil.copy(DEFAULT_MODEL, alone)
+    shutil.copy(gate_path(DEFAULT_MODEL), gate_path(alone))
+    solo = IndexClassifier(alone)
+    assert solo.second is None
+    assert np.allclose(solo.classify(patches)[0], rank1, atol=1e-6)
+    # a second that is no such network: the error names it
+    shutil.copy(gate_path(DEFAULT_MODEL), second_path(alone))
+    with pytest.raises(ModelError, match=r"cards\.2\.onnx"):
+        IndexClassifier(alone)

@@ -14,6 +14,14 @@ those proposals are cut at full size and go through the full network; the others
 are reported as "no index" with certainty. Most proposals are pips, court art
 and table texture, so the gate spares the full network, and the cutting of full
 patches, most of the work.
+
+An optional *second network* beside the model (``cards.2.onnx`` next to
+``cards.onnx``), of the same shape but trained apart (other scenes, other index
+fonts: docs/model.md), reads every patch the gate passes too, and the two
+networks' probabilities are averaged. Two networks wrong in different ways are
+seldom both sure of the same wrong card: the pair read every bench set with
+fewer readings of cards not there than either alone (docs/model.md, "Two
+networks"), for twice the network's time (a few milliseconds a frame).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ __all__ = [
     "SUIT_CLASSES",
     "IndexClassifier",
     "gate_path",
+    "second_path",
 ]
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "cards.onnx"
@@ -54,6 +63,11 @@ def gate_path(model: Path) -> Path:
     return model.with_name(model.stem + ".gate.onnx")
 
 
+def second_path(model: Path) -> Path:
+    """Where the second network of ``model`` lives: ``cards.onnx`` -> ``cards.2.onnx``."""
+    return model.with_name(model.stem + ".2.onnx")
+
+
 def _blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:
     return (patches.astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2).copy()
 
@@ -69,7 +83,7 @@ def _read_onnx(path: Path) -> cv2.dnn.Net:
 
 
 class IndexClassifier:
-    """Loads the model (and its gate, if there is one) once.
+    """Loads the model (and its gate and second network, where they are) once.
 
     :meth:`read` takes a picture and its proposals: it cuts each proposal at half
     size for the gate and at full size only those the gate passes.
@@ -80,18 +94,39 @@ class IndexClassifier:
     """
 
     def __init__(
-        self, path: str | Path = DEFAULT_MODEL, *, batch: int = 48, gate: bool = True
+        self,
+        path: str | Path = DEFAULT_MODEL,
+        *,
+        batch: int = 48,
+        gate: bool = True,
+        second: bool = True,
     ) -> None:
         self.path = Path(path)
         self.net = self._load(self.path)
+        spath = second_path(self.path)
+        self.second = self._load(spath) if second and spath.is_file() else None
         gpath = gate_path(self.path)
         self.gate = self._load(gpath) if gate and gpath.is_file() else None
         self.batch = batch
         self.passed = 0  # proposals the gate let through in the last reading
         self.timings: dict[str, float] = {}  # seconds of the last reading: gate, classify
-        probe = self.classify(np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8))
-        if probe[0].shape != (1, len(RANK_CLASSES)):
-            raise ModelError(f"model file {self.path} does not give {len(RANK_CLASSES)} ranks")
+        # each network read once: it takes a patch and gives the ranks' and suits' logits
+        zero = np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8)
+        outputs = len(RANK_CLASSES) + len(SUIT_CLASSES)
+        for where, net in ((self.path, self.net), (spath, self.second)):
+            if net is None:
+                continue
+            try:
+                probe = self._run(net, zero)
+            except cv2.error as exc:
+                raise ModelError(
+                    f"model file {where} does not read {PATCH_H} x {PATCH_W} patches"
+                ) from exc
+            if probe.shape != (1, outputs):
+                raise ModelError(
+                    f"model file {where} does not give {len(RANK_CLASSES)} ranks and "
+                    f"{len(SUIT_CLASSES)} suits"
+                )
         small = np.zeros((2, GATE_H, GATE_W, 3), np.uint8)
         if self.gate is not None and self.gate_logits(small).shape != (2,):
             raise ModelError(f"gate file {gpath} does not give one logit a patch")
@@ -126,12 +161,18 @@ class IndexClassifier:
     def classify(
         self, patches: NDArray[np.uint8]
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-        """Rank and suit probabilities per full-size patch, from the full network."""
+        """Rank and suit probabilities per full-size patch: the full network's, or its
+        and the second network's averaged."""
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
         if len(patches) == 0:
             return np.zeros((0, nr), np.float32), np.zeros((0, ns), np.float32)
         logits = self._run(self.net, patches)
-        return _softmax(logits[:, :nr]), _softmax(logits[:, nr : nr + ns])
+        rank_p, suit_p = _softmax(logits[:, :nr]), _softmax(logits[:, nr : nr + ns])
+        if self.second is not None:  # the two networks' probabilities averaged
+            other = self._run(self.second, patches)
+            rank_p = (rank_p + _softmax(other[:, :nr])) / 2
+            suit_p = (suit_p + _softmax(other[:, nr : nr + ns])) / 2
+        return rank_p, suit_p
 
     def read(
         self, image: NDArray[np.uint8] | Pyramid, props: Proposals
