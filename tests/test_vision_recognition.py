@@ -557,37 +557,43 @@ def test_a_grey_or_bgra_picture_is_read_and_another_depth_is_a_clear_error(rec):
                 read(bad)
 
 
-def test_the_second_network_reads_every_patch_too_and_the_two_are_averaged(tmp_path):
-    """docs/model.md, "Two networks": cards.2.onnx beside cards.onnx reads what the
-    gate passes too; their probabilities are averaged. Without it the first reads
-    alone; a second that gives other outputs is named."""
+def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp_path):
+    """docs/model.md, "More networks": cards.2.onnx (cards.3.onnx …) beside cards.onnx
+    reads what the gate passes too; their probabilities are averaged. Without them
+    the first reads alone; one that is no such network is named."""
     import shutil
 
     from vision.errors import ModelError
-    from vision.model import DEFAULT_MODEL, IndexClassifier, gate_path, second_path
+    from vision.model import DEFAULT_MODEL, IndexClassifier, gate_path, more_paths, network_path
     from vision.proposals import all_proposals, extract_patches
 
     pair = IndexClassifier()
-    assert pair.second is not None  # shipped
-    first = IndexClassifier(second=False)
-    other = IndexClassifier(second_path(DEFAULT_MODEL), gate=False)
+    assert [p.name for p, _ in pair.others] == [p.name for p in more_paths(DEFAULT_MODEL)]
+    assert len(pair.others) >= 1  # shipped
+    first = IndexClassifier(more=False)
+    others = [IndexClassifier(p, gate=False, more=False) for p in more_paths(DEFAULT_MODEL)]
     scene = make_scene(np.random.default_rng(9_000_777), size=(960, 720))
     patches = extract_patches(scene.image, all_proposals(scene.image))
     assert len(patches) > 20
     rank, suit = pair.classify(patches)
     rank1, suit1 = first.classify(patches)
-    rank2, suit2 = other.classify(patches)
-    assert np.allclose(rank, (rank1 + rank2) / 2, atol=1e-6)
-    assert np.allclose(suit, (suit1 + suit2) / 2, atol=1e-6)
-    assert not np.allclose(rank1, rank2, atol=1e-3)  # two networks, not one read twice
+    each = [o.classify(patches) for o in others]
+    n = 1 + len(each)
+    assert np.allclose(rank, (rank1 + sum(r for r, _ in each)) / n, atol=1e-6)
+    assert np.allclose(suit, (suit1 + sum(s for _, s in each)) / n, atol=1e-6)
+    for r, _ in each:  # other networks, not one read again
+        assert not np.allclose(rank1, r, atol=1e-3)
     # a model with no second beside it reads alone
     alone = tmp_path / "cards.onnx"
     shutil.copy(DEFAULT_MODEL, alone)
     shutil.copy(gate_path(DEFAULT_MODEL), gate_path(alone))
     solo = IndexClassifier(alone)
-    assert solo.second is None
+    assert solo.others == []
     assert np.allclose(solo.classify(patches)[0], rank1, atol=1e-6)
-    # a second that is no such network: the error names it
-    shutil.copy(gate_path(DEFAULT_MODEL), second_path(alone))
+    # the numbering stops at a gap: a cards.3.onnx without a cards.2.onnx is not read
+    shutil.copy(DEFAULT_MODEL, network_path(alone, 3))
+    assert IndexClassifier(alone).others == []
+    # one that is no such network: the error names it
+    shutil.copy(gate_path(DEFAULT_MODEL), network_path(alone, 2))
     with pytest.raises(ModelError, match=r"cards\.2\.onnx"):
         IndexClassifier(alone)

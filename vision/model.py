@@ -15,13 +15,14 @@ are reported as "no index" with certainty. Most proposals are pips, court art
 and table texture, so the gate spares the full network, and the cutting of full
 patches, most of the work.
 
-An optional *second network* beside the model (``cards.2.onnx`` next to
-``cards.onnx``), of the same shape but trained apart (other scenes, other index
-fonts: docs/model.md), reads every patch the gate passes too, and the two
-networks' probabilities are averaged. Two networks wrong in different ways are
-seldom both sure of the same wrong card: the pair read every bench set with
-fewer readings of cards not there than either alone (docs/model.md, "Two
-networks"), for twice the network's time (a few milliseconds a frame).
+Optional *more networks* beside the model (``cards.2.onnx``, ``cards.3.onnx`` …
+next to ``cards.onnx``, numbered on without a gap), of the same shape but trained
+apart (other index fonts, other scenes: docs/model.md), read every patch the
+gate passes too, and the networks' probabilities are averaged. Networks wrong in
+different ways are seldom all sure of the same wrong card: the pair read every
+bench set with fewer readings of cards not there than either alone
+(docs/model.md, "More networks"), each network's time added (a millisecond or
+two a frame).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ __all__ = [
     "SUIT_CLASSES",
     "IndexClassifier",
     "gate_path",
-    "second_path",
+    "more_paths",
+    "network_path",
 ]
 
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "cards.onnx"
@@ -63,9 +65,18 @@ def gate_path(model: Path) -> Path:
     return model.with_name(model.stem + ".gate.onnx")
 
 
-def second_path(model: Path) -> Path:
-    """Where the second network of ``model`` lives: ``cards.onnx`` -> ``cards.2.onnx``."""
-    return model.with_name(model.stem + ".2.onnx")
+def network_path(model: Path, k: int) -> Path:
+    """Where the ``k``-th network of ``model`` lives: ``cards.onnx`` -> ``cards.2.onnx``."""
+    return model.with_name(f"{model.stem}.{k}.onnx")
+
+
+def more_paths(model: Path) -> list[Path]:
+    """The networks beside ``model`` that read with it: ``cards.2.onnx``, ``cards.3.onnx``
+    and on, as far as they are there without a gap."""
+    paths = []
+    while (path := network_path(model, len(paths) + 2)).is_file():
+        paths.append(path)
+    return paths
 
 
 def _blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -83,7 +94,7 @@ def _read_onnx(path: Path) -> cv2.dnn.Net:
 
 
 class IndexClassifier:
-    """Loads the model (and its gate and second network, where they are) once.
+    """Loads the model (and its gate and more networks, where they are) once.
 
     :meth:`read` takes a picture and its proposals: it cuts each proposal at half
     size for the gate and at full size only those the gate passes.
@@ -99,12 +110,13 @@ class IndexClassifier:
         *,
         batch: int = 48,
         gate: bool = True,
-        second: bool = True,
+        more: bool = True,
     ) -> None:
         self.path = Path(path)
         self.net = self._load(self.path)
-        spath = second_path(self.path)
-        self.second = self._load(spath) if second and spath.is_file() else None
+        # the networks that read with it (``more=False``: it alone)
+        paths = more_paths(self.path) if more else []
+        self.others = [(path, self._load(path)) for path in paths]
         gpath = gate_path(self.path)
         self.gate = self._load(gpath) if gate and gpath.is_file() else None
         self.batch = batch
@@ -113,9 +125,7 @@ class IndexClassifier:
         # each network read once: it takes a patch and gives the ranks' and suits' logits
         zero = np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8)
         outputs = len(RANK_CLASSES) + len(SUIT_CLASSES)
-        for where, net in ((self.path, self.net), (spath, self.second)):
-            if net is None:
-                continue
+        for where, net in ((self.path, self.net), *self.others):
             try:
                 probe = self._run(net, zero)
             except cv2.error as exc:
@@ -162,17 +172,18 @@ class IndexClassifier:
         self, patches: NDArray[np.uint8]
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Rank and suit probabilities per full-size patch: the full network's, or its
-        and the second network's averaged."""
+        and the other networks' averaged."""
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
         if len(patches) == 0:
             return np.zeros((0, nr), np.float32), np.zeros((0, ns), np.float32)
         logits = self._run(self.net, patches)
         rank_p, suit_p = _softmax(logits[:, :nr]), _softmax(logits[:, nr : nr + ns])
-        if self.second is not None:  # the two networks' probabilities averaged
-            other = self._run(self.second, patches)
-            rank_p = (rank_p + _softmax(other[:, :nr])) / 2
-            suit_p = (suit_p + _softmax(other[:, nr : nr + ns])) / 2
-        return rank_p, suit_p
+        for _, net in self.others:  # every network's probabilities averaged
+            other = self._run(net, patches)
+            rank_p = rank_p + _softmax(other[:, :nr])
+            suit_p = suit_p + _softmax(other[:, nr : nr + ns])
+        n = 1 + len(self.others)
+        return (rank_p / n).astype(np.float32), (suit_p / n).astype(np.float32)
 
     def read(
         self, image: NDArray[np.uint8] | Pyramid, props: Proposals
