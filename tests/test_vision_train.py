@@ -63,14 +63,23 @@ def test_the_gate_stops_patches_and_the_rest_get_the_full_network(tmp_path):
     rank_c, _ = full.classify(extract_patches(image, props))
     assert np.allclose(rank_f, rank_c, atol=1e-5)
 
-    # a model trained without a gate leaves no stale gate beside it
+    # a model trained without a gate leaves no stale gate beside it; a network beside
+    # it (docs/model.md "More networks") will read with it, and the log says so
+    import shutil
+
+    from vision.model import network_path
+
+    shutil.copy(out, network_path(out, 2))
+    said: list[str] = []
     train(
         TrainConfig(
             scenes=3, val_scenes=1, epochs=1, batch=64, workers=1, out=str(out), gate_epochs=0
         ),
-        log=lambda _: None,
+        log=said.append,
     )
     assert not gate_path(out).exists() and IndexClassifier(out).gate is None
+    assert any(line.startswith("cards.2.onnx beside it will read with it") for line in said)
+    assert len(IndexClassifier(out).others) == 1
 
 
 def test_the_gate_patch_is_the_full_patch_at_half_size():

@@ -31,7 +31,15 @@ import numpy as np
 
 from vision.dataset import Patches, build_patches
 from vision.faces import DECK_STYLES
-from vision.model import DEFAULT_MODEL, GATE_H, GATE_W, RANK_CLASSES, SUIT_CLASSES, gate_path
+from vision.model import (
+    DEFAULT_MODEL,
+    GATE_H,
+    GATE_W,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    gate_path,
+    more_paths,
+)
 from vision.proposals import PATCH_H, PATCH_W
 
 __all__ = ["TrainConfig", "build_data", "train", "train_gate"]
@@ -351,4 +359,11 @@ def train(
     }
     out_path.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     log(f"wrote {out_path} ({out_path.stat().st_size / 1e6:.2f} MB) in {card['seconds']} s")
+    beside = more_paths(out_path)
+    if beside:  # they read with it (vision.model): say so, the reader will not
+        names = ", ".join(p.name for p in beside)
+        log(
+            f"{names} beside it will read with it, their probabilities averaged with its "
+            "(docs/model.md, 'More networks'); move them away to read it alone"
+        )
     return card
