@@ -43,7 +43,7 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.images import as_bgr
 from vision.layout import TableLayout
-from vision.memory import keep_freed_memory
+from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.proposals import (
     Box,
@@ -635,6 +635,14 @@ class Recognizer:
         return self.cards(self.detect_indices(image))
 
     def read_any_scale(self, image: NDArray[np.uint8]) -> list[CardReading]:
+        """Every card in a picture of unknown scale, best first (:meth:`_any_scale`);
+        the memory its several readings freed is handed back (vision.memory)."""
+        try:
+            return self._any_scale(image)
+        finally:
+            release_memory()
+
+    def _any_scale(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in a picture of unknown scale, best first: a phone photo of one
         card filling the frame, or of a whole table.
 
