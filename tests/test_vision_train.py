@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from vision.model import RANK_CLASSES, IndexClassifier
 from vision.proposals import PATCH_H, PATCH_W
@@ -151,3 +152,17 @@ def test_a_half_covered_index_is_left_out_or_refused_never_taught_as_its_card():
     assert all(t.seen >= 0.6 for t in scene.indices if t.visible)
     scenes = [make_scene(np.random.default_rng(s)) for s in range(3)]
     assert any(0.0 < t.seen <= 0.6 for s in scenes for t in s.indices)
+
+
+def test_a_training_only_font_set_is_trained_on_whole_or_not_at_all(monkeypatch, tmp_path):
+    """The `wide` set's faces are not installed by `make test`; training on it with
+    some missing would quietly learn from fewer fonts than the model card says."""
+    import vision.faces as faces
+    from vision.train import build_data
+
+    # the DejaVu, Liberation and FreeFont folders only: the wide set's other faces gone
+    monkeypatch.setattr(faces, "FONT_DIRS", faces.FONT_DIRS[:3])
+    missing = faces.missing_fonts("wide")
+    assert "truetype/hack/Hack-Bold.ttf" in missing
+    with pytest.raises(SystemExit, match=r"lacks .*Hack-Bold\.ttf.*fonts-hack"):
+        build_data(TrainConfig(scenes=1, val_scenes=1, workers=1, fonts="wide"))

@@ -124,6 +124,9 @@ FONT_SETS["wide"] = (
         "truetype/ancient-scripts/Symbola_hint.ttf",
     ),
 )
+#: Sets only training needs (`make test` does not install them; training asks for
+#: every font of one, :func:`missing_fonts`).
+TRAINING_ONLY = frozenset({"wide"})
 #: The Debian packages of the ``wide`` set's other faces (training only).
 WIDE_PACKAGES = (
     "fonts-roboto-unhinted",
@@ -229,6 +232,12 @@ _INSTALL = (
     "fonts-urw-base35 (`make test` installs them); the `wide` set, only for training "
     f"the second network, also {' '.join(WIDE_PACKAGES)}"
 )
+
+
+def missing_fonts(fonts: str) -> list[str]:
+    """The rank and suit fonts of the set ``fonts`` that are not installed."""
+    ranks, suits = FONT_SETS[fonts]
+    return [n for n in (*ranks, *suits) if not any((d / n).exists() for d in FONT_DIRS)]
 
 
 def available_rank_fonts(fonts: str = "dejavu") -> list[str]:
