@@ -558,13 +558,22 @@ def test_a_grey_or_bgra_picture_is_read_and_another_depth_is_a_clear_error(rec):
 
 
 def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp_path):
-    """docs/model.md, "More networks": cards.2.onnx (cards.3.onnx …) beside cards.onnx
-    reads what the gate passes too; their probabilities are averaged. Without them
-    the first reads alone; one that is no such network is named."""
+    """docs/model.md, "More networks": the networks a model card lists (cards.2.onnx
+    beside cards.onnx, with its hash) read what the gate passes too; their
+    probabilities are averaged. A card that lists none reads alone; a network
+    missing, changed or of another shape is named."""
+    import json
     import shutil
 
     from vision.errors import ModelError
-    from vision.model import DEFAULT_MODEL, IndexClassifier, gate_path, more_paths, network_path
+    from vision.model import (
+        DEFAULT_MODEL,
+        IndexClassifier,
+        gate_path,
+        more_paths,
+        network_hash,
+        network_path,
+    )
     from vision.proposals import all_proposals, extract_patches
 
     pair = IndexClassifier()
@@ -583,17 +592,32 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
     assert np.allclose(suit, (suit1 + sum(s for _, s in each)) / n, atol=1e-6)
     for r, _ in each:  # other networks, not one read again
         assert not np.allclose(rank1, r, atol=1e-3)
-    # a model with no second beside it reads alone
+    # a model whose card lists no network reads alone, whatever lies beside it
     alone = tmp_path / "cards.onnx"
     shutil.copy(DEFAULT_MODEL, alone)
     shutil.copy(gate_path(DEFAULT_MODEL), gate_path(alone))
+    shutil.copy(more_paths(DEFAULT_MODEL)[0], network_path(alone, 2))
+    assert IndexClassifier(alone).others == []  # no card
+    card = alone.with_suffix(".json")
+    card.write_text(json.dumps({"config": {}}))
     solo = IndexClassifier(alone)
     assert solo.others == []
     assert np.allclose(solo.classify(patches)[0], rank1, atol=1e-6)
-    # the numbering stops at a gap: a cards.3.onnx without a cards.2.onnx is not read
-    shutil.copy(DEFAULT_MODEL, network_path(alone, 3))
-    assert IndexClassifier(alone).others == []
-    # one that is no such network: the error names it
+    # listed with its hash, it reads with it
+    card.write_text(json.dumps({"networks": [network_hash(network_path(alone, 2))]}))
+    assert np.allclose(IndexClassifier(alone).classify(patches)[0], rank, atol=1e-6)
+    # another file under that name, a listed file missing, a list that is none: named
+    shutil.copy(DEFAULT_MODEL, network_path(alone, 2))
+    with pytest.raises(ModelError, match=r"cards\.2\.onnx is not the network its model card"):
+        IndexClassifier(alone)
+    card.write_text(json.dumps({"networks": [{"file": "cards.3.onnx", "sha256": "0"}]}))
+    with pytest.raises(ModelError, match=r"lists cards\.3\.onnx, which is not beside it"):
+        IndexClassifier(alone)
+    card.write_text(json.dumps({"networks": "cards.2.onnx"}))
+    with pytest.raises(ModelError, match="not a list of files and hashes"):
+        IndexClassifier(alone)
+    # a listed network that is no such network: the error names it
     shutil.copy(gate_path(DEFAULT_MODEL), network_path(alone, 2))
-    with pytest.raises(ModelError, match=r"cards\.2\.onnx"):
+    card.write_text(json.dumps({"networks": [network_hash(network_path(alone, 2))]}))
+    with pytest.raises(ModelError, match=r"cards\.2\.onnx does not read"):
         IndexClassifier(alone)

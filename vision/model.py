@@ -15,8 +15,9 @@ are reported as "no index" with certainty. Most proposals are pips, court art
 and table texture, so the gate spares the full network, and the cutting of full
 patches, most of the work.
 
-Optional *more networks* beside the model (``cards.2.onnx``, ``cards.3.onnx`` …
-next to ``cards.onnx``, numbered on without a gap), of the same shape but trained
+Optional *more networks* beside the model (``cards.2.onnx`` … next to
+``cards.onnx``, listed with their hashes in its model card, ``cards.json``:
+:func:`more_paths`), of the same shape but trained
 apart (other index fonts, other scenes: docs/model.md), read every patch the
 gate passes too, and the networks' probabilities are averaged. Networks wrong in
 different ways are seldom all sure of the same wrong card: the pair read every
@@ -27,6 +28,8 @@ two a frame).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from pathlib import Path
 
@@ -46,6 +49,7 @@ __all__ = [
     "IndexClassifier",
     "gate_path",
     "more_paths",
+    "network_hash",
     "network_path",
 ]
 
@@ -71,12 +75,38 @@ def network_path(model: Path, k: int) -> Path:
 
 
 def more_paths(model: Path) -> list[Path]:
-    """The networks beside ``model`` that read with it: ``cards.2.onnx``, ``cards.3.onnx``
-    and on, as far as they are there without a gap."""
+    """The networks that read with ``model``: those its model card (``cards.json``
+    beside ``cards.onnx``) lists under ``"networks"``, each by file name and SHA-256.
+
+    Only the card says so, not the files lying there: a model trained afresh where
+    an older ``cards.2.onnx`` lay would otherwise be averaged with a network it was
+    never measured with. A listed network that is missing or not the file measured
+    (another hash) is a :class:`ModelError`; a model without a card, or a card
+    without the list, reads alone."""
+    card = model.with_suffix(".json")
+    if not card.is_file():
+        return []
+    try:
+        listed = json.loads(card.read_text()).get("networks", [])
+        entries = [(str(n["file"]), str(n["sha256"])) for n in listed]
+    except (ValueError, AttributeError, KeyError, TypeError) as exc:
+        raise ModelError(
+            f"model card {card}: 'networks' is not a list of files and hashes"
+        ) from exc
     paths = []
-    while (path := network_path(model, len(paths) + 2)).is_file():
+    for name, digest in entries:
+        path = model.with_name(name)
+        if not path.is_file():
+            raise ModelError(f"model card {card} lists {name}, which is not beside it")
+        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            raise ModelError(f"{path} is not the network its model card {card} lists")
         paths.append(path)
     return paths
+
+
+def network_hash(path: Path) -> dict[str, str]:
+    """The entry of ``path`` for a model card's ``"networks"``: its file name and hash."""
+    return {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
 def _blob(patches: NDArray[np.uint8]) -> NDArray[np.float32]:

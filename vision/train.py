@@ -38,7 +38,6 @@ from vision.model import (
     RANK_CLASSES,
     SUIT_CLASSES,
     gate_path,
-    more_paths,
 )
 from vision.proposals import PATCH_H, PATCH_W
 
@@ -364,11 +363,13 @@ def train(
     }
     out_path.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     log(f"wrote {out_path} ({out_path.stat().st_size / 1e6:.2f} MB) in {card['seconds']} s")
-    beside = more_paths(out_path)
-    if beside:  # they read with it (vision.model): say so, the reader will not
-        names = ", ".join(p.name for p in beside)
+    beside = [
+        p for p in out_path.parent.glob(f"{out_path.stem}.*.onnx") if p != gate_path(out_path)
+    ]
+    if beside:  # not read with it: its fresh card lists none (vision.model.more_paths)
+        names = ", ".join(sorted(p.name for p in beside))
         log(
-            f"{names} beside it will read with it, their probabilities averaged with its "
-            "(docs/model.md, 'More networks'); move them away to read it alone"
+            f"{names} beside it are not read with it; to average them with it, list them "
+            "under 'networks' in its card (docs/model.md, 'More networks')"
         )
     return card
