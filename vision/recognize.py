@@ -242,8 +242,9 @@ def exposed(image: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     alone read them as taken, 134, and brightening synthetic scenes at 30 %
     as well doubled their false readings: so only the darker). The picture's bright
     end (its 99.5th percentile of grey: paper, where cards are in it) is brought
-    to ``EXPOSED_END``, but no more than 0.05 % of the picture past white (a few
-    cards on a dark table are its brightest 0.05 %, and keep their grey print);
+    to ``EXPOSED_END``, but no more than 0.05 % of the picture past white in any
+    channel (a few cards on a dark table are its brightest 0.05 %, and keep their
+    grey print; a warm cast keeps its reds);
     the 8-bit steps stay as coarse as they were.
 
     >>> import numpy as np
@@ -254,14 +255,18 @@ def exposed(image: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     >>> exposed(np.full((20, 20, 3), 180, np.uint8))[1]
     1.0
     """
+    image = as_bgr(image)  # a grey picture made BGR (another depth: ImageError)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     end = _percentile(gray, 99.5)
     if end >= DARK_END:
         return image, 1.0
-    # no more than 0.05 % of it driven past white: a few bright cards on a dark
-    # table keep their grey print
-    top = _percentile(gray, 99.95)
-    gain = min(MAX_GAIN, EXPOSED_END / max(end, 1.0), 255.0 / max(top, 1.0))
+    # no more than 0.05 % of it driven past white in any channel: a few bright cards
+    # on a dark table keep their grey print, a warm picture its reds
+    b, g, r = cv2.split(image)
+    top = _percentile(cv2.max(cv2.max(b, g), r), 99.95)
+    if top == 0:  # black: nothing to brighten
+        return image, 1.0
+    gain = min(MAX_GAIN, EXPOSED_END / max(end, 1.0), 255.0 / top)
     if gain <= 1.0:
         return image, 1.0
     return cv2.convertScaleAbs(image, alpha=gain), gain
