@@ -613,9 +613,10 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
     card.write_text(json.dumps({"networks": [{"file": "cards.3.onnx", "sha256": "0"}]}))
     with pytest.raises(ModelError, match=r"lists cards\.3\.onnx, which is not beside it"):
         IndexClassifier(alone)
-    card.write_text(json.dumps({"networks": "cards.2.onnx"}))
-    with pytest.raises(ModelError, match="not a list of files and hashes"):
-        IndexClassifier(alone)
+    for bad in ("cards.2.onnx", [{"file": "../cards.2.onnx", "sha256": "0"}], [{"f": 1}]):
+        card.write_text(json.dumps({"networks": bad}))
+        with pytest.raises(ModelError, match="not a list of files and hashes"):
+            IndexClassifier(alone)
     # a listed network that is no such network: the error names it
     shutil.copy(gate_path(DEFAULT_MODEL), network_path(alone, 2))
     card.write_text(json.dumps({"networks": [network_hash(network_path(alone, 2))]}))

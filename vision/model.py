@@ -88,14 +88,15 @@ def more_paths(model: Path) -> list[Path]:
         return []
     try:
         listed = json.loads(card.read_text()).get("networks", [])
-        entries = [(str(n["file"]), str(n["sha256"])) for n in listed]
+        # a file beside the model, by its bare name (with_name refuses a path)
+        entries = [(model.with_name(str(n["file"])), str(n["sha256"])) for n in listed]
     except (ValueError, AttributeError, KeyError, TypeError) as exc:
         raise ModelError(
             f"model card {card}: 'networks' is not a list of files and hashes"
         ) from exc
     paths = []
-    for name, digest in entries:
-        path = model.with_name(name)
+    for path, digest in entries:
+        name = path.name
         if not path.is_file():
             raise ModelError(f"model card {card} lists {name}, which is not beside it")
         if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
