@@ -343,13 +343,13 @@ def test_indices_under_a_hard_shadow_in_a_green_cast_with_glare_are_still_propos
 
 
 def test_the_median_of_grey_levels_from_their_histogram_is_numpys():
-    from vision.proposals import _percentile
+    from vision.proposals import grey_percentile
 
     rng = np.random.default_rng(3)
     for n in (1, 2, 3, 4, 51, 1000, 1001):
         for _ in range(50):
             values = rng.integers(0, 256, (n, 1)).astype(np.uint8)
-            assert _percentile(values, 50) == np.median(values)
+            assert grey_percentile(values, 50) == np.median(values)
 
 
 def test_every_font_set_is_installed_and_the_unseen_one_shares_nothing_with_training():

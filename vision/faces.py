@@ -234,15 +234,30 @@ _INSTALL = (
 )
 
 
+def _installed(name: str) -> bool:
+    return any((d / name).exists() for d in FONT_DIRS)
+
+
 def missing_fonts(fonts: str) -> list[str]:
     """The rank and suit fonts of the set ``fonts`` that are not installed."""
     ranks, suits = FONT_SETS[fonts]
-    return [n for n in (*ranks, *suits) if not any((d / n).exists() for d in FONT_DIRS)]
+    return [n for n in (*ranks, *suits) if not _installed(n)]
+
+
+def whole_font_set(fonts: str) -> None:
+    """Raise ``FileNotFoundError`` naming every font of the set ``fonts`` that is not
+    installed, and the packages that hold them (a training-only set is trained on
+    whole or not at all)."""
+    missing = missing_fonts(fonts)
+    if missing:
+        raise FileNotFoundError(
+            f"font set {fonts!r} lacks {', '.join(missing)}: install {_INSTALL}"
+        )
 
 
 def available_rank_fonts(fonts: str = "dejavu") -> list[str]:
     """The rank fonts of the set ``fonts`` (:data:`FONT_SETS`) that are installed."""
-    return [n for n in FONT_SETS[fonts][0] if any((d / n).exists() for d in FONT_DIRS)]
+    return [n for n in FONT_SETS[fonts][0] if _installed(n)]
 
 
 def _rounded_mask(radius: int) -> NDArray[np.uint8]:

@@ -320,11 +320,11 @@ class Picture:
         brightest = cv2.max(cv2.max(b, g), r)
         lit = (grey > bar[:h, :w]) & (brightest < CLIPPED)
         if np.count_nonzero(lit) >= PAPER_SAMPLE:
-            # medians from histograms (_percentile), no sort
+            # medians from histograms (grey_percentile), no sort
             levels = grey[lit].reshape(-1, 1)
-            paper = part[lit][levels[:, 0] >= _percentile(levels, 50)]
+            paper = part[lit][levels[:, 0] >= grey_percentile(levels, 50)]
             colour = np.array(
-                [_percentile(np.ascontiguousarray(paper[:, c : c + 1]), 50) for c in range(3)],
+                [grey_percentile(np.ascontiguousarray(paper[:, c : c + 1]), 50) for c in range(3)],
                 np.float32,
             )
             colour += 1.0
@@ -776,7 +776,7 @@ def _paper_bars(
         return np.full(small.shape, 150, np.uint8), np.full(small.shape, 255, np.uint8)
     k = _light_k(shape)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
-    floor = min(150.0, 0.55 * _percentile(small, 99))
+    floor = min(150.0, 0.55 * grey_percentile(small, 99))
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
     if near is None:
         near = _near_light(small, shape)
@@ -792,7 +792,7 @@ def _paper_bars(
     return bar, near_bar
 
 
-def _percentile(gray: NDArray[np.uint8], q: float) -> float:
+def grey_percentile(gray: NDArray[np.uint8], q: float) -> float:
     """``np.percentile(gray, q)`` (its linear interpolation between the two nearest
     ranks) from the grey levels' histogram: a tenth of the time of sorting them."""
     counts = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel().astype(np.int64)

@@ -50,9 +50,9 @@ from vision.proposals import (
     Picture,
     Proposals,
     Pyramid,
-    _percentile,
     all_proposals,
     extract_patches,
+    grey_percentile,
     ink_reach,
 )
 
@@ -257,13 +257,13 @@ def exposed(image: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], float]:
     """
     image = as_bgr(image)  # a grey picture made BGR (another depth: ImageError)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    end = _percentile(gray, 99.5)
+    end = grey_percentile(gray, 99.5)
     if end >= DARK_END:
         return image, 1.0
     # no more than 0.05 % of it driven past white in any channel: a few bright cards
     # on a dark table keep their grey print, a warm picture its reds
     b, g, r = cv2.split(image)
-    top = _percentile(cv2.max(cv2.max(b, g), r), 99.95)
+    top = grey_percentile(cv2.max(cv2.max(b, g), r), 99.95)
     if top == 0:  # black: nothing to brighten
         return image, 1.0
     gain = min(MAX_GAIN, EXPOSED_END / max(end, 1.0), 255.0 / top)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from vision.dataset import Patches, build_patches
-from vision.faces import _INSTALL, DECK_STYLES, TRAINING_ONLY, missing_fonts
+from vision.faces import DECK_STYLES, TRAINING_ONLY, whole_font_set
 from vision.model import (
     DEFAULT_MODEL,
     GATE_H,
@@ -261,11 +261,11 @@ def build_data(config: TrainConfig) -> tuple[Patches, Patches]:
     """The training and validation patches of ``config`` (the slow part of training)."""
     from tqdm import tqdm
 
-    missing = missing_fonts(config.fonts)
-    if missing and config.fonts in TRAINING_ONLY:  # a set trained on whole or not at all
-        raise SystemExit(
-            f"font set {config.fonts!r} lacks {', '.join(missing)}: install {_INSTALL}"
-        )
+    if config.fonts in TRAINING_ONLY:  # a set trained on whole or not at all
+        try:
+            whole_font_set(config.fonts)
+        except FileNotFoundError as exc:
+            raise SystemExit(str(exc)) from exc
     photo = Path(config.photo_faces) if config.photo_faces else None
     with tqdm(total=config.scenes + config.val_scenes, desc="scenes", unit="scene") as bar:
         data = build_patches(
