@@ -613,6 +613,9 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
     card.write_text(json.dumps({"networks": [{"file": "cards.3.onnx", "sha256": "0"}]}))
     with pytest.raises(ModelError, match=r"lists cards\.3\.onnx, which is not beside it"):
         IndexClassifier(alone)
+    card.write_text('{"networks": [')
+    with pytest.raises(ModelError, match="is not readable JSON"):
+        IndexClassifier(alone)
     for bad in ("cards.2.onnx", [{"file": "../cards.2.onnx", "sha256": "0"}], [{"f": 1}]):
         card.write_text(json.dumps({"networks": bad}))
         with pytest.raises(ModelError, match="not a list of files and hashes"):

@@ -87,7 +87,11 @@ def more_paths(model: Path) -> list[Path]:
     if not card.is_file():
         return []
     try:
-        listed = json.loads(card.read_text()).get("networks", [])
+        text = json.loads(card.read_text())
+    except ValueError as exc:
+        raise ModelError(f"model card {card} is not readable JSON: {exc}") from exc
+    try:
+        listed = text.get("networks", [])
         # a file beside the model, by its bare name (with_name refuses a path)
         entries = [(model.with_name(str(n["file"])), str(n["sha256"])) for n in listed]
     except (ValueError, AttributeError, KeyError, TypeError) as exc:
