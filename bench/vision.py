@@ -123,6 +123,10 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             (lambda im: smeared(im, 5, 0.0), "shaken, smeared 5 px along the rows"),
             (lambda im: smeared(im, 7, 30.0), "shaken, smeared 7 px at 30 degrees"),
             (lambda im: smeared(im, 11, 120.0), "shaken, smeared 11 px at 120 degrees"),
+            (lambda im: _lit(im, (1.5, 1.5, 1.5)), "overexposed, 1.5 times (paper clipped)"),
+            (lambda im: _lit(im, (0.55, 0.85, 1.1)), "under a tungsten lamp (blue 55 %)"),
+            (lambda im: _flat(im, 0.5), "low contrast (grey levels' square root)"),
+            (lambda im: _slanted(im, 0.15), "taken at a slant (far side 70 % as wide)"),
         ):
             scores = [
                 score_image(f, labels, rec.read_any_scale(change(image)))
@@ -143,6 +147,28 @@ def _totals(scores: list[ImageScore]) -> tuple[int, int, int, int]:
         sum(s.recognised for s in scores),
         sum(s.false_positives for s in scores),
     )
+
+
+def _lit(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """A photograph exposed, or white-balanced, otherwise: each channel (B, G, R)
+    times its gain, clipped."""
+    return np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+
+
+def _flat(image: np.ndarray, power: float) -> np.ndarray:
+    """A photograph of low contrast (a pale table, flat light): grey levels to
+    ``power`` (under 1: the table's level nearer the paper's)."""
+    lut = np.round(255 * (np.arange(256) / 255) ** power).astype(np.uint8)
+    return cv2.LUT(image, lut)
+
+
+def _slanted(image: np.ndarray, k: float) -> np.ndarray:
+    """A photograph taken at a slant: its far (top) side ``2 k`` narrower."""
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[w * k, 0], [w * (1 - k), 0], [w, h], [0, h]])
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 def _shrunk(image: np.ndarray, k: float) -> np.ndarray:

@@ -286,6 +286,35 @@ def test_noise_print_and_a_cloth_of_dots_are_read_with_bounded_work_and_give_no_
         assert [r.card for r in readings if r.confidence >= 0.8] == []
 
 
+def test_over_the_blob_cap_strong_ink_is_kept_before_a_table_s_grain():
+    """A sheet of paper half covered by faint grain (hundreds of specks 50 levels
+    under it, as a bright cork's grain in an overexposed photograph) and half by
+    print: with the cap under the number of blobs, every printed glyph is kept. The
+    cap used to keep the first blobs from the top, all grain."""
+    from vision.proposals import Picture, _components
+
+    rng = np.random.default_rng(5)
+    image = np.full((600, 800, 3), 240, np.uint8)
+    for _ in range(900):
+        x, y = int(rng.integers(10, 790)), int(rng.integers(10, 290))
+        cv2.circle(image, (x, y), int(rng.integers(3, 6)), (190, 190, 190), -1)
+    glyphs = [(60 + 70 * i, 420) for i in range(10)]
+    for i, (x, y) in enumerate(glyphs):
+        cv2.putText(
+            image, "AKQJ98765432"[i], (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3
+        )
+    pic = Picture(image)
+    every, _ = _components(pic)
+    assert len(every) > 300  # the grain passes the ink tests
+    pic = Picture(image)
+    pic.max_blobs = 20
+    kept, _ = _components(pic)
+    assert len(kept) == 20
+    for x, y in glyphs:
+        near = (np.abs(kept.cx - (x + 14)) < 20) & (np.abs(kept.cy - (y - 16)) < 20)
+        assert near.any(), (x, y)
+
+
 def _shadowed_indices_proposed(light=None) -> tuple[int, int]:
     """Twelve tables with the right half under a hard shadow (45 % of the light), and
     ``light`` (the float picture, changed in place) over it: how many of the visible

@@ -136,6 +136,31 @@ def test_a_real_deal_under_a_hard_shadow_or_in_dim_light_is_read(rec, light, ang
     assert got <= want
 
 
+@pytest.mark.parametrize("gain", [1.5, 2.0])
+@needs_data
+def test_an_overexposed_photograph_is_read(rec, gain):
+    """A real deal on cork photographed one stop over (its paper clipped white, the
+    cork 150 grey and more, its grain lit to 200) read 21 of 44 cards at 1.5 times
+    the exposure and 2 at twice: the cork passed for paper (anything over 150
+    was light), the white balance was taken from it (clipped paper was left out of
+    the sample), and of its thousand grains ringed by "paper" the blob cap kept the
+    first 600 from the top. Now an overexposed picture asks 70 % of white for paper
+    (``_paper_bars``), its clipped paper is white (``Picture.gains``), and over the
+    cap the blobs of strong ink come first (``_Blobs.strong``)."""
+    from vision.proposals import Picture
+
+    with open(DATA / "labels.csv", newline="") as fh:
+        rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}
+    file = "bidly/deals/deal1-md-sq.jpg"
+    image = cv2.imread(str(DATA / file))
+    over = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    assert np.allclose(Picture(over).gains, 1.0)
+    got = {r.card for r in rec.read_any_scale(over)}
+    want = set(rows[file])
+    assert len(got & want) >= 0.9 * len(want), sorted(want - got)
+    assert got <= want
+
+
 @needs_data
 def test_an_underexposed_photograph_is_read_brightened(rec):
     """The real deals at a fifth of their exposure (paper about 45 grey, under the

@@ -98,6 +98,10 @@ NEUTRAL = 0.25
 # a quarter of that level more, and 30 grey levels (see _paper_bars)
 TABLE_STEP = 30.0
 TABLE_SHARE = 0.25
+# ... and in an overexposed picture (this per cent of it clipped white) light is this
+# share of white, not 150 and over (see _paper_bars)
+LIGHT_SHARE = 0.7
+BLOWN_SHARE = 3.0
 # Red ink is redder (red less the larger of green and blue) than this share of its
 # grey, or darker than its surroundings by this much (see _piece_blobs).
 RED_SHARE = 0.2
@@ -125,8 +129,10 @@ PAPER_CORE_REACH = 5
 INK_LIGHT = 160
 LIFT_MAX = 4
 LIFT_ONE = 32
-# At most this many ink blobs, or one per this many pixels of a larger picture.
+# At most this many ink blobs, or one per this many pixels of a larger picture; over
+# that, the blobs with most of their pixels this much under their surroundings.
 MAX_BLOBS = 600
+STRONG_INK = 70
 BLOB_AREA = 4000
 
 
@@ -310,7 +316,13 @@ class Picture:
         under a strong cast the lit paper is clipped in one channel: the gains left
         the cast in, and paper under a hard shadow, tinted, failed the neutral test
         its second bar needs (the bench's scenes with a shadow, glare and a cast:
-        94 of 105 cards read, 100 with the paper's median)."""
+        94 of 105 cards read, 100 with the paper's median).
+
+        Where more of what passes the bar is clipped white in every channel than
+        is not clipped, the paper is blown out (an overexposed picture): its colour
+        is white, and the lit pixels under the clip are the table's (a real deal on
+        cork one stop over was balanced to the cork's orange, which then passed
+        the second bar's neutral test)."""
         sample = np.ascontiguousarray(self.quarter_colour[::4, ::4])
         gray = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
         bar = self.small_bars[0][::2, ::2]  # the eighth-size pixel of each sampled one
@@ -318,7 +330,13 @@ class Picture:
         part, grey = sample[:h, :w], gray[:h, :w]
         b, g, r = _channels(part)
         brightest = cv2.max(cv2.max(b, g), r)
-        lit = (grey > bar[:h, :w]) & (brightest < CLIPPED)
+        over = grey > bar[:h, :w]
+        lit = over & (brightest < CLIPPED)
+        blown = over & (cv2.min(cv2.min(b, g), r) >= CLIPPED)
+        if np.count_nonzero(blown) > np.count_nonzero(lit):
+            # most of the paper is white in every channel (an overexposed picture):
+            # its colour is white, and what is lit but not clipped is mostly not paper
+            return np.ones(3, np.float32)
         if np.count_nonzero(lit) >= PAPER_SAMPLE:
             # medians from histograms (grey_percentile), no sort
             levels = grey[lit].reshape(-1, 1)
@@ -443,9 +461,13 @@ def _components(
     order = np.lexsort((row, xy[:, 0], xy[:, 1]))  # top, then left, then label order
     cap = pic.max_blobs
     if order.size > cap:
-        # not a card table (sensor noise, a page of print, a patterned cloth): the
-        # blobs most surrounded by paper, so that the work stays bounded
-        keep = order[np.argsort(-share[order], kind="stable")[:cap]]
+        # not a card table (sensor noise, a page of print, a patterned cloth), or
+        # one with such a patch beside the cards (a bright table's grain in an
+        # overexposed photograph): so that the work stays bounded, the blobs with
+        # the largest share of strong ink (printed indices and pips, not grain),
+        # and of those the most surrounded by paper
+        strong = np.concatenate([f.strong() for f in found])
+        keep = order[np.lexsort((-share[order], -strong[order]))[:cap]]
         order = keep[np.lexsort((row[keep], xy[keep, 0], xy[keep, 1]))]
     # second moments and red share of the kept blobs (a hundred or so of several hundred
     # specks), each from its own box of its piece's label image: cheaper than gathering
@@ -561,6 +583,14 @@ class _Blobs:
     ids: NDArray[np.intp]
     labels: NDArray[np.int32]
     red: NDArray[np.uint8]
+    contrast: NDArray[np.uint8]
+
+    def strong(self) -> NDArray[np.float64]:
+        """The share of each blob's pixels that are ``STRONG_INK`` under their
+        surroundings: print is, the grain of a table or cloth mostly is not."""
+        ids = self.labels[self.contrast >= STRONG_INK]
+        counts = np.bincount(ids, minlength=int(self.ids.max()) + 1)[self.ids]
+        return counts / np.maximum(self.stats[:, 4], 1)
 
     def take(self, which: NDArray[np.intp]) -> _Blobs:
         """These blobs at ``which`` (indices), from the same piece."""
@@ -714,6 +744,7 @@ def _piece_blobs(
         ids=idx + 1,
         labels=labels,
         red=red,
+        contrast=both,
     )
 
 
@@ -763,6 +794,12 @@ def _paper_bars(
     neutral pixel that much lighter than the table is paper. A light, neutral
     table has no pixel that much lighter than itself but card paper.
 
+    In an overexposed picture (``BLOWN_SHARE`` per cent of it clipped white: card
+    paper blown out) a bright table, cork or light wood, is over 150 too, its grain
+    lit to 200: there the first bar's cap is ``LIGHT_SHARE`` of white, not 150. (In
+    every picture, that cap lost two cards of the bench's hard scenes: paper under
+    a hard shadow in a coloured light fails it, and is not neutral for the second.)
+
     The same table bar (up to 150) is also the least the first bar asks. Far from
     any card the first bar is 80 % of the table's own brightest level, and the
     floor is low where no paper sets the picture's bright end (an arm across a
@@ -776,8 +813,13 @@ def _paper_bars(
         return np.full(small.shape, 150, np.uint8), np.full(small.shape, 255, np.uint8)
     k = _light_k(shape)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
-    floor = min(150.0, 0.55 * grey_percentile(small, 99))
-    bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), 150), floor)
+    white = grey_percentile(small, 99)
+    floor = min(150.0, 0.55 * white)
+    # anything over 150 is light, but in an overexposed picture (its paper clipped
+    # white) a bright table is too: there light is LIGHT_SHARE of white
+    blown = grey_percentile(small, 100 - BLOWN_SHARE) >= CLIPPED
+    light = LIGHT_SHARE * 255 if blown else 150.0
+    bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), light), floor)
     if near is None:
         near = _near_light(small, shape)
     near_bar = cv2.max(cv2.convertScaleAbs(near, alpha=NEAR_SHARE), NEAR_FLOOR)
