@@ -18,6 +18,7 @@ through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
   <= 0.5 s.
 
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
+        [--photos ../shared/data/cards/bidly/single]
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ def run(
     overlap: float,
     model: str | None = None,
     fonts: str = "dejavu",
+    photos: Path | None = None,
 ) -> dict[str, object]:
     scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
-    video = folder / f"pack-{seed}-{deck}-{fonts}-{fps:g}-{overlap:g}.mp4"
+    faces = "photos" if photos else fonts
+    video = folder / f"pack-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -76,6 +79,7 @@ def run(
             one_pack=True,
             cleared=cleared,
             fonts=fonts,
+            photos=photos,
         )
         size, frames = list(info.size), info.frames
         facts = {"cleared": cleared, "size": size, "frames": frames}
@@ -107,6 +111,12 @@ def main() -> int:
         choices=["dejavu", "training", "unseen"],
         help="the set the indices are printed in (unseen: fonts training never meets)",
     )
+    ap.add_argument(
+        "--photos",
+        type=Path,
+        help="draw the faces from the 52 flattened card photographs in this folder "
+        "(e.g. ../shared/data/cards/bidly/single) in place of rendered ones",
+    )
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
@@ -115,7 +125,16 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         bad = 0
         for seed in args.seeds:
-            v = run(seed, args.fps, folder, args.deck, args.overlap, args.model, args.fonts)
+            v = run(
+                seed,
+                args.fps,
+                folder,
+                args.deck,
+                args.overlap,
+                args.model,
+                args.fonts,
+                args.photos,
+            )
             print(json.dumps({"seed": seed, **v}))
             bad += bool(v["false"] or v["missed"] or v["early"])
     return 1 if bad else 0

@@ -150,3 +150,40 @@ def test_live_check_rows_laid_over_each_other_shadows_and_worn_cards(tmp_path: P
     assert verdict["latency_s"]["placed"]["max"] <= 0.5, verdict
     assert verdict["latency_s"]["moved"]["max"] <= 0.5, verdict
     assert verdict["latency_s"]["removed"]["max"] <= 1.0, verdict
+
+
+SINGLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / "bidly" / "single"
+
+
+def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:
+    """``photos``: the 52 flattened photographs of a real pack's faces (``bidly/single``),
+    drawn in place of rendered ones (``bench/live.py --photos``). Three cards laid and
+    one moved are read from them, each where it lies; a folder short of a pack is
+    refused with its name and count. (Without ../shared the test fails: CI has it.)"""
+    assert SINGLE.is_dir(), f"{SINGLE} is missing: put ../shared beside the clone"
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    steps = [
+        [Action(0, "place", "QH", 300.0, 260.0, 3.0, 0)],
+        [Action(0, "place", "7S", 420.0, 640.0, 180.0, 1)],
+        [Action(0, "place", "10D", 330.0, 262.0, -2.0, 0)],
+        [Action(0, "move", "QH", 300.0, 135.0, 0.0, 0)],
+    ]
+    actions = pace(steps, start_s=0.5, still_s=1.0)
+    video = tmp_path / "photos.mp4"
+    render_video(layout, actions, video, px_per_mm=2.36, fps=5.0, tail_s=1.5, photos=SINGLE)
+    out = io.StringIO()
+    watch(str(video), table=str(LAYOUT_DIR / "cribbage-2.toml"), out=out)
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    got = [(e["kind"], e["card"], e["zone"]) for e in events if "kind" in e]
+    assert got == [
+        ("placed", "QH", "play.0"),
+        ("placed", "7S", "play.1"),
+        ("placed", "10D", "play.0"),
+        ("moved", "QH", "show.0"),
+    ], got
+    few = tmp_path / "few"
+    few.mkdir()
+    for name in ("Qh.jpg", "7s.jpg"):
+        (few / name).write_bytes((SINGLE / name).read_bytes())
+    with pytest.raises(ValueError, match="few: 2 card photographs, not 52"):
+        render_video(layout, actions, tmp_path / "never.mp4", photos=few)

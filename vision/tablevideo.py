@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.faces import Face, render_face
+from vision.faces import Face, photo_faces, render_face
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 from vision.geometry import render_marker_sheet
@@ -142,10 +142,15 @@ class _Table:
         worn: float = 0.0,
         one_pack: bool = False,
         fonts: str = "dejavu",
+        photos: Path | None = None,
     ):
         self.layout = layout
         self.deck = deck
         self.fonts = fonts
+        # faces photographed, by card (vision.faces.photo_faces), in place of rendered ones
+        self.photos = {f.code: f for f in photo_faces(photos)} if photos else {}
+        if photos and len(self.photos) < 52:
+            raise ValueError(f"{photos}: {len(self.photos)} card photographs, not 52")
         self.worn = worn
         self.one_pack = one_pack
         self.ppm = px_per_mm
@@ -213,7 +218,9 @@ class _Table:
         cards alike); else each card in a style of its own."""
         if card not in self._faces:
             key = zlib.crc32(card.encode())
-            if self.one_pack:  # the pack's style: the one its 8 of spades is drawn in
+            if self.photos:
+                best = self.photos[card]
+            elif self.one_pack:  # the pack's style: the one its 8 of spades is drawn in
                 k = self._style("8S", 0)[1]
                 pack = np.random.default_rng([self.seed, 0, k])
                 rng = np.random.default_rng([self.seed, key, k])
@@ -459,6 +466,7 @@ def script_frames(
     one_pack: bool = False,
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
+    photos: Path | None = None,
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
@@ -468,11 +476,21 @@ def script_frames(
     real pack. ``worn``: the share of cards drawn on greyer, tinted paper.
     ``fonts``: the set the indices are printed in (:data:`vision.faces.FONT_SETS`;
     ``unseen``: fonts training never meets, a deck of another design).
+    ``photos``: a folder of the 52 cards' flattened photographs (``<rank><suit>.jpg``,
+    :func:`~vision.faces.photo_faces`), drawn in place of rendered faces.
     ``cleared``, when given, gets for each action (in the order given) the time of
     the first frame after its card lands in which neither the hand nor its shadow
     touches the card: from then on it lies still in plain sight."""
     table = _Table(
-        layout, px_per_mm, margin_mm, seed, deck=deck, worn=worn, one_pack=one_pack, fonts=fonts
+        layout,
+        px_per_mm,
+        margin_mm,
+        seed,
+        deck=deck,
+        worn=worn,
+        one_pack=one_pack,
+        fonts=fonts,
+        photos=photos,
     )
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
@@ -641,6 +659,7 @@ def render_video(
     one_pack: bool = False,
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
+    photos: Path | None = None,
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -668,6 +687,7 @@ def render_video(
             one_pack=one_pack,
             cleared=cleared,
             fonts=fonts,
+            photos=photos,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])
