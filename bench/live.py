@@ -57,7 +57,7 @@ def run(
     photos: Path | None = None,
 ) -> dict[str, object]:
     scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
-    faces = "photos" if photos else fonts
+    faces = f"photos-{photos.resolve().name}" if photos else fonts
     video = folder / f"pack-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
@@ -120,6 +120,8 @@ def main() -> int:
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
+    if args.photos and args.deck != "french":
+        ap.error("--photos draws the faces photographed: --deck does not apply")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)

@@ -9,12 +9,14 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from controller.scenarios import VIDEOS, Scenario, cribbage_deal, skat_deal
+from vision.faces import photo_faces
 from vision.layout import LAYOUT_DIR, load_layout
 from vision.sources import VideoFileSource
-from vision.tablevideo import Action, pace, render_video
+from vision.tablevideo import Action, _Table, pace, render_video
 from vision.watch import watch
 
 VIDEO_DIR = Path(__file__).resolve().parent.parent / "config" / "videos"
@@ -162,6 +164,11 @@ def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:
     refused with its name and count. (Without ../shared the test fails: CI has it.)"""
     assert SINGLE.is_dir(), f"{SINGLE} is missing: put ../shared beside the clone"
     layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    # the faces drawn are the photographs' own, not rendered ones
+    photos = {f.code: f for f in photo_faces(SINGLE)}
+    table = _Table(layout, 2.36, 40.0, 9, photos=SINGLE)
+    assert np.array_equal(table.face("QH").image, photos["QH"].image)
+    assert not np.array_equal(_Table(layout, 2.36, 40.0, 9).face("QH").image, photos["QH"].image)
     steps = [
         [Action(0, "place", "QH", 300.0, 260.0, 3.0, 0)],
         [Action(0, "place", "7S", 420.0, 640.0, 180.0, 1)],
@@ -185,5 +192,14 @@ def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:
     few.mkdir()
     for name in ("Qh.jpg", "7s.jpg"):
         (few / name).write_bytes((SINGLE / name).read_bytes())
-    with pytest.raises(ValueError, match="few: 2 card photographs, not 52"):
+    with pytest.raises(
+        ValueError, match="few: no photograph of AS, 2S, 3S, 4S, 5S, 6S and 44 more"
+    ):
+        render_video(layout, actions, tmp_path / "never.mp4", photos=few)
+    # a pack of 52 files, one of them no card of the pack: which card is missing
+    (few / "Qh.jpg").unlink()
+    for path in SINGLE.glob("*.jpg"):
+        (few / path.name).write_bytes(path.read_bytes())
+    (few / "Qh.jpg").rename(few / "joker.jpg")
+    with pytest.raises(ValueError, match=r"few: no photograph of QH \(<rank><suit>.jpg"):
         render_video(layout, actions, tmp_path / "never.mp4", photos=few)

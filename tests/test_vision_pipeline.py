@@ -478,3 +478,34 @@ def test_the_light_grain_of_a_dark_wood_table_is_not_paper():
     share = float((paper[table] > 0).mean())
     assert share < 0.01, f"{share:.1%} of the table taken for paper"
     assert (paper[305:325, 575:585] > 0).all()  # the card is paper
+
+
+def test_a_bright_cork_table_in_an_overexposed_picture_is_not_paper():
+    """One stop over, card paper is clipped white and a cork table is lit to 150-210
+    grey: anything over 150 was light (the first paper bar's cap), and with every
+    card clipped the white balance came from the cork, so its orange passed the
+    second bar's neutral test too: 80 % of a real deal so exposed was "paper". In a
+    picture with 3 % of it clipped white the cap is 70 % of white (178), and the
+    clipped paper's colour is white."""
+    from vision.proposals import Picture
+
+    h, w = 720, 960
+    rng = np.random.default_rng(11)
+    speck = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 2.0)
+    grey = 160 + 25 * speck / speck.std()  # grain, from 110 to over 210
+    cork = np.stack([grey * 0.62, grey * 0.86, grey * 1.1], axis=2)  # orange (BGR)
+    image = np.clip(cork, 0, 255).astype(np.uint8)
+    cards = [(100, 100), (420, 120), (700, 380), (180, 420), (560, 400)]
+    for x, y in cards:  # five cards, their paper clipped white: 23 % of the picture
+        image[y : y + 210, x : x + 150] = 255
+    pic = Picture(image)
+    assert np.allclose(pic.gains, 1.0)
+    paper = pic.paper() > 0
+    on_card = np.zeros((h // 2, w // 2), bool)
+    for x, y in cards:
+        on_card[y // 2 + 4 : (y + 210) // 2 - 4, x // 2 + 4 : (x + 150) // 2 - 4] = True
+    near = cv2.dilate(on_card.astype(np.uint8), np.ones((41, 41), np.uint8)) > 0
+    assert paper[on_card].mean() > 0.99
+    # 6 % of the cork far from the cards is paper (its brightest grain); with the cap
+    # at 150 it was 73 %, and with the cork's balance as well
+    assert paper[~near].mean() < 0.1, paper[~near].mean()

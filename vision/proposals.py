@@ -98,8 +98,8 @@ NEUTRAL = 0.25
 # a quarter of that level more, and 30 grey levels (see _paper_bars)
 TABLE_STEP = 30.0
 TABLE_SHARE = 0.25
-# ... and in an overexposed picture (this per cent of it clipped white) light is this
-# share of white, not 150 and over (see _paper_bars)
+# ... and in an overexposed picture (BLOWN_SHARE per cent of it clipped white) light
+# is LIGHT_SHARE of white, not 150 and over (see _paper_bars)
 LIGHT_SHARE = 0.7
 BLOWN_SHARE = 3.0
 # Red ink is redder (red less the larger of green and blue) than this share of its
@@ -129,11 +129,11 @@ PAPER_CORE_REACH = 5
 INK_LIGHT = 160
 LIFT_MAX = 4
 LIFT_ONE = 32
-# At most this many ink blobs, or one per this many pixels of a larger picture; over
-# that, the blobs with most of their pixels this much under their surroundings.
+# At most MAX_BLOBS ink blobs, or one per BLOB_AREA pixels of a larger picture; over
+# that, the blobs with most of their pixels STRONG_INK under their surroundings.
 MAX_BLOBS = 600
-STRONG_INK = 70
 BLOB_AREA = 4000
+STRONG_INK = 70
 
 
 class Picture:
@@ -319,10 +319,12 @@ class Picture:
         94 of 105 cards read, 100 with the paper's median).
 
         Where more of what passes the bar is clipped white in every channel than
-        is not clipped, the paper is blown out (an overexposed picture): its colour
-        is white, and the lit pixels under the clip are the table's (a real deal on
-        cork one stop over was balanced to the cork's orange, which then passed
-        the second bar's neutral test)."""
+        is not clipped (and ``PAPER_SAMPLE`` pixels of it at least), the paper is
+        blown out (an overexposed picture): its colour is white, and the lit
+        pixels under the clip are the table's (a real deal on cork one stop over
+        was balanced to the cork's orange, which then passed the second bar's
+        neutral test: 80 % of the picture was paper, 40 % since). A glare larger
+        than all the lit paper is taken for blown paper too."""
         sample = np.ascontiguousarray(self.quarter_colour[::4, ::4])
         gray = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
         bar = self.small_bars[0][::2, ::2]  # the eighth-size pixel of each sampled one
@@ -333,7 +335,8 @@ class Picture:
         over = grey > bar[:h, :w]
         lit = over & (brightest < CLIPPED)
         blown = over & (cv2.min(cv2.min(b, g), r) >= CLIPPED)
-        if np.count_nonzero(blown) > np.count_nonzero(lit):
+        n_blown = np.count_nonzero(blown)
+        if n_blown >= PAPER_SAMPLE and n_blown > np.count_nonzero(lit):
             # most of the paper is white in every channel (an overexposed picture):
             # its colour is white, and what is lit but not clipped is mostly not paper
             return np.ones(3, np.float32)
@@ -573,8 +576,9 @@ def _ink_areas(
 class _Blobs:
     """The blobs one piece of a picture kept, before the picture's cap: their stats
     (x, y, w, h, area) and centroids in the reading's pixels, their boxes in the
-    piece's (``local``), paper shares, label numbers, and the piece's label image and
-    red mask that their moments are taken from."""
+    piece's (``local``), paper shares, label numbers, the piece's label image and
+    red mask that their moments are taken from, and its ink contrast (how far each
+    pixel is under its surroundings, lifted) that :meth:`strong` counts."""
 
     stats: NDArray[np.float64]
     centroids: NDArray[np.float64]
@@ -588,6 +592,8 @@ class _Blobs:
     def strong(self) -> NDArray[np.float64]:
         """The share of each blob's pixels that are ``STRONG_INK`` under their
         surroundings: print is, the grain of a table or cloth mostly is not."""
+        if self.ids.size == 0:
+            return np.zeros(0, np.float64)
         ids = self.labels[self.contrast >= STRONG_INK]
         counts = np.bincount(ids, minlength=int(self.ids.max()) + 1)[self.ids]
         return counts / np.maximum(self.stats[:, 4], 1)
@@ -796,9 +802,10 @@ def _paper_bars(
 
     In an overexposed picture (``BLOWN_SHARE`` per cent of it clipped white: card
     paper blown out) a bright table, cork or light wood, is over 150 too, its grain
-    lit to 200: there the first bar's cap is ``LIGHT_SHARE`` of white, not 150. (In
-    every picture, that cap lost two cards of the bench's hard scenes: paper under
-    a hard shadow in a coloured light fails it, and is not neutral for the second.)
+    lit to 200: there the first bar's cap is ``LIGHT_SHARE`` of white, not 150.
+    (Applied to every picture, that cap lost two cards of the bench's hard scenes:
+    paper under a hard shadow in a coloured light fails it, and is not neutral for
+    the second bar.)
 
     The same table bar (up to 150) is also the least the first bar asks. Far from
     any card the first bar is 80 % of the table's own brightest level, and the

@@ -41,6 +41,7 @@ from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 from vision.geometry import render_marker_sheet
 from vision.layout import TableLayout
+from vision.synth import CODES
 
 __all__ = [
     "CARRY_S",
@@ -149,8 +150,13 @@ class _Table:
         self.fonts = fonts
         # faces photographed, by card (vision.faces.photo_faces), in place of rendered ones
         self.photos = {f.code: f for f in photo_faces(photos)} if photos else {}
-        if photos and len(self.photos) < 52:
-            raise ValueError(f"{photos}: {len(self.photos)} card photographs, not 52")
+        missing = [c for c in CODES if c not in self.photos] if photos else []
+        if missing:
+            raise ValueError(
+                f"{photos}: no photograph of {', '.join(missing[:6])}"
+                + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+                + " (<rank><suit>.jpg, such as 10h.jpg or Qs.jpg)"
+            )
         self.worn = worn
         self.one_pack = one_pack
         self.ppm = px_per_mm
