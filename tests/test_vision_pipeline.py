@@ -509,3 +509,31 @@ def test_a_bright_cork_table_in_an_overexposed_picture_is_not_paper():
     # 6 % of the cork far from the cards is paper (its brightest grain); with the cap
     # at 150 it was 73 %, and with the cork's balance as well
     assert paper[~near].mean() < 0.1, paper[~near].mean()
+
+
+def test_pale_red_print_near_a_card_s_corner_on_dark_felt_is_ink_with_the_index_size():
+    """The window ink is judged darker than its surroundings in is a 24th of the
+    picture's shorter side: 97 pixels of a 2320-pixel frame, 41 mm of the table.
+    Round an index near a card's corner most of it is dark felt, and a thin pale red
+    stroke (a photographed jack's J, its colour smeared by the codec) was not
+    darker than its mean. With the calibrated index size (20 pixels) the window is
+    three index sizes, 61 pixels, and the stroke is ink."""
+    from vision.proposals import Picture, _components
+
+    image = np.zeros((2320, 2320, 3), np.uint8)
+    image[:] = (40, 95, 30)  # green felt
+    image[1000:1210, 1000:1150] = 235  # a card
+    cv2.line(image, (1138, 1172), (1138, 1192), (130, 130, 210), 2)  # the J, 12 px in
+    cv2.circle(image, (1138, 1160), 5, (60, 60, 200), -1)  # its heart
+
+    def stroke_found(pic: Picture) -> bool:
+        comps, _ = _components(pic)
+        return bool(((np.abs(comps.cx - 1138) < 6) & (np.abs(comps.cy - 1182) < 8)).any())
+
+    assert Picture(image).background_k == 97
+    assert not stroke_found(Picture(image))
+    assert Picture(image, 20.0).background_k == 61
+    assert stroke_found(Picture(image, 20.0))
+    # the heart is found either way
+    comps, _ = _components(Picture(image))
+    assert ((np.abs(comps.cx - 1138) < 4) & (np.abs(comps.cy - 1160) < 4)).any()

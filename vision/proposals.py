@@ -129,6 +129,9 @@ PAPER_CORE_REACH = 5
 INK_LIGHT = 160
 LIFT_MAX = 4
 LIFT_ONE = 32
+# A calibrated camera's background window is at most this many index sizes wide
+# (see background_window).
+BACKGROUND_INDICES = 3.0
 # At most MAX_BLOBS ink blobs, or one per BLOB_AREA pixels of a larger picture; over
 # that, the blobs with most of their pixels STRONG_INK under their surroundings.
 MAX_BLOBS = 600
@@ -159,12 +162,13 @@ class Picture:
     ((64, 96), 15, (32, 48), (32, 48), (8, 12))
     """
 
-    def __init__(self, image: NDArray[np.uint8]) -> None:
+    def __init__(self, image: NDArray[np.uint8], index_d: float | None = None) -> None:
         self.image = image
         h, w = image.shape[:2]
         self.shape = (h, w)
-        # the window ink is judged darker than its surroundings in
-        self.background_k = background_window((h, w))
+        # the window ink is judged darker than its surroundings in (narrower where a
+        # calibrated camera gives the index size, ``index_d`` in this picture's pixels)
+        self.background_k = background_window((h, w), index_d)
         self.reach = ink_reach((h, w))
         # The most ink blobs read: a photograph of a whole deal spread on cork has
         # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
@@ -389,10 +393,25 @@ class Picture:
         return (x0, y0, x1, y1)
 
 
-def background_window(shape: tuple[int, int]) -> int:
+def background_window(shape: tuple[int, int], index_d: float | None = None) -> int:
     """The side of the window ink is judged darker than its surroundings in, for a
-    picture of ``shape``: a 24th of its shorter side (odd), at least 15."""
-    return max(15, (min(shape) // 24) | 1)
+    picture of ``shape``: a 24th of its shorter side (odd), at least 15; where the
+    index size ``index_d`` is known (a calibrated camera), no wider than
+    ``BACKGROUND_INDICES`` of it.
+
+    A 24th of a 2320-pixel frame is 97 pixels, 41 mm of a table seen at 2.36 px/mm:
+    round an index near a card's corner more than half of it is the table, and on
+    dark felt its mean is so low that pale print (the thin red J of a photographed
+    jack of hearts, its colour smeared by the video codec) was not darker than it.
+    Three index sizes (61 pixels there) keep most of the window on the card.
+
+    >>> background_window((2320, 2320)), background_window((2320, 2320), 20.0)
+    (97, 61)
+    """
+    k = max(15, (min(shape) // 24) | 1)
+    if index_d is not None and index_d > 0:
+        k = min(k, max(15, int(BACKGROUND_INDICES * index_d) | 1))
+    return k
 
 
 def ink_reach(shape: tuple[int, int]) -> int:

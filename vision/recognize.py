@@ -468,10 +468,20 @@ class Recognizer:
             for d in dets
         ]
 
+    def picture(self, image: NDArray[np.uint8]) -> Picture:
+        """The frame at its working scale as the proposal stage reads it, with the
+        calibrated index size where there is one (:func:`~vision.proposals.
+        background_window`). A caller that makes the working frame's
+        :class:`Picture` itself for :meth:`detect_regions` makes it so."""
+        index_d = None
+        if self.index_px is not None:
+            index_d = self.index_px * (self.scale if self.shrinks else 1.0)
+        return Picture(self.working(as_bgr(image)), index_d)
+
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
-        pic = Picture(self.working(as_bgr(image)))
+        pic = self.picture(image)
         props = all_proposals(pic)
         t1 = time.perf_counter()
         pyramid = Pyramid(pic.image, pic.lift)
@@ -501,14 +511,14 @@ class Recognizer:
         Each region is cut with the margin :meth:`Picture.crop` gives for this
         camera's index size (``index_px``, from the calibration), so the paper, ink,
         pairs and patches of every proposal near the region are the whole frame's.
-        ``image`` may be a :class:`Picture` of the working frame (:meth:`working`)
+        ``image`` may be a :class:`Picture` of the working frame (:meth:`picture`)
         that the caller made already. Without a calibration, ``index_px`` (the
         largest index d the caller expects, in the frame's pixels) sets the margin;
         a larger index near a region's edge may then read a little differently
         from the whole frame's reading.
         """
         t0 = time.perf_counter()
-        pic = image if isinstance(image, Picture) else Picture(self.working(as_bgr(image)))
+        pic = image if isinstance(image, Picture) else self.picture(image)
         s = self.scale if self.shrinks else 1.0
         d = self._region_d(index_px)
         found: list[IndexDetection] = []

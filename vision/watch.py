@@ -223,7 +223,9 @@ class TableWatcher:
         """Observations this frame settles, and the flagged readings it made afresh.
         ``small``: the camera's own small grey copy of the frame, for the motion gate."""
         t0 = time.perf_counter()
-        picture = Picture(image)  # the grey copies the gate and the regions' reading share
+        # the grey copies the gate and the regions' reading share (the regions read it
+        # only when the frame is read at its own scale)
+        picture = Picture(image) if self.recognizer.shrinks else self.recognizer.picture(image)
         look = self.gate.look(t, picture, small)
         cal = self.recognizer.calibration
         shape = (image.shape[0], image.shape[1])
