@@ -103,7 +103,7 @@ def more_paths(model: Path) -> list[Path]:
         name = path.name
         if not path.is_file():
             raise ModelError(f"model card {card} lists {name}, which is not beside it")
-        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+        if network_hash(path)["sha256"] != digest:
             raise ModelError(f"{path} is not the network its model card {card} lists")
         paths.append(path)
     return paths
@@ -211,14 +211,14 @@ class IndexClassifier:
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
         if len(patches) == 0:
             return np.zeros((0, nr), np.float32), np.zeros((0, ns), np.float32)
-        logits = self._run(self.net, patches)
-        rank_p, suit_p = _softmax(logits[:, :nr]), _softmax(logits[:, nr : nr + ns])
-        for _, net in self.others:  # every network's probabilities averaged
-            other = self._run(net, patches)
-            rank_p = rank_p + _softmax(other[:, :nr])
-            suit_p = suit_p + _softmax(other[:, nr : nr + ns])
-        n = 1 + len(self.others)
-        return (rank_p / n).astype(np.float32), (suit_p / n).astype(np.float32)
+        nets = [self.net, *(net for _, net in self.others)]
+        rank_p = np.zeros((len(patches), nr), np.float32)
+        suit_p = np.zeros((len(patches), ns), np.float32)
+        for net in nets:  # every network's probabilities averaged
+            logits = self._run(net, patches)
+            rank_p += _softmax(logits[:, :nr])
+            suit_p += _softmax(logits[:, nr : nr + ns])
+        return rank_p / len(nets), suit_p / len(nets)
 
     def read(
         self, image: NDArray[np.uint8] | Pyramid, props: Proposals

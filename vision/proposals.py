@@ -839,11 +839,11 @@ def _paper_bars(
         return np.full(small.shape, 150, np.uint8), np.full(small.shape, 255, np.uint8)
     k = _light_k(shape)
     local = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
-    white = grey_percentile(small, 99)
+    white, clip = grey_percentiles(small, 99, 100 - BLOWN_SHARE)
     floor = min(150.0, 0.55 * white)
     # anything over 150 is light, but in an overexposed picture (its paper clipped
     # white) a bright table is too: there light is LIGHT_SHARE of white
-    blown = grey_percentile(small, 100 - BLOWN_SHARE) >= CLIPPED
+    blown = clip >= CLIPPED
     light = LIGHT_SHARE * 255 if blown else 150.0
     bar = cv2.max(cv2.min(cv2.convertScaleAbs(local, alpha=0.8), light), floor)
     if near is None:
@@ -863,15 +863,23 @@ def _paper_bars(
 def grey_percentile(gray: NDArray[np.uint8], q: float) -> float:
     """``np.percentile(gray, q)`` (its linear interpolation between the two nearest
     ranks) from the grey levels' histogram: a tenth of the time of sorting them."""
+    return grey_percentiles(gray, q)[0]
+
+
+def grey_percentiles(gray: NDArray[np.uint8], *qs: float) -> tuple[float, ...]:
+    """:func:`grey_percentile` at each of ``qs``, from one histogram."""
     counts = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel().astype(np.int64)
     below = np.cumsum(counts)  # below[v]: how many are v or darker
-    at = q / 100 * (gray.size - 1)
-    lo = int(np.floor(at))
-    hi = min(lo + 1, gray.size - 1)
-    # the k-th darkest level (from 0): the first level with more than k at or below it
-    v_lo = int(np.searchsorted(below, lo, side="right"))
-    v_hi = int(np.searchsorted(below, hi, side="right"))
-    return v_lo + (at - lo) * (v_hi - v_lo)
+    out = []
+    for q in qs:
+        at = q / 100 * (gray.size - 1)
+        lo = int(np.floor(at))
+        hi = min(lo + 1, gray.size - 1)
+        # the k-th darkest level (from 0): the first level with more than k at or below
+        v_lo = int(np.searchsorted(below, lo, side="right"))
+        v_hi = int(np.searchsorted(below, hi, side="right"))
+        out.append(v_lo + (at - lo) * (v_hi - v_lo))
+    return tuple(out)
 
 
 def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.float32]:
