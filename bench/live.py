@@ -127,16 +127,19 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         bad = 0
         for seed in args.seeds:
-            v = run(
-                seed,
-                args.fps,
-                folder,
-                args.deck,
-                args.overlap,
-                args.model,
-                args.fonts,
-                args.photos,
-            )
+            try:
+                v = run(
+                    seed,
+                    args.fps,
+                    folder,
+                    args.deck,
+                    args.overlap,
+                    args.model,
+                    args.fonts,
+                    args.photos,
+                )
+            except ValueError as exc:  # a folder of photographs short of a pack
+                ap.error(str(exc))
             print(json.dumps({"seed": seed, **v}))
             bad += bool(v["false"] or v["missed"] or v["early"])
     return 1 if bad else 0

@@ -188,6 +188,8 @@ def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:
         ("placed", "10D", "play.0"),
         ("moved", "QH", "show.0"),
     ], got
+    with pytest.raises(ValueError, match="nowhere: no such folder of card photographs"):
+        render_video(layout, actions, tmp_path / "never.mp4", photos=tmp_path / "nowhere")
     few = tmp_path / "few"
     few.mkdir()
     for name in ("Qh.jpg", "7s.jpg"):

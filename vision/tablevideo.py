@@ -149,6 +149,8 @@ class _Table:
         self.deck = deck
         self.fonts = fonts
         # faces photographed, by card (vision.faces.photo_faces), in place of rendered ones
+        if photos and not Path(photos).is_dir():
+            raise ValueError(f"{photos}: no such folder of card photographs")
         self.photos = {f.code: f for f in photo_faces(photos)} if photos else {}
         missing = [c for c in CODES if c not in self.photos] if photos else []
         if missing:
