@@ -39,7 +39,8 @@ __all__ = ["Observation", "Sighting", "Tracker"]
 class Sighting:
     """One card seen in one frame, at a table position, in a zone (or ``None``);
     ``angle``: the direction of its long side (radians, in the positions' frame), if
-    known."""
+    known; ``corners``: how many of its corner indices were read (``None``: not
+    known)."""
 
     card: str
     confidence: float
@@ -47,6 +48,7 @@ class Sighting:
     y_mm: float
     zone: str | None
     angle: float | None = None
+    corners: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,16 +126,20 @@ class Tracker:
         min_misses: int = 3,
         still: float = 15.0,
         card_width: float = 63.0,
+        same_spot: float = 8.0,
     ) -> None:
-        """``still``: how far a card may drift and still be lying still, and
-        ``card_width``: a card's short side, both in the sightings' units (mm on a
-        calibrated table; the watcher gives pixel figures otherwise)."""
+        """``still``: how far a card may drift and still be lying still,
+        ``card_width``: a card's short side, and ``same_spot``: how near a card read
+        from one corner must lie to a placed card to be taken for that card misread,
+        all in the sightings' units (mm on a calibrated table; the watcher gives
+        pixel figures otherwise)."""
         if stable_s <= 0 or absent_s <= 0 or gap_s <= 0:
             raise ValueError("tracker times must be positive")
-        if still <= 0 or card_width <= 0:
+        if still <= 0 or card_width <= 0 or same_spot <= 0:
             raise ValueError("tracker distances must be positive")
         self._still = still
         self._card_width = card_width
+        self._same_spot = same_spot
         # the sightings' units per unit of ``still`` and ``card_width`` (a watcher
         # whose positions are pixels until the table is calibrated sets it)
         self.unit = 1.0
@@ -246,6 +252,7 @@ class Tracker:
                 ]
                 if here:
                     best[card] = max(here, key=lambda o: o.confidence)
+        self._misread_corners(best, doubtful)
         for card, s in best.items():
             tr = self._tracks.setdefault(card, _Track())
             tr.absent_since, tr.misses = None, 0
@@ -315,6 +322,33 @@ class Tracker:
                 del self._tracks[card]
         return events
 
+    def _misread_corners(self, best: dict[str, Sighting], doubtful: dict[str, Sighting]) -> None:
+        """A card read from one corner alone, lying where a placed card lies (within
+        ``same_spot``, turned alike) that is not read surely now, is that card's index
+        misread, not a second card: with the card laid over it covering its other
+        corner, a 3 in a font the network never met read as an 8 (the live check with
+        the URW pack). It counts as the placed card read doubtfully (not missing) and
+        places nothing. A card laid squarely on a placed one (a pile) shows both its
+        corners and is placed; one that shows a single corner waits until it shows
+        both, or until the card under it is gone."""
+        spot = self._same_spot * self.unit
+        for card, s in list(best.items()):
+            if s.corners != 1:
+                continue
+            own = self._tracks.get(card)
+            if own is not None and own.placed and self._near(own, s.x_mm, s.y_mm):
+                continue  # itself, where it lies
+            for other, tr in self._tracks.items():
+                if other == card or not tr.placed or other in best:
+                    continue
+                if math.hypot(s.x_mm - tr.px, s.y_mm - tr.py) > spot:
+                    continue
+                if not _turned_alike(s.angle, tr.angle):
+                    continue
+                doubtful[other] = Sighting(other, 0.0, tr.px, tr.py, tr.placed_zone, tr.angle)
+                del best[card]
+                break
+
     def _near(self, tr: _Track, x: float, y: float) -> bool:
         return math.hypot(x - tr.px, y - tr.py) <= self.card_width / 2
 
@@ -356,3 +390,12 @@ class Tracker:
             x_mm=tr.x,
             y_mm=tr.y,
         )
+
+
+def _turned_alike(a: float | None, b: float | None, within: float = math.radians(20)) -> bool:
+    """Do two long sides lie within ``within`` of one direction (either way round)?
+    An unknown turn is alike any."""
+    if a is None or b is None:
+        return True
+    diff = abs(a - b) % math.pi
+    return min(diff, math.pi - diff) <= within

@@ -282,7 +282,9 @@ class TableWatcher:
         sightings = []
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
-            sightings.append(Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r)))
+            sightings.append(
+                Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r), len(r.indices))
+            )
         sightings += self._unchanged(sightings, settling, to_px, half_card)
         if cal is not None:
             self.tracker.unit = 1.0  # positions in millimetres
