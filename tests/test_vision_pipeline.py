@@ -537,3 +537,23 @@ def test_pale_red_print_near_a_card_s_corner_on_dark_felt_is_ink_with_the_index_
     # the heart is found either way
     comps, _ = _components(Picture(image))
     assert ((np.abs(comps.cx - 1138) < 4) & (np.abs(comps.cy - 1160) < 4)).any()
+
+
+def test_a_suit_joined_to_a_thin_frame_line_is_a_blob_of_its_own():
+    """The photographed JH of ``bidly`` in the live check (docs/vision.md "Faces
+    photographed"): its heart touches the 1-pixel line of the court figure's frame,
+    and the two were one blob 16 x 43 that paired with nothing, so the J was not
+    read while the card lay in plain sight. The line goes in a 3 x 3 opening; the
+    heart is a blob of its own too (the joined blob stays)."""
+    img = np.full((240, 240, 3), (40, 90, 30), np.uint8)  # felt
+    img[20:220, 20:220] = 235  # a card
+    cv2.putText(img, "J", (46, 80), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (40, 40, 190), 2, cv2.LINE_AA)
+    cv2.circle(img, (56, 104), 7, (40, 40, 190), -1, cv2.LINE_AA)  # the heart
+    cv2.line(img, (63, 92), (63, 150), (40, 40, 190), 1)  # the frame's line, touching it
+    comps = find_components(img)
+    near = np.hypot(comps.cx - 56, comps.cy - 104) < 3
+    assert near.any(), "no blob for the heart alone"
+    k = int(np.nonzero(near)[0][0])
+    assert 12 <= comps.w[k] <= 17 and 12 <= comps.h[k] <= 17
+    # the joined blob is still there, long and thin
+    assert ((comps.h > 50) & (comps.w < 20)).any()

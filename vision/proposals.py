@@ -459,10 +459,10 @@ def _components(
         for roi, c in _ink_areas(pic, paper, max_size, (by1 - by, bx1 - bx))
     ]
     found = [
-        _piece_blobs(pic, crop, roi, origin, ii, off_paper, min_size, max_size)
+        f
         for roi, crop, origin in pieces
+        for f in _piece_blobs(pic, crop, roi, origin, ii, off_paper, min_size, max_size)
     ]
-    found = [f for f in found if f is not None]
     if not found:
         return _no_components(), paper
     if len(found) > 1:  # a blob in two overlapping rois: found alike in both, kept once
@@ -638,7 +638,7 @@ def _piece_blobs(
     off_paper: NDArray[np.uint8],
     min_size: float,
     max_size: float,
-) -> _Blobs | None:
+) -> list[_Blobs]:
     """The blobs of dark or red ink in ``crop`` (picture pixels) whose boxes lie in
     ``roi`` and that paper rings, judged on the reading's half-size paper mask
     (``ii``, its integral image; ``off_paper``, its negative). ``roi`` and what is
@@ -658,7 +658,10 @@ def _piece_blobs(
     ``DARK_STEP`` under it; red ink ``RED_STEP`` (a reddish tint's paper passed
     the red tests beside bright cards as its grey paper passed the dark one).
     Off paper (the table) ink is judged as before. Where the light is dim, every
-    step is taken on contrasts lifted to good light (:attr:`Picture.lift`)."""
+    step is taken on contrasts lifted to good light (:attr:`Picture.lift`).
+
+    The blobs come in one :class:`_Blobs`, and the compact parts of blobs a thin line
+    joins to something else (:func:`_thin_joins`) in a second where there are any."""
     x0, y0, x1, y1 = crop
     image, gray = pic.image[y0:y1, x0:x1], pic.gray_in(crop)
     k = pic.background_k
@@ -720,8 +723,107 @@ def _piece_blobs(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
     if n <= 1:
+        return []
+
+    def kept(
+        lab: NDArray[np.int32],
+        st: NDArray[np.int32],
+        cen: NDArray[np.float64],
+        ids: NDArray[np.intp],
+    ) -> _Blobs | None:
+        return _kept_blobs(
+            lab, st, cen, ids, red, both, roi, origin, ii, off_paper, min_size, max_size
+        )
+
+    found = [kept(labels, stats, centroids, np.arange(1, n))]
+    parts = _thin_joins(ink, labels, stats, max_size)
+    if parts is not None:  # a suit joined to a thin line (a court figure's frame)
+        found.append(kept(*parts))
+    return [f for f in found if f is not None]
+
+
+SPLIT_KEEP = 0.25
+SPLIT_LOST = 0.15
+SPLIT_ASPECT = 1.5
+SPLIT_FILL = 0.45
+JOINED_ASPECT = 1.8
+JOINED_FILL = 0.45
+JOINED_LARGEST = 3.0
+
+
+def _thin_joins(
+    ink: NDArray[np.uint8], labels: NDArray[np.int32], stats: NDArray[np.int32], max_size: float
+) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64], NDArray[np.intp]] | None:
+    """Compact parts of blobs that a thin line joins to something else: a suit
+    printed against the line of a court figure's frame (the photographed JH of
+    ``bidly``: its heart and a 1-pixel line, one blob 16 x 43, no suit). Such a blob
+    is long for its width and sparse (``JOINED_ASPECT``, ``JOINED_FILL``); opened with
+    a 3 x 3 square, the line goes and the suit stays. A part that is compact
+    (``SPLIT_ASPECT``, ``SPLIT_FILL``), where the opening took at least
+    ``SPLIT_LOST`` of the blob and the part keeps at least ``SPLIT_KEEP`` of it, is a
+    blob of its own as well; the joined blob stays as it was. Returns a label image
+    of the parts, their stats and centroids and their numbers, or ``None``."""
+    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    long_, short = np.maximum(w, h), np.minimum(w, h)
+    joined = (
+        (long_ <= JOINED_LARGEST * max_size)
+        & (short >= 8)
+        & (long_ >= JOINED_ASPECT * short)
+        & (area < JOINED_FILL * w * h)
+        & (area >= 30)
+    )
+    which = np.nonzero(joined)[0] + 1
+    if which.size == 0:
         return None
-    x, y, bw, bh, area = (stats[1:, i].astype(np.int64) for i in range(5))
+    square = np.ones((3, 3), np.uint8)
+    rows: list[list[float]] = []
+    part_labels: NDArray[np.int32] | None = None
+    for i in which.tolist():
+        x, y, bw, bh, whole = stats[i].tolist()
+        blob = cv2.compare(labels[y : y + bh, x : x + bw], i, cv2.CMP_EQ)
+        opened = cv2.morphologyEx(
+            blob, cv2.MORPH_OPEN, square, borderType=cv2.BORDER_CONSTANT, borderValue=0
+        )
+        m, o_labels, o_stats, o_cen = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        for j in range(1, m):
+            px, py, pw, ph, part = o_stats[j].tolist()
+            compact = max(pw, ph) <= SPLIT_ASPECT * min(pw, ph) and part >= SPLIT_FILL * pw * ph
+            if not compact or whole - part < SPLIT_LOST * whole or part < SPLIT_KEEP * whole:
+                continue
+            if part_labels is None:
+                part_labels = np.zeros_like(labels)
+            k = len(rows) + 1
+            view = part_labels[y : y + bh, x : x + bw]
+            view[o_labels == j] = k
+            rows.append([x + px, y + py, pw, ph, part, x + o_cen[j][0], y + o_cen[j][1]])
+    if part_labels is None:
+        return None
+    table = np.array(rows, np.float64)
+    p_stats = np.zeros((len(rows) + 1, 5), np.int32)
+    p_stats[1:] = table[:, :5].astype(np.int32)
+    p_cen = np.zeros((len(rows) + 1, 2), np.float64)
+    p_cen[1:] = table[:, 5:]
+    return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1)
+
+
+def _kept_blobs(
+    labels: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    centroids: NDArray[np.float64],
+    ids: NDArray[np.intp],
+    red: NDArray[np.uint8],
+    both: NDArray[np.uint8],
+    roi: Box,
+    origin: tuple[int, int],
+    ii: NDArray[np.int32],
+    off_paper: NDArray[np.uint8],
+    min_size: float,
+    max_size: float,
+) -> _Blobs | None:
+    """Of the blobs numbered ``ids`` in ``labels`` (with their stats and centroids),
+    those that may be print: of a size, filled so, in the roi, ringed by paper."""
+    stats = stats[ids]
+    x, y, bw, bh, area = (stats[:, i].astype(np.int64) for i in range(5))
     size = np.maximum(bw, bh)
     fill = area / np.maximum(bw * bh, 1)
     gx, gy = x + origin[0], y + origin[1]  # in the reading's pixels
@@ -763,10 +865,10 @@ def _piece_blobs(
     reading = np.stack([gx, gy, bw, bh, area], axis=1)[idx].astype(np.float64)
     return _Blobs(
         stats=reading,
-        centroids=centroids[idx + 1] + np.array(origin, np.float64),
-        local=stats[idx + 1, :4],
+        centroids=centroids[ids[idx]] + np.array(origin, np.float64),
+        local=stats[idx, :4],
         share=share[idx],
-        ids=idx + 1,
+        ids=ids[idx],
         labels=labels,
         red=red,
         contrast=both,
