@@ -623,3 +623,50 @@ def test_a_half_size_mask_is_brought_to_full_size_over_any_crop():
         ys = np.minimum(np.arange(oy, oy + ch) // 2, half.shape[0] - 1)
         xs = np.minimum(np.arange(ox, ox + cw) // 2, half.shape[1] - 1)
         assert np.array_equal(got, half[np.ix_(ys, xs)]), (h, w, ox, oy, ch, cw)
+
+
+def test_suits_split_off_thin_lines_are_found_alike_whole_and_by_region():
+    """A suit joined to a thin line is split off only where the joined blob lies in
+    the roi (proposals._thin_joins), so a region's blobs are the whole's there, in
+    the same order (a part may share its blob's box corner: the smaller comes
+    first). The lines run 30 to 300 pixels, past the roi's edge and the crop's; a
+    blob up to JOINED_LARGEST times the largest (135 pixels), under any region's
+    margin, is split."""
+    from vision import proposals
+
+    rng = np.random.default_rng(11)
+    img = np.full((720, 1280, 3), (40, 90, 30), np.uint8)
+    img[40:680, 40:1240] = 235
+    for k in range(24):
+        x, y = 80 + 140 * (k % 8), 90 + 200 * (k // 8)
+        cv2.circle(img, (x, y), 7, (40, 40, 190), -1, cv2.LINE_AA)
+        length = (30, 60, 100, 120, 200, 300)[k % 6]
+        if k % 2:
+            cv2.line(img, (x + 7, y - 10), (x + 7, min(670, y - 10 + length)), (40, 40, 190), 1)
+        else:
+            cv2.line(img, (x - 10, y + 7), (min(1230, x - 10 + length), y + 7), (40, 40, 190), 1)
+        cv2.putText(img, "J", (x - 8, y - 14), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (40, 40, 190), 2)
+    pic = Picture(img)
+    whole = proposals._components(pic)[0]
+    hearts = [(80 + 140 * (k % 8), 90 + 200 * (k // 8)) for k in range(24)]
+    alone = sum(
+        bool(((np.hypot(whole.cx - x, whole.cy - y) < 2) & (whole.w <= 16) & (whole.h <= 16)).any())
+        for x, y in hearts
+    )
+    assert alone >= 8  # split off their lines (those up to three times the largest blob)
+    for _ in range(12):
+        x0, y0 = int(rng.integers(0, 1000)), int(rng.integers(0, 500))
+        roi = (x0, y0, x0 + int(rng.integers(100, 280)), y0 + int(rng.integers(100, 220)))
+        box = pic.crop(roi, 20.0)
+        part = proposals._components(pic, box)[0]
+        inside_whole = (
+            (whole.cx >= roi[0]) & (whole.cx < roi[2]) & (whole.cy >= roi[1]) & (whole.cy < roi[3])
+        )
+        px, py = part.cx + box[0], part.cy + box[1]
+        inside_part = (px >= roi[0]) & (px < roi[2]) & (py >= roi[1]) & (py < roi[3])
+        for field in ("w", "h", "major", "minor"):
+            a = getattr(whole, field)[inside_whole]
+            b = getattr(part, field)[inside_part]
+            assert np.array_equal(a, b), (roi, field)
+        assert np.allclose(whole.cx[inside_whole], px[inside_part], atol=1e-3), roi
+        assert np.allclose(whole.cy[inside_whole], py[inside_part], atol=1e-3), roi

@@ -253,13 +253,49 @@ def test_one_corner_read_where_a_placed_card_lies_is_that_card_misread():
     tr = Tracker(stable_s=0.3, absent_s=0.4)
     three = Sighting("3C", 0.99, 400.0, 250.0, "play.0", angle=math.pi / 2, corners=2)
     five = Sighting("5S", 0.99, 423.0, 250.0, "play.0", angle=math.pi / 2, corners=2)
-    eight = Sighting("8C", 0.98, 403.5, 252.8, "play.0", angle=math.pi / 2 + 0.05, corners=1)
+    # the lower index turned the other way round from the card's top left corner
+    eight = Sighting("8C", 0.98, 403.5, 252.8, "play.0", angle=-math.pi / 2 + 0.05, corners=1)
     events = run(tr, frames(1.0), [three])
     events += run(tr, frames(2.0, 1.0), [five, eight])
     assert [(e.kind, e.card) for e in events] == [("placed", "3C"), ("placed", "5S")]
     assert tr.placed == {"3C": "play.0", "5S": "play.0"}
-    # the 3C is accounted for (read doubtfully where it lies), not looked for again
+
+
+def test_a_placed_card_whose_one_corner_is_misread_is_not_missing():
+    # no card lies over the 3C here (its upper corner under a score pad): the misread
+    # corner alone keeps it where it lies, read doubtfully, and is looked for no more
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    three = Sighting("3C", 0.99, 400.0, 250.0, "play.0", angle=math.pi / 2, corners=2)
+    eight = Sighting("8C", 0.98, 403.5, 252.8, "play.0", angle=-math.pi / 2 + 0.05, corners=1)
+    run(tr, frames(1.0), [three])
+    assert run(tr, frames(2.0, 1.0), [eight]) == []
+    assert tr.placed == {"3C": "play.0"}
     assert tr.wanted(3.0) == []
+
+
+def test_a_misread_corner_on_a_pile_stands_for_the_card_on_top():
+    # a JD laid 6 mm over a 5H; the JD's one corner read as a QD holds the JD (the top
+    # card), not the 5H under it, so the JD is not removed
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    five = Sighting("5H", 0.95, 400.0, 250.0, "play.0", angle=0.0, corners=2)
+    jack = Sighting("JD", 0.95, 406.0, 250.0, "play.0", angle=0.0, corners=2)
+    queen = Sighting("QD", 0.95, 407.0, 250.0, "play.0", angle=0.0, corners=1)
+    events = run(tr, frames(1.0), [five])
+    events += run(tr, frames(1.0, 1.0), [jack])
+    events += run(tr, frames(2.0, 2.0), [queen])
+    assert [(e.kind, e.card) for e in events] == [("placed", "5H"), ("placed", "JD")]
+    assert set(tr.placed) == {"5H", "JD"}
+
+
+def test_a_placed_card_moved_onto_a_pile_showing_one_corner_is_moved():
+    tr = Tracker(stable_s=0.3, absent_s=0.4)
+    five = Sighting("5H", 0.95, 400.0, 700.0, "show.0", angle=0.0, corners=2)
+    jack = Sighting("JD", 0.95, 400.0, 250.0, "play.0", angle=0.0, corners=2)
+    events = run(tr, frames(1.0), [five, jack])
+    events += run(tr, frames(0.3, 1.0), [five], occluded=lambda x, y: y < 400)  # picked up
+    there = Sighting("JD", 0.95, 402.0, 701.0, "show.0", angle=0.0, corners=1)
+    events += run(tr, frames(2.0, 1.3), [there])
+    assert [(e.kind, e.card) for e in events][2:] == [("moved", "JD")]
 
 
 def test_a_card_read_from_one_corner_away_from_placed_cards_is_placed():

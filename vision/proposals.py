@@ -480,7 +480,10 @@ def _components(
     xy = np.concatenate([f.stats[:, :2] for f in found])
     which = np.concatenate([np.full(len(f.share), i) for i, f in enumerate(found)])
     row = np.concatenate([np.arange(len(f.share)) for f in found])
-    order = np.lexsort((row, xy[:, 0], xy[:, 1]))  # top, then left, then label order
+    # top, then left, then the smaller (a part of a blob a thin line joins, which may
+    # share its box's corner: _thin_joins), then label order
+    area = np.concatenate([f.stats[:, 4] for f in found])
+    order = np.lexsort((row, area, xy[:, 0], xy[:, 1]))
     cap = pic.max_blobs
     if order.size > cap:
         # not a card table (sensor noise, a page of print, a patterned cloth), or
@@ -490,7 +493,7 @@ def _components(
         # and of those the most surrounded by paper
         strong = np.concatenate([f.strong() for f in found])
         keep = order[np.lexsort((-share[order], -strong[order]))[:cap]]
-        order = keep[np.lexsort((row[keep], xy[keep, 0], xy[keep, 1]))]
+        order = keep[np.lexsort((row[keep], area[keep], xy[keep, 0], xy[keep, 1]))]
     # second moments and red share of the kept blobs (a hundred or so of several hundred
     # specks), each from its own box of its piece's label image: cheaper than gathering
     # every ink pixel of the frame to its blob
@@ -595,9 +598,10 @@ def _ink_areas(
 class _Blobs:
     """The blobs one piece of a picture kept, before the picture's cap: their stats
     (x, y, w, h, area) and centroids in the reading's pixels, their boxes in the
-    piece's (``local``), paper shares, label numbers, the piece's label image and
-    red mask that their moments are taken from, and its ink contrast (how far each
-    pixel is under its surroundings, lifted) that :meth:`strong` counts."""
+    piece's (``local``), paper shares, label numbers, the label image their moments
+    are taken from (the piece's, or that of the parts :func:`_thin_joins` split
+    off) and the piece's red mask, and its ink contrast (how far each pixel is
+    under its surroundings, lifted) that :meth:`strong` counts."""
 
     stats: NDArray[np.float64]
     centroids: NDArray[np.float64]
@@ -736,7 +740,7 @@ def _piece_blobs(
         )
 
     found = [kept(labels, stats, centroids, np.arange(1, n))]
-    parts = _thin_joins(ink, labels, stats, max_size)
+    parts = _thin_joins(labels, stats, roi, origin, ii, off_paper, max_size)
     if parts is not None:  # a suit joined to a thin line (a court figure's frame)
         found.append(kept(*parts))
     return [f for f in found if f is not None]
@@ -748,54 +752,70 @@ SPLIT_ASPECT = 1.5
 SPLIT_FILL = 0.45
 JOINED_ASPECT = 1.8
 JOINED_FILL = 0.45
-JOINED_LARGEST = 3.0
+JOINED_LARGEST = 1.5
 
 
 def _thin_joins(
-    ink: NDArray[np.uint8], labels: NDArray[np.int32], stats: NDArray[np.int32], max_size: float
+    labels: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    roi: Box,
+    origin: tuple[int, int],
+    ii: NDArray[np.int32],
+    off_paper: NDArray[np.uint8],
+    max_size: float,
 ) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64], NDArray[np.intp]] | None:
     """Compact parts of blobs that a thin line joins to something else: a suit
     printed against the line of a court figure's frame (the photographed JH of
     ``bidly``: its heart and a 1-pixel line, one blob 16 x 43, no suit). Such a blob
-    is long for its width and sparse (``JOINED_ASPECT``, ``JOINED_FILL``); opened with
-    a 3 x 3 square, the line goes and the suit stays. A part that is compact
-    (``SPLIT_ASPECT``, ``SPLIT_FILL``), where the opening took at least
-    ``SPLIT_LOST`` of the blob and the part keeps at least ``SPLIT_KEEP`` of it, is a
-    blob of its own as well; the joined blob stays as it was. Returns a label image
-    of the parts, their stats and centroids and their numbers, or ``None``."""
-    w, h, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    is long for its width and sparse (``JOINED_ASPECT``, ``JOINED_FILL``), lies in the
+    roi (so it is the whole picture's blob, whichever way the picture is read) and
+    is ringed by paper as print is; opened with a 3 x 3 square in its own box, the
+    line goes and the suit stays. Where the opening took at least ``SPLIT_LOST`` of
+    the blob, each part that is compact (``SPLIT_ASPECT``, ``SPLIT_FILL``) and keeps
+    at least ``SPLIT_KEEP`` of it is a blob of its own as well; the joined blob stays
+    as it was. Returns a label image of the parts (in the piece's pixels), their
+    stats and centroids and their numbers, or ``None``."""
+    x, y, w, h, area = (stats[1:, i].astype(np.int64) for i in range(5))
     long_, short = np.maximum(w, h), np.minimum(w, h)
+    gx, gy = x + origin[0], y + origin[1]
     joined = (
         (long_ <= JOINED_LARGEST * max_size)
         & (short >= 8)
         & (long_ >= JOINED_ASPECT * short)
         & (area < JOINED_FILL * w * h)
         & (area >= 30)
+        & (gx >= roi[0])
+        & (gy >= roi[1])
+        & (gx + w <= roi[2])
+        & (gy + h <= roi[3])
     )
-    which = np.nonzero(joined)[0] + 1
+    which = np.nonzero(joined)[0]
     if which.size == 0:
         return None
+    ringed = _paper_share(gx[which], gy[which], w[which], h[which], ii, off_paper.shape)
+    which = which[ringed >= PAPER_RING] + 1
     square = np.ones((3, 3), np.uint8)
     rows: list[list[float]] = []
     part_labels: NDArray[np.int32] | None = None
     for i in which.tolist():
-        x, y, bw, bh, whole = stats[i].tolist()
-        blob = cv2.compare(labels[y : y + bh, x : x + bw], i, cv2.CMP_EQ)
+        bx, by, bw, bh, whole = stats[i].tolist()
+        blob = cv2.compare(labels[by : by + bh, bx : bx + bw], i, cv2.CMP_EQ)
         opened = cv2.morphologyEx(
             blob, cv2.MORPH_OPEN, square, borderType=cv2.BORDER_CONSTANT, borderValue=0
         )
+        if whole - cv2.countNonZero(opened) < SPLIT_LOST * whole:
+            continue
         m, o_labels, o_stats, o_cen = cv2.connectedComponentsWithStats(opened, connectivity=8)
         for j in range(1, m):
             px, py, pw, ph, part = o_stats[j].tolist()
             compact = max(pw, ph) <= SPLIT_ASPECT * min(pw, ph) and part >= SPLIT_FILL * pw * ph
-            if not compact or whole - part < SPLIT_LOST * whole or part < SPLIT_KEEP * whole:
+            if not compact or part < SPLIT_KEEP * whole:
                 continue
             if part_labels is None:
                 part_labels = np.zeros_like(labels)
-            k = len(rows) + 1
-            view = part_labels[y : y + bh, x : x + bw]
-            view[o_labels == j] = k
-            rows.append([x + px, y + py, pw, ph, part, x + o_cen[j][0], y + o_cen[j][1]])
+            view = part_labels[by : by + bh, bx : bx + bw]
+            view[o_labels == j] = len(rows) + 1
+            rows.append([bx + px, by + py, pw, ph, part, bx + o_cen[j][0], by + o_cen[j][1]])
     if part_labels is None:
         return None
     table = np.array(rows, np.float64)
@@ -804,6 +824,40 @@ def _thin_joins(
     p_cen = np.zeros((len(rows) + 1, 2), np.float64)
     p_cen[1:] = table[:, 5:]
     return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1)
+
+
+PAPER_RING = 0.25
+
+
+def _paper_share(
+    gx: NDArray[np.int64],
+    gy: NDArray[np.int64],
+    bw: NDArray[np.int64],
+    bh: NDArray[np.int64],
+    ii: NDArray[np.int32],
+    shape: tuple[int, int],
+) -> NDArray[np.float64]:
+    """The share of paper in a band round each blob's box (a quarter of its size
+    wide; the box at ``gx``, ``gy``, ``bw`` x ``bh`` in the reading's pixels): cards are
+    white, cork, wood and cloth are not, so a blob is print only where most of
+    the band (``PAPER_RING``) is paper. Counted for all blobs at once with the
+    integral image ``ii`` of the half-size paper mask (of ``shape``)."""
+    hh, hw = shape
+    m = np.maximum(2, (np.maximum(bw, bh) * 0.25).astype(np.int64))
+    bx0, by0, bx1, by1 = gx, gy, gx + bw, gy + bh
+    ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
+    ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
+    ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
+    ox1, oy1 = np.minimum((bx1 + m + 1) // 2, hw), np.minimum((by1 + m + 1) // 2, hh)
+
+    def box_sum(
+        x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
+    ) -> NDArray[np.int64]:
+        return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+
+    band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
+    band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
+    return band / np.maximum(band_area, 1)
 
 
 def _kept_blobs(
@@ -839,26 +893,8 @@ def _kept_blobs(
         & (gx + bw <= roi[2])
         & (gy + bh <= roi[3])
     )
-    # paper around the blob: most of a band around its box must be light (cards are
-    # white; cork, wood and cloth are not). Counted for all blobs at once with the
-    # integral image of the half-size paper mask.
-    hh, hw = off_paper.shape
-    m = np.maximum(2, (size * 0.25).astype(np.int64))
-    bx0, by0, bx1, by1 = gx, gy, gx + bw, gy + bh
-    ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
-    ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
-    ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
-    ox1, oy1 = np.minimum((bx1 + m + 1) // 2, hw), np.minimum((by1 + m + 1) // 2, hh)
-
-    def box_sum(
-        x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
-    ) -> NDArray[np.int64]:
-        return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-
-    band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
-    band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
-    share = band / np.maximum(band_area, 1)
-    ok &= share >= 0.25
+    share = _paper_share(gx, gy, bw, bh, ii, off_paper.shape)
+    ok &= share >= PAPER_RING
     idx = np.nonzero(ok)[0]
     if idx.size == 0:
         return None

@@ -328,26 +328,35 @@ class Tracker:
         misread, not a second card: with the card laid over it covering its other
         corner, a 3 in a font the network never met read as an 8 (the live check with
         the URW pack). It counts as the placed card read doubtfully (not missing) and
-        places nothing. A card laid squarely on a placed one (a pile) shows both its
-        corners and is placed; one that shows a single corner waits until it shows
-        both, or until the card under it is gone."""
+        places nothing; of several placed cards there, the top one (the last placed,
+        then the nearest). A card laid squarely on a placed one (a pile) shows both
+        its corners and is placed; one that shows a single corner waits until it
+        shows both (a card tucked under the one over the card it replaced waits until
+        that one is taken away). A card already placed is left to the rules for
+        moves: a placed card moved onto a pile is a move."""
         spot = self._same_spot * self.unit
         for card, s in list(best.items()):
             if s.corners != 1:
                 continue
             own = self._tracks.get(card)
-            if own is not None and own.placed and self._near(own, s.x_mm, s.y_mm):
-                continue  # itself, where it lies
-            for other, tr in self._tracks.items():
-                if other == card or not tr.placed or other in best:
-                    continue
-                if math.hypot(s.x_mm - tr.px, s.y_mm - tr.py) > spot:
-                    continue
-                if not _turned_alike(s.angle, tr.angle):
-                    continue
-                doubtful[other] = Sighting(other, 0.0, tr.px, tr.py, tr.placed_zone, tr.angle)
-                del best[card]
-                break
+            if own is not None and own.placed:
+                continue
+            there = [
+                (other, tr)
+                for other, tr in self._tracks.items()
+                if other != card
+                and tr.placed
+                and other not in best
+                and math.hypot(s.x_mm - tr.px, s.y_mm - tr.py) <= spot
+                and _turned_alike(s.angle, tr.angle)
+            ]
+            if not there:
+                continue
+            other, tr = max(
+                there, key=lambda o: (o[1].order, -math.hypot(s.x_mm - o[1].px, s.y_mm - o[1].py))
+            )
+            doubtful[other] = Sighting(other, 0.0, tr.px, tr.py, tr.placed_zone, tr.angle)
+            del best[card]
 
     def _near(self, tr: _Track, x: float, y: float) -> bool:
         return math.hypot(x - tr.px, y - tr.py) <= self.card_width / 2
