@@ -127,6 +127,11 @@ SHARPEN_SIGMA = 2.0
 # shrunk to this many pixels: the filter takes about 0.1 s for 1200 x 1200 and 1.7 s
 # and 460 MB for 4608 x 2592 (its Fourier transforms are of the whole picture).
 MAX_UNSMEAR_PIXELS = 4_000_000
+# A picture of unknown scale larger than this is read first shrunk to this many pixels
+# (a 144-megapixel photograph took 4.0 GB and 12 s read at its own size first): its
+# indices are far larger than the network reads, so the scale search shrinks it anyway;
+# a 4608 x 2592 frame of the Camera Module 3 (12 megapixels) is read as it is.
+MAX_READ_PIXELS = 24_000_000
 # An underexposed picture (its bright end, the 99.5th percentile of its grey, under
 # DARK_END) is read brightened until that end is EXPOSED_END, at most MAX_GAIN times.
 DARK_END = 64.0
@@ -686,16 +691,18 @@ class Recognizer:
         self.last_unsmeared = None  # the motion blur undone: (degrees, the picture's pixels)
         self.last_gain = 1.0  # how much an underexposed picture was brightened
         image = as_bgr(image)  # grey or BGRA made BGR; another depth is an ImageError
-        if self.calibration is None:
-            image, self.last_gain = exposed(image)  # an underexposed picture brightened
-        readings = self.read(image)
         if self.calibration is not None:
-            return readings
-        score = self._scale_score(readings)
-        outsize = any(r.confidence >= self.confident and _index_d(r) > SCALE_D for r in readings)
+            return self.read(image)
+        image, self.last_gain = exposed(image)  # an underexposed picture brightened
         h, w = image.shape[:2]
-        best: tuple[float, float, list[CardReading]] = (score, 1.0, readings)
-        k = 0.5
+        first = min(1.0, float(np.sqrt(MAX_READ_PIXELS / (h * w))))  # a huge photograph
+        score, readings = self._read_resized(image, _resized(image, first))
+        # an index read surely whose size does not settle the scale (in the pixels read)
+        outsize = any(
+            r.confidence >= self.confident and _index_d(r) * first > SCALE_D for r in readings
+        )
+        best: tuple[float, float, list[CardReading]] = (score, first, readings)
+        k = first / 2
         search = not (score > 0 and not outsize)
         while search and min(h, w) * k >= MIN_SIDE:
             score, found = self._read_resized(image, _resized(image, k))
