@@ -125,6 +125,44 @@ def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys,
     assert len(errors) == 1 and "cut short" in errors[0] and f"1{suffix}" in errors[0]
 
 
+def _bomb_png(side: int) -> bytes:
+    """A whole, valid PNG of ``side`` x ``side`` black grey pixels, compressed row by
+    row (a few hundred kilobytes on disc)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    packer = zlib.compressobj(9)
+    row = bytes(side + 1)  # filter byte 0 and the row
+    body = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+    header = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+    )
+
+
+def test_a_picture_too_large_to_decode_is_refused_before_decoding(tmp_path, capsys):
+    """A 16,000 x 16,000 PNG of blank pixels is 256 megapixels and some 250 kB on
+    disc: decoded, 768 MB (a 30,000-pixel one took 8.9 GB and 45 s, and read "no
+    card"). Its header's size is refused before decoding: status 2, one line."""
+    from vision.images import MAX_DECODE_PIXELS, _size
+
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_bomb_png(16_000))
+    assert bomb.stat().st_size < 1_000_000 and MAX_DECODE_PIXELS < 16_000**2
+    assert main(["vision", "identify", str(bomb)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert f"cannot read image {bomb}: it is 16,000 x 16,000 pixels, more than 250" in err
+    # the sizes the headers give, for the three formats read so
+    for ext in (".png", ".jpg", ".bmp"):
+        ok, buf = cv2.imencode(ext, np.zeros((37, 53, 3), np.uint8))
+        assert ok and _size(buf.tobytes()) == (53, 37), ext
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -12,6 +12,11 @@ and what is wrong: missing, not a picture, or cut short.
 * Other formats (BMP, TIFF, WebP): what OpenCV decodes, with the size the file
   says when it says one (BMP).
 
+A picture whose header says it has more than ``MAX_DECODE_PIXELS`` is refused
+before it is decoded (a PNG of 30,000 x 30,000 blank pixels is a few megabytes on
+disc and 2.7 GB decoded): the header's size is read from a PNG's IHDR, a JPEG's
+frame header and a BMP's info header.
+
 >>> import tempfile, pathlib, cv2, numpy as np
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = cv2.imwrite(str(folder / "a.jpg"), np.full((40, 60, 3), 128, np.uint8))
@@ -44,6 +49,11 @@ _JPEG_END = b"\xff\xd9"
 _PNG_START = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"IEND\xaeB`\x82"
 _PADDING = 16  # bytes after the end marker that some writers add
+# The most pixels a picture may have: a 200-megapixel phone photograph (16,320 x
+# 12,240) and a little over; more is refused before it is decoded.
+MAX_DECODE_PIXELS = 250_000_000
+# JPEG frame headers (SOF0-SOF15 but DHT, JPG and DAC) carry the picture's size
+_JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 class ImageError(VisionError, ValueError):
@@ -84,6 +94,34 @@ def _whole(data: bytes) -> str | None:
     return None
 
 
+def _size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a picture's header gives (PNG, JPEG, BMP), or ``None``."""
+    if data.startswith(_PNG_START) and len(data) >= 24 and data[12:16] == b"IHDR":
+        w, h = struct.unpack_from(">II", data, 16)
+        return w, h
+    if data.startswith(_JPEG_START):
+        i = 2
+        while i + 9 <= len(data):
+            if data[i] != 0xFF:
+                return None
+            marker = data[i + 1]
+            if marker == 0xFF:  # fill byte
+                i += 1
+                continue
+            (length,) = struct.unpack_from(">H", data, i + 2)
+            if marker in _JPEG_FRAMES:
+                h, w = struct.unpack_from(">HH", data, i + 5)
+                return w, h
+            if marker == 0xDA:  # the scan begins: no frame header before it
+                return None
+            i += 2 + length
+        return None
+    if data.startswith(b"BM") and len(data) >= 26:
+        w, h = struct.unpack_from("<ii", data, 18)
+        return abs(w), abs(h)
+    return None
+
+
 def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
     """A whole picture (BGR) from the bytes of its file; :class:`ImageError` if not."""
     if not data:
@@ -91,6 +129,12 @@ def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
     why = _whole(data)
     if why is not None:
         raise ImageError(f"cannot read image {name}: {why}")
+    size = _size(data)
+    if size is not None and size[0] * size[1] > MAX_DECODE_PIXELS:
+        raise ImageError(
+            f"cannot read image {name}: it is {size[0]:,} x {size[1]:,} pixels, more than "
+            f"{MAX_DECODE_PIXELS // 1_000_000} megapixels"
+        )
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise ImageError(f"cannot read image {name}: not a readable image")
