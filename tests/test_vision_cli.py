@@ -226,3 +226,43 @@ def test_ctrl_c_keeps_what_was_printed_and_says_one_line(command):
         assert all(json.loads(line) for line in rest.splitlines() if line.strip())
     else:  # the demo stops; it does not go on to the next video or judge a half-played one
         assert first.startswith("Kiebitz demo:") and "Checked against" not in rest
+
+
+def test_a_video_cut_short_plays_to_the_cut_and_then_is_an_error(tmp_path, capsys):
+    """An AVI (its frame count in the header, its index at the end) cut in half:
+    OpenCV plays the frames before the cut and stops as if the video had ended.
+    The source says it ends short of its header's count, once, then reads as
+    ended; `watch` prints the error and stops with status 2."""
+    from vision.errors import SourceError
+    from vision.sources import VideoFileSource
+
+    whole = tmp_path / "play.avi"
+    writer = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for i in range(30):
+        frame = np.full((240, 320, 3), 60, np.uint8)
+        cv2.putText(frame, str(i), (100, 120), cv2.FONT_HERSHEY_SIMPLEX, 2, (255, 255, 255), 3)
+        writer.write(frame)
+    writer.release()
+    cut = tmp_path / "cut.avi"
+    data = whole.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+
+    source = VideoFileSource(whole)
+    source.open()
+    assert sum(1 for _ in iter(source.read, None)) == 30  # whole: ends without a word
+    source = VideoFileSource(cut)
+    source.open()
+    played = 0
+    with pytest.raises(SourceError, match=r"ends at frame \d+ of the 30 its header gives"):
+        while source.read() is not None:
+            played += 1
+    assert 5 < played < 30
+    assert source.read() is None  # said once, then ended
+    source.close()
+
+    assert main(["vision", "watch", str(whole)]) == 0
+    capsys.readouterr()
+    assert main(["vision", "watch", str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert "cut short" in err and len(err.strip().splitlines()) == 1
+    assert json.loads(out.splitlines()[-1])["error"].endswith("cut short")

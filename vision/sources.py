@@ -128,12 +128,22 @@ class _CaptureBase:
 
 
 class VideoFileSource(_CaptureBase):
-    """A video file; frame times come from the file, not the clock."""
+    """A video file; frame times come from the file, not the clock.
+
+    A file that ends well before the frame count its header gives (a copy cut
+    short, an AVI or an mp4 written with its index first: the frames before the cut
+    play) raises :class:`SourceError` once, naming how far it got, where it ends;
+    then it reads as ended. A count within ``SHORT_SLACK`` frames is not doubted (a
+    header's count may be an estimate)."""
+
+    SHORT_SLACK = 2
 
     def __init__(self, path: str | Path) -> None:
         super().__init__()
         self.path = Path(path)
         self.name = str(path)
+        self._expected: int | None = None
+        self._ended = False
 
     def open(self) -> None:
         if not self.path.is_file():
@@ -143,12 +153,23 @@ class VideoFileSource(_CaptureBase):
             raise SourceError(f"cannot open video file {self.path} (unknown format?)")
         self._capture = capture
         self._index = 0
+        count = capture.get(cv2.CAP_PROP_FRAME_COUNT)
+        self._expected = int(count) if count and count > 0 else None
+        self._ended = False
 
     def read(self) -> Frame | None:
         if self._capture is None:
             raise SourceError(f"video file {self.path} is not open")
+        if self._ended:
+            return None
         ok, image = self._capture.read()
         if not ok or image is None:
+            self._ended = True
+            if self._expected is not None and self._index < self._expected - self.SHORT_SLACK:
+                raise SourceError(
+                    f"video file {self.path} ends at frame {self._index} of the "
+                    f"{self._expected} its header gives: cut short"
+                )
             return None
         t = float(self._capture.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0
         frame = Frame(image, t, self._index, self.path.name)
