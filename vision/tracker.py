@@ -14,6 +14,10 @@ table). The tracker turns this into the few events the referee needs:
   over its spot: a show row or a play row, each card half covering the one
   before).
 
+A card read from one corner only, where a placed card lies that is not read in
+that frame, is taken for that card misread (its other corner covered by the card
+laid over it): it places nothing, and the placed card is not missing.
+
 A card seen for less than ``stable_s`` never produces an event, so a hand
 passing over the table, with cards in it or covering cards, produces none; nor
 does a card that drifts by more than ``still`` (a card in a slowly moving hand).
