@@ -148,6 +148,8 @@ def test_a_picture_too_large_to_decode_is_refused_before_decoding(tmp_path, caps
     """A 16,000 x 16,000 PNG of blank pixels is 256 megapixels and some 250 kB on
     disc: decoded, 768 MB (a 30,000-pixel one took 8.9 GB and 45 s, and read "no
     card"). Its header's size is refused before decoding: status 2, one line."""
+    import struct
+
     from vision.images import MAX_DECODE_PIXELS, _size
 
     bomb = tmp_path / "bomb.png"
@@ -161,6 +163,9 @@ def test_a_picture_too_large_to_decode_is_refused_before_decoding(tmp_path, caps
     for ext in (".png", ".jpg", ".bmp"):
         ok, buf = cv2.imencode(ext, np.zeros((37, 53, 3), np.uint8))
         assert ok and _size(buf.tobytes()) == (53, 37), ext
+    # an OS/2 BMP's core header gives its size in 16 bits
+    core = b"BM" + struct.pack("<IHHI", 26 + 40 * 30 * 3, 0, 0, 26)
+    assert _size(core + struct.pack("<IHHHH", 12, 40, 30, 1, 24)) == (40, 30)
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,11 @@ def _size(data: bytes) -> tuple[int, int] | None:
             i += 2 + length
         return None
     if data.startswith(b"BM") and len(data) >= 26:
-        w, h = struct.unpack_from("<ii", data, 18)
+        (header,) = struct.unpack_from("<I", data, 14)
+        if header == 12:  # the OS/2 core header: 16-bit sizes
+            w, h = struct.unpack_from("<HH", data, 18)
+        else:
+            w, h = struct.unpack_from("<ii", data, 18)
         return abs(w), abs(h)
     return None
 
