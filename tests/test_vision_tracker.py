@@ -248,12 +248,12 @@ def test_a_card_laid_at_a_spot_left_by_a_covered_card_is_placed():
 
 def test_one_corner_read_where_a_placed_card_lies_is_that_card_misread():
     # the live check with a pack in fonts the network never met (bench/live.py --fonts
-    # unseen, seed 7): the 5S is laid over the 3C's upper corner, and the 3C's lower
+    # unseen, seed 7): the 5S is laid over the 3C's lower corner, and the 3C's upper
     # index, the only one left, reads as an 8C 4.5 mm from where the 3C lies
     tr = Tracker(stable_s=0.3, absent_s=0.4)
     three = Sighting("3C", 0.99, 400.0, 250.0, "play.0", angle=math.pi / 2, corners=2)
     five = Sighting("5S", 0.99, 423.0, 250.0, "play.0", angle=math.pi / 2, corners=2)
-    # the lower index turned the other way round from the card's top left corner
+    # read from one corner, the card's long side may come out the other way round
     eight = Sighting("8C", 0.98, 403.5, 252.8, "play.0", angle=-math.pi / 2 + 0.05, corners=1)
     events = run(tr, frames(1.0), [three])
     events += run(tr, frames(2.0, 1.0), [five, eight])
