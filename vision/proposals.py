@@ -40,6 +40,7 @@ PATCH_W, PATCH_H = 24, 36
 SPAN_W, SPAN_H = 2.0, 2.9
 
 F = NDArray[np.float32]
+I64 = NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -729,20 +730,13 @@ def _piece_blobs(
     if n <= 1:
         return []
 
-    def kept(
-        lab: NDArray[np.int32],
-        st: NDArray[np.int32],
-        cen: NDArray[np.float64],
-        ids: NDArray[np.intp],
-    ) -> _Blobs | None:
-        return _kept_blobs(
-            lab, st, cen, ids, red, both, roi, origin, ii, off_paper, min_size, max_size
-        )
-
-    found = [kept(labels, stats, centroids, np.arange(1, n))]
-    parts = _thin_joins(labels, stats, roi, origin, ii, off_paper, max_size)
+    piece = _Piece(roi, origin, ii, off_paper.shape)
+    found = [
+        _kept_blobs(labels, stats, centroids, np.arange(1, n), red, both, piece, min_size, max_size)
+    ]
+    parts = _thin_joins(labels, stats, piece, max_size)
     if parts is not None:  # a suit joined to a thin line (a court figure's frame)
-        found.append(kept(*parts))
+        found.append(_kept_blobs(*parts, red, both, piece, min_size, max_size))
     return [f for f in found if f is not None]
 
 
@@ -756,13 +750,7 @@ JOINED_LARGEST = 1.5
 
 
 def _thin_joins(
-    labels: NDArray[np.int32],
-    stats: NDArray[np.int32],
-    roi: Box,
-    origin: tuple[int, int],
-    ii: NDArray[np.int32],
-    off_paper: NDArray[np.uint8],
-    max_size: float,
+    labels: NDArray[np.int32], stats: NDArray[np.int32], piece: _Piece, max_size: float
 ) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64], NDArray[np.intp]] | None:
     """Compact parts of blobs that a thin line joins to something else: a suit
     printed against the line of a court figure's frame (the photographed JH of
@@ -775,24 +763,20 @@ def _thin_joins(
     at least ``SPLIT_KEEP`` of it is a blob of its own as well; the joined blob stays
     as it was. Returns a label image of the parts (in the piece's pixels), their
     stats and centroids and their numbers, or ``None``."""
-    x, y, w, h, area = (stats[1:, i].astype(np.int64) for i in range(5))
+    gx, gy, w, h, area = piece.boxes(stats[1:])
     long_, short = np.maximum(w, h), np.minimum(w, h)
-    gx, gy = x + origin[0], y + origin[1]
     joined = (
         (long_ <= JOINED_LARGEST * max_size)
         & (short >= 8)
         & (long_ >= JOINED_ASPECT * short)
         & (area < JOINED_FILL * w * h)
         & (area >= 30)
-        & (gx >= roi[0])
-        & (gy >= roi[1])
-        & (gx + w <= roi[2])
-        & (gy + h <= roi[3])
+        & piece.inside(gx, gy, w, h)
     )
     which = np.nonzero(joined)[0]
     if which.size == 0:
         return None
-    ringed = _paper_share(gx[which], gy[which], w[which], h[which], ii, off_paper.shape)
+    ringed = piece.ringed(gx[which], gy[which], w[which], h[which])
     which = which[ringed >= PAPER_RING] + 1
     square = np.ones((3, 3), np.uint8)
     rows: list[list[float]] = []
@@ -829,35 +813,48 @@ def _thin_joins(
 PAPER_RING = 0.25
 
 
-def _paper_share(
-    gx: NDArray[np.int64],
-    gy: NDArray[np.int64],
-    bw: NDArray[np.int64],
-    bh: NDArray[np.int64],
-    ii: NDArray[np.int32],
-    shape: tuple[int, int],
-) -> NDArray[np.float64]:
-    """The share of paper in a band round each blob's box (a quarter of its size
-    wide; the box at ``gx``, ``gy``, ``bw`` x ``bh`` in the reading's pixels): cards are
-    white, cork, wood and cloth are not, so a blob is print only where most of
-    the band (``PAPER_RING``) is paper. Counted for all blobs at once with the
-    integral image ``ii`` of the half-size paper mask (of ``shape``)."""
-    hh, hw = shape
-    m = np.maximum(2, (np.maximum(bw, bh) * 0.25).astype(np.int64))
-    bx0, by0, bx1, by1 = gx, gy, gx + bw, gy + bh
-    ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
-    ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
-    ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
-    ox1, oy1 = np.minimum((bx1 + m + 1) // 2, hw), np.minimum((by1 + m + 1) // 2, hh)
+@dataclass(frozen=True)
+class _Piece:
+    """Where one piece's blobs are judged: its ``roi`` and the first pixel of its
+    crop (``origin``), in the reading's pixels, and the integral image ``ii`` of the
+    reading's half-size paper mask (of ``paper_shape``)."""
 
-    def box_sum(
-        x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
-    ) -> NDArray[np.int64]:
-        return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    roi: Box
+    origin: tuple[int, int]
+    ii: NDArray[np.int32]
+    paper_shape: tuple[int, int]
 
-    band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
-    band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
-    return band / np.maximum(band_area, 1)
+    def boxes(self, stats: NDArray[np.int32]) -> tuple[I64, ...]:
+        """The blobs' boxes in the reading's pixels (x, y, w, h) and their areas, from
+        their stats in the crop's."""
+        x, y, w, h, area = (stats[:, i].astype(np.int64) for i in range(5))
+        return x + self.origin[0], y + self.origin[1], w, h, area
+
+    def inside(self, gx: I64, gy: I64, w: I64, h: I64) -> NDArray[np.bool_]:
+        """Whether each box lies in the roi (so the blob is the whole picture's)."""
+        x0, y0, x1, y1 = self.roi
+        return (gx >= x0) & (gy >= y0) & (gx + w <= x1) & (gy + h <= y1)
+
+    def ringed(self, gx: I64, gy: I64, bw: I64, bh: I64) -> NDArray[np.float64]:
+        """The share of paper in a band round each box (a quarter of its size wide):
+        cards are white, cork, wood and cloth are not, so a blob is print only where
+        most of the band (``PAPER_RING``) is paper. Counted for all blobs at once on
+        the integral image of the half-size paper mask."""
+        ii = self.ii
+        hh, hw = self.paper_shape
+        m = np.maximum(2, (np.maximum(bw, bh) * 0.25).astype(np.int64))
+        bx0, by0, bx1, by1 = gx, gy, gx + bw, gy + bh
+        ix0, iy0 = np.minimum(bx0 // 2, hw), np.minimum(by0 // 2, hh)
+        ix1, iy1 = np.minimum((bx1 + 1) // 2, hw), np.minimum((by1 + 1) // 2, hh)
+        ox0, oy0 = np.maximum((bx0 - m) // 2, 0), np.maximum((by0 - m) // 2, 0)
+        ox1, oy1 = np.minimum((bx1 + m + 1) // 2, hw), np.minimum((by1 + m + 1) // 2, hh)
+
+        def box_sum(x0: I64, y0: I64, x1: I64, y1: I64) -> I64:
+            return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+
+        band = (box_sum(ox0, oy0, ox1, oy1) - box_sum(ix0, iy0, ix1, iy1)) // 255
+        band_area = (ox1 - ox0) * (oy1 - oy0) - (ix1 - ix0) * (iy1 - iy0)
+        return band / np.maximum(band_area, 1)
 
 
 def _kept_blobs(
@@ -867,20 +864,16 @@ def _kept_blobs(
     ids: NDArray[np.intp],
     red: NDArray[np.uint8],
     both: NDArray[np.uint8],
-    roi: Box,
-    origin: tuple[int, int],
-    ii: NDArray[np.int32],
-    off_paper: NDArray[np.uint8],
+    piece: _Piece,
     min_size: float,
     max_size: float,
 ) -> _Blobs | None:
     """Of the blobs numbered ``ids`` in ``labels`` (with their stats and centroids),
     those that may be print: of a size, filled so, in the roi, ringed by paper."""
     stats = stats[ids]
-    x, y, bw, bh, area = (stats[:, i].astype(np.int64) for i in range(5))
+    gx, gy, bw, bh, area = piece.boxes(stats)
     size = np.maximum(bw, bh)
     fill = area / np.maximum(bw * bh, 1)
-    gx, gy = x + origin[0], y + origin[1]  # in the reading's pixels
     ok = (
         (size >= min_size)
         & (size <= max_size)
@@ -888,12 +881,9 @@ def _kept_blobs(
         & (area >= 10)
         & (fill > 0.12)
         & (fill < 0.97)
-        & (gx >= roi[0])
-        & (gy >= roi[1])
-        & (gx + bw <= roi[2])
-        & (gy + bh <= roi[3])
+        & piece.inside(gx, gy, bw, bh)
     )
-    share = _paper_share(gx, gy, bw, bh, ii, off_paper.shape)
+    share = piece.ringed(gx, gy, bw, bh)
     ok &= share >= PAPER_RING
     idx = np.nonzero(ok)[0]
     if idx.size == 0:
@@ -901,7 +891,7 @@ def _kept_blobs(
     reading = np.stack([gx, gy, bw, bh, area], axis=1)[idx].astype(np.float64)
     return _Blobs(
         stats=reading,
-        centroids=centroids[ids[idx]] + np.array(origin, np.float64),
+        centroids=centroids[ids[idx]] + np.array(piece.origin, np.float64),
         local=stats[idx, :4],
         share=share[idx],
         ids=ids[idx],

@@ -345,20 +345,20 @@ class Tracker:
             own = self._tracks.get(card)
             if own is not None and own.placed:
                 continue
+            # (its turn in the pile, nearness, the card) of the placed cards there
             there = [
-                (other, tr)
+                (tr.order, -gap, other)
                 for other, tr in self._tracks.items()
                 if other != card
                 and tr.placed
                 and other not in best
-                and math.hypot(s.x_mm - tr.px, s.y_mm - tr.py) <= spot
+                and (gap := math.hypot(s.x_mm - tr.px, s.y_mm - tr.py)) <= spot
                 and _turned_alike(s.angle, tr.angle)
             ]
             if not there:
                 continue
-            other, tr = max(
-                there, key=lambda o: (o[1].order, -math.hypot(s.x_mm - o[1].px, s.y_mm - o[1].py))
-            )
+            other = max(there)[2]  # the top one, then the nearest
+            tr = self._tracks[other]
             doubtful[other] = Sighting(other, 0.0, tr.px, tr.py, tr.placed_zone, tr.angle)
             del best[card]
 
