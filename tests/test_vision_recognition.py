@@ -467,6 +467,31 @@ def test_print_on_a_cards_face_read_as_an_index_is_impossible():
         assert readings["3S"].flags == () and readings["QH"].flags == (), turn
 
 
+def test_an_index_at_the_edge_of_a_card_over_it_is_not_on_its_face():
+    # bidly deal 2 keystoned (its far side 70 % as wide): the 3C lies under the 2H by
+    # its right half, its index in the open beside the 2H's left edge. The 2H's
+    # outline, drawn from its two corners, takes in the 3C's index by 4.6 pixels; the
+    # 3C was thrown out as impossible (its card would hide the 2H's index)
+    from vision.recognize import ON_FACE, IndexDetection
+
+    def det(card, x, y, ux, uy, d):
+        return IndexDetection(card[:-1], card[-1], 1.0, 1.0, x, y, ux, uy, d)
+
+    heart = [
+        det("2H", 890.6, 895.7, -0.183, 0.983, 25.4),
+        det("2H", 964.5, 1138, 0.168, -0.986, 28.3),
+    ]
+    three = det("3C", 857.6, 875.6, -0.099, 0.995, 27.7)
+    readings = {r.card: r for r in Recognizer(threshold=0.0).cards([*heart, three])}
+    assert readings["3C"].flags == () and readings["3C"].confidence == 1.0
+    # the same index an index size inside the 2H's outline (29 pixels) is on its
+    # face: impossible
+    assert ON_FACE < 1.0
+    deeper = det("3C", 877.6, 903.6, -0.099, 0.995, 27.7)
+    readings = {r.card: r for r in Recognizer(threshold=0.0).cards([*heart, deeper])}
+    assert "impossible" in readings["3C"].flags
+
+
 def _row_with_darker_cards(seed: int, factor: float, tint=(1.0, 1.0, 1.0)):
     """A show row as players lay it on green felt at the club mounting: twelve cards
     25 mm apart, each over the one before, every other one darker by ``factor``

@@ -67,6 +67,13 @@ WORK_D = 20.0
 # from a patch a tenth larger or smaller (training jitters the scale by a fifth),
 # while a misreading made of a neighbour's ink (a rank above score-pad writing taken
 # for its suit) seldom survives the change.
+# An index lies on another card's face (see Recognizer._impossible) only when it lies
+# this many index sizes inside that card's outline: an outline drawn from where a
+# card's index lies is good to a few pixels, and less where the picture is keystoned
+# (a phone held a little off overhead). The 3C of a bidly deal keystoned 70 %, under
+# the 2H by its right half, had its index 4.6 pixels inside the 2H's outline (d 27.7)
+# and was thrown out as impossible; print on a face lies deep inside it.
+ON_FACE = 0.5
 RECHECK = 0.95
 RECHECK_SCALES = (0.9, 1.1)
 # Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
@@ -838,9 +845,10 @@ class Recognizer:
         outlines: list[tuple[tuple[float, float], ...]],
     ) -> set[int]:
         """Readings from one corner that no card can make: the index lies on another
-        card's face (so its card would lie on top of that one), and the card it would
-        make covers, by more than an index, an index read surely on another card (so
-        that index would be hidden). A card of a row laid under the next one keeps
+        card's face, ``ON_FACE`` index sizes inside its outline (so its card would
+        lie on top of that one), and the card it would make covers, by more than an
+        index, an index read surely on another card (so that index would be
+        hidden). A card of a row laid under the next one keeps
         its index in the open; court art or a pattern on a face read as an index does
         not. ``outlines``: each group's card outline."""
 
@@ -863,7 +871,8 @@ class Recognizer:
                 # a witness: read surely, by both corners or at least as surely as this
                 if sure < 0.9 or (len(others) == 1 and sure < det.confidence):
                     continue
-                if inside(j, det.x, det.y) > 0 and any(inside(i, o.x, o.y) > o.d for o in others):
+                on_face = inside(j, det.x, det.y) > ON_FACE * det.d
+                if on_face and any(inside(i, o.x, o.y) > o.d for o in others):
                     out.add(i)
                     break
         return out
