@@ -67,6 +67,8 @@ WORK_D = 20.0
 # from a patch a tenth larger or smaller (training jitters the scale by a fifth),
 # while a misreading made of a neighbour's ink (a rank above score-pad writing taken
 # for its suit) seldom survives the change.
+RECHECK = 0.95
+RECHECK_SCALES = (0.9, 1.1)
 # An index lies on another card's face (see Recognizer._impossible) only when it lies
 # this many index sizes inside that card's outline: an outline drawn from where a
 # card's index lies is good to a few pixels, and less where the picture is keystoned
@@ -74,8 +76,6 @@ WORK_D = 20.0
 # the 2H by its right half, had its index 4.6 pixels inside the 2H's outline (d 27.7)
 # and was thrown out as impossible; print on a face lies deep inside it.
 ON_FACE = 0.5
-RECHECK = 0.95
-RECHECK_SCALES = (0.9, 1.1)
 # Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
 _FACE_ANCHOR = (24.0, 55.0)
 _FACE_D = 36.0
