@@ -262,7 +262,10 @@ def test_a_blurred_photograph_is_read_sharpened_and_a_sharp_one_as_it_is(rec):
     """A real deal blurred by a Gaussian of 1.5 px (a camera out of focus) read 20 of
     45 cards: its ranks' thin strokes fade while the suits stay. Its edges are soft
     (sharpness 0.25, the photographs as taken 0.37 to 0.50), so it is read again
-    sharpened: 41 of 45, nothing false. The photograph as taken is not sharpened."""
+    sharpened: 41 of 45 with the milder mask alone (the red ranks 10, 7, J and Q of
+    hearts stayed within the ink step of a window that takes in the dark cork), all
+    45 with the stronger one too, nothing false. The photograph as taken is not
+    sharpened."""
     with open(DATA / "labels.csv", newline="") as fh:
         rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}
     file = "bidly/deals/deal2-md-sq.jpg"
@@ -272,7 +275,7 @@ def test_a_blurred_photograph_is_read_sharpened_and_a_sharp_one_as_it_is(rec):
     got = {r.card for r in rec.read_any_scale(blurred)}
     want = set(rows[file])
     assert rec.last_sharpened
-    assert len(got & want) >= 0.85 * len(want) and got <= want, sorted(want - got)
+    assert len(got & want) >= len(want) - 1 and got <= want, sorted(want - got)
     rec.read_any_scale(image)
     assert not rec.last_sharpened
 
