@@ -199,6 +199,40 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     assert len(err) == 1 and message in err[0], err
 
 
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        (b"file,cards\nx.png,ZZ 10H\n", "labels.csv: line 2: 'ZZ' is not a card"),
+        (b"file,cards\nx\xe9.png,10H\n", "labels.csv is not UTF-8 text (byte 12)"),
+        (b"file,cards\nx.png\n", "labels.csv: line 2: no cards cell"),
+        (b"file,cards\n,10H\n", "labels.csv: line 2: no file name"),
+        (b"file,labels\nx.png,10H\n", "labels.csv: needs the columns file and cards"),
+        (
+            b"file,cards\n" + b"".join(b"x%d.png,1S\n" % i for i in range(7)),
+            "line 6: '1S' is not a card (as 10H, TH, Q\u2660; a rank alone: A?); and 2 more",
+        ),
+    ],
+)
+def test_faulty_labels_are_named_by_line_before_any_image_is_read(
+    tmp_path, capsys, labels, message
+):
+    # a typo in a label would count as a card missed, and a label file in another
+    # encoding or cut short was a traceback
+    (tmp_path / "labels.csv").write_bytes(labels)
+    cv2.imwrite(str(tmp_path / "x.png"), np.full((40, 60, 3), 128, np.uint8))
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_labels_in_any_card_notation_are_read_in_the_recognisers(tmp_path):
+    from vision.evaluate import read_labels
+
+    (tmp_path / "labels.csv").write_text("file,cards\na.png,TH q\u2660 10c t? a?\nb.png,\n")
+    want = [("a.png", ["10H", "QS", "10C", "10?", "A?"]), ("b.png", [])]
+    assert read_labels(tmp_path) == want
+
+
 @pytest.mark.parametrize("command", ["watch", "demo"])
 def test_ctrl_c_keeps_what_was_printed_and_says_one_line(command):
     import signal

@@ -2,10 +2,11 @@
 
 ``DIR/labels.csv`` has the columns ``file`` (relative to DIR) and ``cards``
 (space-separated codes such as ``10S QH``; ``A?`` means the rank alone is
-labelled). Scoring is by set comparison, as ``../shared/data/cards/README.md``
-says: a labelled card counts as found when the recognised set contains it, a
-recognised card absent from the labels is a false positive, and ``?`` labels
-are compared by rank alone.
+labelled; any notation :func:`rules.cards.parse_card` reads, such as ``TH`` or
+``Q♠``, is taken in the recogniser's). Scoring is by set comparison, as
+``../shared/data/cards/README.md`` says: a labelled card counts as found when the
+recognised set contains it, a recognised card absent from the labels is a false
+positive, and ``?`` labels are compared by rank alone.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules.cards import InvalidCardError, parse_card
 from vision.errors import SourceError
 from vision.images import ImageError, read_image
 from vision.recognize import CardReading, Recognizer
@@ -43,16 +45,57 @@ class ImageScore:
         )
 
 
+# at most this many faulty rows are named in one error, then how many more there are
+NAMED_ROWS = 5
+
+
 def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
+    """The rows of ``folder/labels.csv``: each file and its cards in the recogniser's
+    notation (``10H``; ``10?`` for a rank alone). A file that cannot be read, is
+    not UTF-8 or not CSV, lacks a column, or has a row without a file name, without
+    its cards cell or with a code that is no card is a :class:`SourceError` naming
+    the line of each such row (a typo in a label would otherwise count as a card
+    missed, or quietly against every reading)."""
     path = folder / "labels.csv"
     try:
         with path.open(newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
+            reader = csv.DictReader(fh)
+            rows = [(reader.line_num, row) for row in reader]
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if rows and not {"file", "cards"} <= set(rows[0]):
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path} is not UTF-8 text (byte {exc.start})") from exc
+    except csv.Error as exc:
+        raise SourceError(f"{path} is not readable CSV: {exc}") from exc
+    if rows and not {"file", "cards"} <= set(rows[0][1]):
         raise SourceError(f"{path}: needs the columns file and cards")
-    return [(row["file"], row["cards"].split()) for row in rows]
+    labels, faults = [], []
+    for line, row in rows:
+        file, cards = row.get("file"), row.get("cards")
+        if not file or cards is None:
+            faults.append(f"line {line}: " + ("no file name" if not file else "no cards cell"))
+            continue
+        codes = []
+        for code in cards.split():
+            try:
+                codes.append(_label(code))
+            except InvalidCardError:
+                faults.append(
+                    f"line {line}: {code!r} is not a card (as 10H, TH, Q♠; a rank alone: A?)"
+                )
+        labels.append((file, codes))
+    if faults:
+        more = len(faults) - NAMED_ROWS
+        named = "; ".join(faults[:NAMED_ROWS]) + (f"; and {more} more" if more > 0 else "")
+        raise SourceError(f"{path}: {named}")
+    return labels
+
+
+def _label(code: str) -> str:
+    """One label in the recogniser's notation: a card, or a rank and ``?``."""
+    if code.endswith("?"):
+        return parse_card(code[:-1] + "S").rank_name + "?"
+    return str(parse_card(code))
 
 
 def score_image(file: str, labels: list[str], readings: list[CardReading]) -> ImageScore:
