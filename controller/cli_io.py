@@ -155,6 +155,25 @@ def positive_number(text: str) -> float:
     return value
 
 
+def counting_number(text: str) -> int:
+    """An argparse type: a whole number from 1 (scenes, epochs, rows to list).
+
+    >>> counting_number("12")
+    12
+    >>> counting_number("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number from 1, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text[:24]!r}")
+    return value
+
+
 def share(text: str) -> float:
     """An argparse type: a finite number from 0 to 1 (a chance, a share)."""
     try:

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import serve, service_logging
+from controller.cli_io import counting_number, serve, service_logging
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -134,7 +134,9 @@ def _add_records(commands: Commands) -> None:
     ls = sub.add_parser("list", help="the matches, newest first")
     ls.add_argument("--table", metavar="ID", help="only this table's")
     ls.add_argument("--game", metavar="GAME", help="only this game's")
-    ls.add_argument("--limit", type=int, default=50, metavar="N", help="at most N (default 50)")
+    ls.add_argument(
+        "--limit", type=counting_number, default=50, metavar="N", help="at most N (default 50)"
+    )
     ls.add_argument("--json", action="store_true", help="one JSON object a line")
     ls.set_defaults(handler=_list)
     show = sub.add_parser("show", help="one match: its deals, scores and the replay's verdict")

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import name_commands, positive_number, share
+from controller.cli_io import counting_number, name_commands, positive_number, share
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -76,8 +76,8 @@ def register(commands: Commands) -> None:
     p.set_defaults(handler=_watch)
 
     p = sub.add_parser("train", help="train the model on synthetic scenes (CPU, PyTorch)")
-    p.add_argument("--scenes", type=int, default=4000)
-    p.add_argument("--epochs", type=int, default=16)
+    p.add_argument("--scenes", type=counting_number, default=4000)
+    p.add_argument("--epochs", type=counting_number, default=16)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--photo-faces", help="folder of flattened single-card photos to use as faces")

@@ -391,6 +391,19 @@ def test_a_wait_or_rate_that_is_not_a_positive_number_is_refused(run: Run, argv:
     assert_usage_error(run(*argv), "expected a number")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["vision", "train", "--scenes", "-1"],  # was a ValueError deep in training
+        ["vision", "train", "--epochs", "0"],  # was a ValueError from the scheduler
+        ["vision", "train", "--scenes", "many"],
+        ["records", "list", "--limit", "-3"],  # SQLite reads LIMIT -3 as no limit
+    ],
+)
+def test_a_count_that_is_not_a_whole_number_from_one_is_refused(run: Run, argv: list[str]) -> None:
+    assert_usage_error(run(*argv), "expected a whole number from 1")
+
+
 def test_score_batch_does_not_swallow_bugs(
     run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
