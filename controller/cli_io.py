@@ -155,22 +155,28 @@ def positive_number(text: str) -> float:
     return value
 
 
+MAX_COUNT = 1_000_000_000
+
+
 def counting_number(text: str) -> int:
-    """An argparse type: a whole number from 1 (scenes, epochs, rows to list).
+    """An argparse type: a whole number from 1 to ``MAX_COUNT`` (scenes, epochs, rows
+    to list; SQLite takes no larger).
 
     >>> counting_number("12")
     12
     >>> counting_number("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: expected a whole number from 1, got '0'
+    argparse.ArgumentTypeError: expected a whole number from 1 to 1000000000, got '0'
     """
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text[:24]!r}")
+    if not 1 <= value <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 1 to {MAX_COUNT}, got {text[:24]!r}"
+        )
     return value
 
 

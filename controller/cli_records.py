@@ -173,7 +173,7 @@ def _scores(row: MatchRow) -> str:
 def _list(args: argparse.Namespace) -> int:
     store = _open(args.db, args.config)
     try:
-        rows = store.matches(table=args.table, game=args.game, limit=max(args.limit, 0))
+        rows = store.matches(table=args.table, game=args.game, limit=args.limit)
     finally:
         store.close()
     for r in rows:

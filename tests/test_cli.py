@@ -398,6 +398,7 @@ def test_a_wait_or_rate_that_is_not_a_positive_number_is_refused(run: Run, argv:
         ["vision", "train", "--epochs", "0"],  # was a ValueError from the scheduler
         ["vision", "train", "--scenes", "many"],
         ["records", "list", "--limit", "-3"],  # SQLite reads LIMIT -3 as no limit
+        ["records", "list", "--limit", "1" + "0" * 20],  # was an OverflowError from SQLite
     ],
 )
 def test_a_count_that_is_not_a_whole_number_from_one_is_refused(run: Run, argv: list[str]) -> None:

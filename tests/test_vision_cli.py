@@ -203,7 +203,15 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     ("labels", "message"),
     [
         (b"file,cards\nx.png,ZZ 10H\n", "labels.csv: line 2: 'ZZ' is not a card"),
-        (b"file,cards\nx\xe9.png,10H\n", "labels.csv is not UTF-8 text (byte 12)"),
+        (b"file,cards\nx\xe9.png,10H\n", "labels.csv is not UTF-8 text (line 2, byte 12)"),
+        (
+            b"file,cards\n" + b"x.png,10H\n" * 3001 + b"\xe9.png,10H\n",  # past a read's chunk
+            "labels.csv is not UTF-8 text (line 3003, byte 30021)",
+        ),
+        (b"file,cards\nx.png,10H,QS\n", "labels.csv: line 2: more cells than columns"),
+        (b"", "labels.csv is empty: it needs the columns file and cards"),
+        (b"file;cards\nx.png;10H\n", "labels.csv: needs the columns file and cards"),
+        (b"file,cards,cards\nx.png,10H,\n", "labels.csv: the column 'cards' is named twice"),
         (b"file,cards\nx.png\n", "labels.csv: line 2: no cards cell"),
         (b"file,cards\n,10H\n", "labels.csv: line 2: no file name"),
         (b"file,labels\nx.png,10H\n", "labels.csv: needs the columns file and cards"),
@@ -231,6 +239,9 @@ def test_labels_in_any_card_notation_are_read_in_the_recognisers(tmp_path):
     (tmp_path / "labels.csv").write_text("file,cards\na.png,TH q\u2660 10c t? a?\nb.png,\n")
     want = [("a.png", ["10H", "QS", "10C", "10?", "A?"]), ("b.png", [])]
     assert read_labels(tmp_path) == want
+    # a spreadsheet's UTF-8 starts with a byte-order mark: the header is still "file"
+    (tmp_path / "labels.csv").write_bytes(b"\xef\xbb\xbffile,cards\n a.png ,qs\n")
+    assert read_labels(tmp_path) == [("a.png", ["QS"])]
 
 
 @pytest.mark.parametrize("command", ["watch", "demo"])

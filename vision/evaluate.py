@@ -12,6 +12,7 @@ positive, and ``?`` labels are compared by rank alone.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,35 +46,48 @@ class ImageScore:
         )
 
 
-# at most this many faulty rows are named in one error, then how many more there are
-NAMED_ROWS = 5
+# at most this many faults are named in one error, then how many more there are
+NAMED_FAULTS = 5
 
 
 def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     """The rows of ``folder/labels.csv``: each file and its cards in the recogniser's
     notation (``10H``; ``10?`` for a rank alone). A file that cannot be read, is
-    not UTF-8 or not CSV, lacks a column, or has a row without a file name, without
-    its cards cell or with a code that is no card is a :class:`SourceError` naming
-    the line of each such row (a typo in a label would otherwise count as a card
-    missed, or quietly against every reading)."""
+    not UTF-8 (a byte-order mark, as spreadsheets write, is allowed) or not CSV,
+    is empty, lacks a column or names one twice, or has a row without a file name,
+    without its cards cell, with more cells than columns (cards parted by commas)
+    or with a code that is no card is a :class:`SourceError` naming the line of
+    each fault (a typo in a label would otherwise count as a card missed, or
+    quietly against every reading)."""
     path = folder / "labels.csv"
     try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            rows = [(reader.line_num, row) for row in reader]
+        data = path.read_bytes()
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SourceError(f"{path} is not UTF-8 text (byte {exc.start})") from exc
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(f"{path} is not UTF-8 text (line {line}, byte {exc.start})") from exc
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        columns = reader.fieldnames
+        rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:
-        raise SourceError(f"{path} is not readable CSV: {exc}") from exc
-    if rows and not {"file", "cards"} <= set(rows[0][1]):
+        raise SourceError(f"{path} is not readable CSV (line {reader.line_num}): {exc}") from exc
+    if not columns:
+        raise SourceError(f"{path} is empty: it needs the columns file and cards")
+    if not {"file", "cards"} <= set(columns):
         raise SourceError(f"{path}: needs the columns file and cards")
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise SourceError(f"{path}: the column {twice[0]!r} is named twice")
     labels, faults = [], []
     for line, row in rows:
-        file, cards = row.get("file"), row.get("cards")
-        if not file or cards is None:
-            faults.append(f"line {line}: " + ("no file name" if not file else "no cards cell"))
+        file, cards = (row.get("file") or "").strip(), row.get("cards")
+        if not file or cards is None or None in row:
+            why = "no file name" if not file else "no cards cell" if cards is None else ""
+            faults.append(f"line {line}: " + (why or "more cells than columns"))
             continue
         codes = []
         for code in cards.split():
@@ -85,8 +99,8 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
                 )
         labels.append((file, codes))
     if faults:
-        more = len(faults) - NAMED_ROWS
-        named = "; ".join(faults[:NAMED_ROWS]) + (f"; and {more} more" if more > 0 else "")
+        more = len(faults) - NAMED_FAULTS
+        named = "; ".join(faults[:NAMED_FAULTS]) + (f"; and {more} more" if more > 0 else "")
         raise SourceError(f"{path}: {named}")
     return labels
 

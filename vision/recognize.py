@@ -126,7 +126,7 @@ MAX_UP_PIXELS = 8_400_000  # a 1920 x 1080 picture enlarged (a blank one: 0.17 s
 # solid suits stay: the real deals blurred (sigma 1 and 1.5 px) read 119 and 85 of
 # 138, sharpened 133 and 125, none false (docs/vision.md "Any scale"). The
 # photographs as taken are 0.37 to 0.50 sharp and read as before; sharpening them
-# all added false readings. Uniform noise measures 0.35 too, and is read twice.
+# all added false readings. Uniform noise measures 0.35 too, and is read sharpened too.
 SOFT = 0.35
 # The stronger mask since 2026-12-03 (fourth session): blurred 1.5 px, a rank's
 # strokes sharpened 1.5 times stay within the ink step of the window's mean where the
