@@ -210,7 +210,10 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
         ),
         (b"file,cards\nx.png,10H,QS\n", "labels.csv: line 2: more cells than columns"),
         (b"", "labels.csv is empty: it needs the columns file and cards"),
-        (b"file;cards\nx.png;10H\n", "labels.csv: needs the columns file and cards"),
+        (
+            b"file;cards\nx.png;10H\n",  # a spreadsheet set to part cells by semicolons
+            "needs the columns file and cards, parted by commas (its header: 'file;cards')",
+        ),
         (b"file,cards,cards\nx.png,10H,\n", "labels.csv: the column 'cards' is named twice"),
         (b"file,cards\nx.png\n", "labels.csv: line 2: no cards cell"),
         (b"file,cards\n,10H\n", "labels.csv: line 2: no file name"),

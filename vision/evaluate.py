@@ -78,7 +78,10 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     if not columns:
         raise SourceError(f"{path} is empty: it needs the columns file and cards")
     if not {"file", "cards"} <= set(columns):
-        raise SourceError(f"{path}: needs the columns file and cards")
+        header = ",".join(columns)[:60]
+        raise SourceError(
+            f"{path}: needs the columns file and cards, parted by commas (its header: {header!r})"
+        )
     twice = sorted({c for c in columns if columns.count(c) > 1})
     if twice:
         raise SourceError(f"{path}: the column {twice[0]!r} is named twice")
