@@ -120,6 +120,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             (lambda im: _shrunk(im, 0.35), "shrunk to 35 % of its size"),
             (lambda im: cv2.GaussianBlur(im, (0, 0), 1.0), "out of focus, blurred 1 px"),
             (lambda im: cv2.GaussianBlur(im, (0, 0), 1.5), "out of focus, blurred 1.5 px"),
+            (lambda im: cv2.GaussianBlur(im, (0, 0), 2.0), "out of focus, blurred 2 px"),
             (lambda im: smeared(im, 5, 0.0), "shaken, smeared 5 px along the rows"),
             (lambda im: smeared(im, 7, 30.0), "shaken, smeared 7 px at 30 degrees"),
             (lambda im: smeared(im, 11, 120.0), "shaken, smeared 11 px at 120 degrees"),

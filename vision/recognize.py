@@ -128,11 +128,12 @@ MAX_UP_PIXELS = 8_400_000  # a 1920 x 1080 picture enlarged (a blank one: 0.17 s
 # photographs as taken are 0.37 to 0.50 sharp and read as before; sharpening them
 # all added false readings. Uniform noise measures 0.35 too, and is read sharpened too.
 SOFT = 0.35
-# The stronger mask since 2026-12-03 (fourth session): blurred 1.5 px, a rank's
+# The stronger masks since 2026-12-03 (fourth session): blurred 1.5 px, a rank's
 # strokes sharpened 1.5 times stay within the ink step of the window's mean where the
 # window takes in a dark table (a 10H's at 107 grey on paper at 205, the window at
-# 130); sharpened 3 times the blurred deals read 127 -> 135 of 138.
-SHARPEN_AMOUNTS = (1.5, 3.0)
+# 130); sharpened 3 times the blurred deals read 127 -> 135 of 138, and blurred 2 px
+# 114 -> 135 with 5 times too.
+SHARPEN_AMOUNTS = (1.5, 3.0, 5.0)
 SHARPEN_SIGMA = 2.0
 # A picture smeared by motion (vision/deblur.py) is undone at the scale chosen, or
 # shrunk to this many pixels: the filter takes about 0.1 s for 1200 x 1200 and 1.7 s
