@@ -740,6 +740,9 @@ def _piece_blobs(
     return [f for f in found if f is not None]
 
 
+# A blob is print only where this share of a band round it is paper (_Piece.ringed);
+# the thin-line split's thresholds (_thin_joins)
+PAPER_RING = 0.25
 SPLIT_KEEP = 0.25
 SPLIT_LOST = 0.15
 SPLIT_ASPECT = 1.5
@@ -808,9 +811,6 @@ def _thin_joins(
     p_cen = np.zeros((len(rows) + 1, 2), np.float64)
     p_cen[1:] = table[:, 5:]
     return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1)
-
-
-PAPER_RING = 0.25
 
 
 @dataclass(frozen=True)
@@ -883,9 +883,11 @@ def _kept_blobs(
         & (fill < 0.97)
         & piece.inside(gx, gy, bw, bh)
     )
-    share = piece.ringed(gx, gy, bw, bh)
-    ok &= share >= PAPER_RING
     idx = np.nonzero(ok)[0]
+    # the paper ring, the dearest test, only for what passed the others
+    share = piece.ringed(gx[idx], gy[idx], bw[idx], bh[idx])
+    ringed = share >= PAPER_RING
+    idx, share = idx[ringed], share[ringed]
     if idx.size == 0:
         return None
     reading = np.stack([gx, gy, bw, bh, area], axis=1)[idx].astype(np.float64)
@@ -893,7 +895,7 @@ def _kept_blobs(
         stats=reading,
         centroids=centroids[ids[idx]] + np.array(piece.origin, np.float64),
         local=stats[idx, :4],
-        share=share[idx],
+        share=share,
         ids=ids[idx],
         labels=labels,
         red=red,

@@ -122,11 +122,11 @@ MAX_UP_PIXELS = 8_400_000  # a 1920 x 1080 picture enlarged (a blank one: 0.17 s
 # under SOFT: its strongest edges spread over about a pixel and a half or more; a
 # defocused camera, a picture enlarged) is read again sharpened (an unsharp mask:
 # each of SHARPEN_AMOUNTS times the difference from a Gaussian blur of SHARPEN_SIGMA
-# pixels), and the surest reading stands. The thin strokes of a rank fade under blur while the
-# solid suits stay: the real deals blurred (sigma 1 and 1.5 px) read 119 and 85 of
-# 138, sharpened 133 and 125, none false (docs/vision.md "Any scale"). The
-# photographs as taken are 0.37 to 0.50 sharp and read as before; sharpening them
-# all added false readings. Uniform noise measures 0.35 too, and is read sharpened too.
+# pixels), and the surest reading stands. The thin strokes of a rank fade under blur
+# while the solid suits stay: the real deals blurred (sigma 1 and 1.5 px) read 119 and
+# 85 of 138, sharpened once 133 and 125, none false (docs/vision.md "Any scale"). The
+# photographs as taken are 0.37 to 0.50 sharp and read as before; sharpening them all
+# added false readings. Uniform noise measures 0.35 too, and is read sharpened too.
 SOFT = 0.35
 # The stronger masks since 2026-12-03 (fourth session): blurred 1.5 px, a rank's
 # strokes sharpened 1.5 times stay within the ink step of the window's mean where the
@@ -854,9 +854,9 @@ class Recognizer:
         card's face, ``ON_FACE`` index sizes inside its outline (so its card would
         lie on top of that one), and the card it would make covers, by more than an
         index, an index read surely on another card (so that index would be
-        hidden). A card of a row laid under the next one keeps
-        its index in the open; court art or a pattern on a face read as an index does
-        not. ``outlines``: each group's card outline."""
+        hidden). A card of a row laid under the next one keeps its index in the
+        open; court art or a pattern on a face read as an index does not.
+        ``outlines``: each group's card outline."""
 
         polys = [np.array(o, np.float32).reshape(-1, 1, 2) for o in outlines]
 
