@@ -446,6 +446,30 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     assert all(not r.flags for r in rec.cards([nine, other]))
 
 
+def test_a_rank_its_face_shows_another_number_of_pips_for_gives_way():
+    # the live check's URW pack: a 5S whose lower index reads 6S at 0.98, its upper one
+    # 5S at 0.69; the face shows five pips plainly (vision/pips.py)
+    from vision.recognize import _OTHER_CORNER, IndexDetection
+
+    d = 20.0
+    five = IndexDetection("5", "S", 0.69, 0.69, 200.0, 150.0, 0.0, 1.0, d, pips=5)
+    ex = five.x + d * (_OTHER_CORNER[0] * five.uy + _OTHER_CORNER[1] * five.ux)
+    ey = five.y + d * (_OTHER_CORNER[0] * -five.ux + _OTHER_CORNER[1] * five.uy)
+    six = IndexDetection("6", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d, pips=5)
+    assert six.pips_disagree and not five.pips_disagree
+    rec = Recognizer(threshold=0.0)
+    readings = {r.card: r for r in rec.cards([five, six])}
+    assert "pips-disagree" in readings["6S"].flags
+    assert readings["6S"].confidence == pytest.approx(0.98 * 0.2 * (1 - 0.69))
+    assert readings["5S"].confidence == pytest.approx(0.69)  # no longer outweighed
+    # uncounted (None: the face not in plain sight) or a court rank: the reading stands
+    uncounted = IndexDetection("6", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d)
+    assert not uncounted.pips_disagree
+    assert {r.card: r.confidence for r in rec.cards([uncounted])} == {"6S": 0.98}
+    court = IndexDetection("K", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d, pips=5)
+    assert not court.pips_disagree
+
+
 def test_print_on_a_cards_face_read_as_an_index_is_impossible():
     # from the live check: a play row, 2H and 3S each half under the next card, the QH
     # on top read by both corners; the QH's court art read as a JD, turned a quarter

@@ -172,7 +172,7 @@ DECK_STYLES = (("french", 0.8), ("german4", 0.2))
 W, H = 250, 350  # face size in pixels (a poker card is 63 x 88 mm)
 
 # Standard pip positions (fractions of the pip area) for 2..10.
-_PIPS: dict[int, list[tuple[float, float]]] = {
+PIP_PLACES: dict[int, list[tuple[float, float]]] = {
     2: [(0.5, 0.0), (0.5, 1.0)],
     3: [(0.5, 0.0), (0.5, 0.5), (0.5, 1.0)],
     4: [(0, 0), (1, 0), (0, 1), (1, 1)],
@@ -481,7 +481,7 @@ def _draw_centre(
         return
     n = int(rank)
     pip_font = _font(suit_font, int(rng.integers(40, 56)))
-    for fx, fy in _PIPS[n]:
+    for fx, fy in PIP_PLACES[n]:
         cx = x0 + 10 + fx * (x1 - x0 - 20)
         cy = y0 + 18 + fy * (y1 - y0 - 36)
         _draw_centred(draw, SUIT_CHARS[suit], pip_font, (cx, cy), ink)

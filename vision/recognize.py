@@ -21,7 +21,9 @@ The steps (see :mod:`vision.proposals` for the first two):
    confidence times one less the other's; on a tie, both); a reading from one
    corner that no card can make (its index on another card's face, its card
    covering indices read on others) is flagged ``impossible`` at a tenth of its
-   confidence. Readings under ``threshold`` are left out (these two mostly fall
+   confidence; a reading of a number rank whose face plainly shows another number
+   of pips (:mod:`vision.pips`) is flagged ``pips-disagree`` at a fifth of its
+   confidence. Readings under ``threshold`` are left out (these mostly fall
    under it); nothing else is dropped.
 """
 
@@ -45,6 +47,7 @@ from vision.images import as_bgr
 from vision.layout import TableLayout
 from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
+from vision.pips import INDEX_ANCHOR, INDEX_D, PIP_RANKS, count_pips
 from vision.proposals import (
     Box,
     Picture,
@@ -77,8 +80,8 @@ RECHECK_SCALES = (0.9, 1.1)
 # and was thrown out as impossible; print on a face lies deep inside it.
 ON_FACE = 0.5
 # Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
-_FACE_ANCHOR = (24.0, 55.0)
-_FACE_D = 36.0
+_FACE_ANCHOR = INDEX_ANCHOR
+_FACE_D = INDEX_D
 # From one index to the opposite one, in units of the index's d, along (v, u).
 _OTHER_CORNER = ((FACE_W - 2 * _FACE_ANCHOR[0]) / _FACE_D, (FACE_H - 2 * _FACE_ANCHOR[1]) / _FACE_D)
 # Decks print their index smaller or larger than a typical one: a card is this many
@@ -90,6 +93,9 @@ INDEX_SPREAD = (0.7, 1.5)
 # opposite corner (a half-covered index is read off its centre: the crib's 9H
 # and the "JH" of its half-covered corner in bench/live.py, 1.8 and 0.9)
 DISAGREE_REACH = 2.0
+# A reading of a number rank whose card's face plainly shows another number of pips
+# (vision.pips) is this share as sure as the network says.
+PIP_DOUBT = 0.2
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
 # Two readings of one index, one rank with two suits, both at least this sure: the
@@ -162,10 +168,18 @@ class IndexDetection:
     ux: float
     uy: float
     d: float
+    # the pips the card's face shows (vision.pips), counted for a number rank read;
+    # None: not counted, or the face does not show them plainly
+    pips: int | None = None
 
     @property
     def card(self) -> str:
         return self.rank + self.suit
+
+    @property
+    def pips_disagree(self) -> bool:
+        """Whether the face shows plainly another number of pips than the rank read."""
+        return self.pips is not None and PIP_RANKS.get(self.rank, self.pips) != self.pips
 
 
 @dataclass(frozen=True)
@@ -512,7 +526,7 @@ class Recognizer:
             "proposals_n": float(len(props)),
             "rechecked_n": float(rechecked),
         }
-        return self._to_frame(self._decode(props, rank_p, suit_p))
+        return self._to_frame(self._decode(props, rank_p, suit_p, pic.image))
 
     def detect_regions(
         self,
@@ -575,7 +589,8 @@ class Recognizer:
             parts["recheck"] += time.perf_counter() - tc
             counts["proposals_n"] += len(props)
             counts["pixels_n"] += (x1 - x0) * (y1 - y0)
-            for det in self._to_frame(self._decode(props, rank_p, suit_p), x0, y0):
+            dets = self._decode(props, rank_p, suit_p, pic.image, (x0, y0))
+            for det in self._to_frame(dets, x0, y0):
                 if roi[0] <= det.x < roi[2] and roi[1] <= det.y < roi[3]:
                     found.append(det)
         self.timings = {"regions": time.perf_counter() - t0, **parts, **counts}
@@ -635,8 +650,16 @@ class Recognizer:
         return int(doubt.size)
 
     def _decode(
-        self, props: Proposals, rank_p: NDArray[np.float32], suit_p: NDArray[np.float32]
+        self,
+        props: Proposals,
+        rank_p: NDArray[np.float32],
+        suit_p: NDArray[np.float32],
+        image: NDArray[np.uint8] | None = None,
+        origin: tuple[int, int] = (0, 0),
     ) -> list[IndexDetection]:
+        """The readings of an index kept (one per index), each of a number rank with the
+        pips its face shows in ``image`` (:func:`vision.pips.count_pips`; the
+        proposals' pixels are the image's from ``origin``)."""
         rank_i = rank_p.argmax(axis=1)
         suit_i = suit_p.argmax(axis=1)
         rank_c = rank_p[np.arange(len(rank_i)), rank_i]
@@ -660,7 +683,15 @@ class Recognizer:
                 float(props.d[i]),
             )
             _keep(kept, gone, det)
-        return kept
+        if image is None:
+            return kept
+        ox, oy = origin
+        return [
+            replace(det, pips=count_pips(image, det.x + ox, det.y + oy, det.ux, det.uy, det.d))
+            if det.rank in PIP_RANKS
+            else det
+            for det in kept
+        ]
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
@@ -787,6 +818,17 @@ class Recognizer:
         """The cards that index detections (each at least ``threshold * 0.6`` sure of
         its rank) make: two opposite corners of one card joined, placed on the
         table when calibrated, flagged, best first."""
+        # a number rank read where the face plainly shows another number of pips is a
+        # misreading of the index (a serif 3 read as an 8), however sure: it counts
+        # only a PIP_DOUBT share as sure, so that its card's other corner, read
+        # right, is not outweighed by it (docs/vision.md "Pips")
+        doubt = PIP_DOUBT
+        dets = [
+            replace(d, confidence=d.confidence * doubt, rank_confidence=d.rank_confidence * doubt)
+            if d.pips_disagree
+            else d
+            for d in dets
+        ]
         by_card: dict[str, list[IndexDetection]] = {}
         for det in dets:
             by_card.setdefault(det.card, []).append(det)
@@ -826,6 +868,8 @@ class Recognizer:
                     conf *= 1 - against[i]
                     rank_conf *= 1 - against[i]
                 flags.append("corners-disagree")
+            if any(m.pips_disagree for m in members):
+                flags.append("pips-disagree")
             if i in impossible:  # print on another card's face, read as a card
                 conf *= 0.1
                 rank_conf *= 0.1

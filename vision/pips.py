@@ -1,0 +1,209 @@
+"""Counting a number card's pips: evidence about its rank that owes nothing to the
+index's font.
+
+The network reads a rank from the corner index. An index printed in a font it never
+met can read surely as another rank (a serif 3 as an 8, a 5 as a 6: the live check
+with a pack in the URW fonts, ``bench/live.py --fonts unseen``), and no rule about
+corners or positions can tell, since both corners of such a card may read alike.
+The face itself says how many pips it has, in the same layout on every standard
+pack (:data:`vision.faces.PIP_PLACES`): 2 to 10 pips between the two index columns,
+laid out symmetric under a half turn (the 7's one extra pip on the middle line).
+
+:func:`count_pips` looks at the face one index reading puts its card at, and
+answers only where the face is plain to see: compact blobs of ink of one size
+between the index columns, laid out symmetric as pips are, and nothing else there.
+A card half under another (its face a strip, or another card's ink on it), a court
+figure, a face the outline misses (a pack whose index is printed larger or smaller
+than a typical one's) answer ``None``: no evidence either way.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.faces import PIP_PLACES
+from vision.faces import H as _H
+from vision.faces import W as _W
+
+__all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips"]
+
+# The ranks with pips to count, and how many each has.
+PIP_RANKS = {str(n): n for n in range(2, 11)}
+
+# Where a typical index sits on the 250 x 350 face :mod:`vision.faces` draws: its
+# midpoint and rank-to-suit distance (the card outline one index reading puts its
+# card at, vision.recognize).
+INDEX_ANCHOR = (24.0, 55.0)
+INDEX_D = 36.0
+# The face is looked at this many pixels a face pixel (100 x 140 for the whole face).
+_LOOK = 0.4
+# Pips' midpoints lie between the index columns (x 72 to 178 on the rendered faces,
+# about 0.27 and 0.73 of the width on printed packs; the index's at 24 and 226). The
+# blobs counted are those with their midpoints here: room for an outline a sixth too
+# large or too small (a deck's index printed smaller or larger, or read with its rank
+# paired a little off), since what is counted must then lie as pips lie
+# (:func:`_laid_out`), in the middle of the face (``_MIDDLE``); an opposite index
+# that comes in breaks the symmetry.
+_PIP_X = (30.0, 220.0)
+_PIP_Y = (15.0, 335.0)
+# The layout's middle lies within this share of the face's width and length of the
+# face's middle, and it spans _LONG of the face's length and (four pips or more)
+# _WIDE of its width: the rendered faces' pips 0.62 and 0.42, a printed pack's about
+# 0.64 and 0.46, give or take the outline's scale.
+_MIDDLE = 0.1
+_LONG = (0.45, 0.85)
+_WIDE = (0.28, 0.65)
+# The outline is also drawn for an index this many times as large: a misreading
+# often pairs its rank with ink a little off the index's own suit (a URW 5S's lower
+# corner read as a 6S 15 % small), and a deck prints its index smaller or larger.
+# The counts the outlines find must agree.
+_SCALES = (1.0, 1.18, 0.85)
+# A pip is a compact blob of ink this wide (of the face's 250: the rendered faces'
+# 30 to 45, a printed pack's about 40; an index's suit about 20, an ace's pip 70+).
+_PIP_SIZE = (14.0, 62.0)
+# ... of one size with the others (largest area over smallest) ...
+_PIP_AREAS = 2.2
+# ... and where one pip lies, another lies half a turn about the card's middle
+# (the pips' own middle), within this much of the face's width.
+_MIRROR = 0.08
+# A pip lies within this share of the layout's span of its place in it (_laid_out).
+_PLACE = 0.13
+
+
+def count_pips(
+    image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float
+) -> int | None:
+    """How many pips the face of the card whose index reads at (``x``, ``y``), rank
+    to suit along (``ux``, ``uy``) ``d`` pixels apart, shows in ``image`` (BGR or
+    grey); ``None`` where the face does not show them plainly (see the module's
+    docstring)."""
+    if d <= 0:
+        return None
+    counts = {_count_at(image, x, y, ux, uy, d * k) for k in _SCALES} - {None}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def _count_at(
+    image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float
+) -> int | None:
+    """:func:`count_pips` for the card outline an index of size ``d`` puts there."""
+    s = d / INDEX_D  # image pixels a face pixel
+    vx, vy = uy, -ux  # across the card, from the index's column inward
+    ax, ay = INDEX_ANCHOR
+    # face pixel (fx, fy) -> image: index + (fx - ax) s v + (fy - ay) s u; the face is
+    # sampled _LOOK times a face pixel, so a sample's step in the image is s / _LOOK
+    k = s / _LOOK
+    m = np.array(
+        [
+            [k * vx, k * ux, x - (ax * vx + ay * ux) * s],
+            [k * vy, k * uy, y - (ax * vy + ay * uy) * s],
+        ],
+        np.float64,
+    )
+    size = (round(_W * _LOOK), round(_H * _LOOK))
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    face = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    if face.ndim == 3:
+        # the darkest channel: black and red ink alike are dark in it, paper is not
+        face = face.min(axis=2)
+    hi = float(np.percentile(face, 75))  # paper: most of a number card's face
+    lo = float(face.min())
+    if hi - lo < 40:  # no ink on paper: not a face, or one washed out
+        return None
+    ink = (face < (hi + lo) / 2).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    px0, px1 = (v * _LOOK for v in _PIP_X)
+    py0, py1 = (v * _LOOK for v in _PIP_Y)
+    lo_size, hi_size = (v * _LOOK for v in _PIP_SIZE)
+    pips = []
+    fw, fh = size
+    for i in range(1, n):
+        bx, by, bw, bh, area = stats[i]
+        cx, cy = cents[i]
+        if not (px0 <= cx <= px1 and py0 <= cy <= py1):
+            continue
+        if bx == 0 or by == 0 or bx + bw == fw or by + bh == fh:
+            continue  # past the card's edge (the table, where the outline is too large)
+        big = max(bw, bh)
+        if big < 3:
+            continue  # a speck
+        if big < lo_size:
+            continue  # smaller print (a spade's stalk come apart from it in a soft picture)
+        if big > hi_size or bw > 2.2 * bh or bh > 2.2 * bw or area < 0.35 * bw * bh:
+            return None  # a line, a court figure, another card's print: not plain pips
+        pips.append((cx, cy, area))
+    if not 3 <= len(pips) <= 10:
+        # two pips in a column are any two of a column of more, a card's last two in
+        # sight (rendered scenes: 8 of 8 such counts of cards with more were wrong)
+        return None
+    areas = [a for _, _, a in pips]
+    if max(areas) > _PIP_AREAS * min(areas):
+        return None
+    pts = np.array([(cx, cy) for cx, cy, _ in pips], np.float64) / _LOOK  # face pixels
+    if not _laid_out(pts):
+        return None
+    if _symmetric(pts) or (len(pts) == 7 and _seven(pts)):
+        return len(pts)
+    return None
+
+
+def _laid_out(pts: NDArray[np.float64]) -> bool:
+    """Whether ``pts`` (face pixels) lie as a number card's pips lie: each near its
+    own place of the standard layout for so many (:data:`vision.faces.PIP_PLACES`, the
+    places as fractions of the pips' span across and along the card), the span
+    about half as wide as it is long (one column for 2 and 3). A part of a larger
+    layout that a window cut off (the top rows of a 10 read as an 8) does not."""
+    n = len(pts)
+    x, y = pts[:, 0], pts[:, 1]
+    wide, long = float(np.ptp(x)), float(np.ptp(y))
+    # the whole layout, in the middle of the face: a column of a 6 is no 3, the top
+    # two pips of a 3 (its third under another card, or past the outline) no 2
+    mid_x, mid_y = (x.min() + x.max()) / 2, (y.min() + y.max()) / 2
+    if abs(mid_x - _W / 2) > _MIDDLE * _W or abs(mid_y - _H / 2) > _MIDDLE * _H:
+        return False
+    if not _LONG[0] * _H <= long <= _LONG[1] * _H:
+        return False
+    if n > 3 and not _WIDE[0] * _W <= wide <= _WIDE[1] * _W:
+        return False
+    if n <= 3:
+        if wide > 0.08 * _W:
+            return False
+        fx = np.full(n, 0.5)
+    else:
+        if not 0.3 <= wide / long <= 0.75:
+            return False
+        fx = (x - x.min()) / wide
+    fy = (y - y.min()) / long
+    places = np.array(PIP_PLACES[n], np.float64)
+    used = np.zeros(len(places), bool)
+    for px, py in zip(fx.tolist(), fy.tolist(), strict=True):
+        dist = np.hypot(places[:, 0] - px, places[:, 1] - py)
+        dist[used] = np.inf
+        j = int(np.argmin(dist))
+        if dist[j] > _PLACE:
+            return False
+        used[j] = True
+    return True
+
+
+def _symmetric(pts: NDArray[np.float64]) -> bool:
+    """Whether every point has another (or itself) half a turn about their middle."""
+    mid = pts.mean(axis=0)
+    turned = 2 * mid - pts
+    dist = np.hypot(*(pts[None, :, :] - turned[:, None, :]).transpose(2, 0, 1))
+    return bool((dist.min(axis=1) <= _MIRROR * _W).all())
+
+
+def _seven(pts: NDArray[np.float64]) -> bool:
+    """A 7: six pips symmetric and one more on their middle line."""
+    for i in range(len(pts)):
+        rest = np.delete(pts, i, axis=0)
+        if _symmetric(rest):
+            mid = rest.mean(axis=0)
+            # on the middle line: the extra pip lies near the line through the middle
+            # along the card's length (the face's y axis)
+            if abs(pts[i, 0] - mid[0]) <= _MIRROR * _W:
+                return True
+    return False
