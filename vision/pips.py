@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
+from vision.proposals import grey_percentile
 
 __all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips"]
 
@@ -107,9 +108,11 @@ def _count_at(
     face = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
     if face.ndim == 3:
         # the darkest channel: black and red ink alike are dark in it, paper is not
-        face = face.min(axis=2)
-    hi = float(np.percentile(face, 75))  # paper: most of a number card's face
-    lo = float(face.min())
+        # (OpenCV: NumPy's least over three channels takes 25 times as long)
+        b, g, r = (cv2.extractChannel(face, i) for i in range(3))
+        face = cv2.min(cv2.min(b, g), r)
+    hi = grey_percentile(face, 75)  # paper: most of a number card's face
+    lo = cv2.minMaxLoc(face)[0]
     if hi - lo < 40:  # no ink on paper: not a face, or one washed out
         return None
     ink = (face < (hi + lo) / 2).astype(np.uint8)
