@@ -446,9 +446,11 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     assert all(not r.flags for r in rec.cards([nine, other]))
 
 
-def test_a_rank_its_face_shows_another_number_of_pips_for_gives_way():
+def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     # the live check's URW pack: a 5S whose lower index reads 6S at 0.98, its upper one
     # 5S at 0.69; the face shows five pips plainly (vision/pips.py)
+    from dataclasses import replace
+
     from vision.recognize import _OTHER_CORNER, IndexDetection
 
     d = 20.0
@@ -460,8 +462,12 @@ def test_a_rank_its_face_shows_another_number_of_pips_for_gives_way():
     rec = Recognizer(threshold=0.0)
     readings = {r.card: r for r in rec.cards([five, six])}
     assert "pips-disagree" in readings["6S"].flags
-    assert readings["6S"].confidence == pytest.approx(0.98 * 0.2 * (1 - 0.69))
-    assert readings["5S"].confidence == pytest.approx(0.69)  # no longer outweighed
+    assert readings["6S"].confidence == pytest.approx(0.98 * 0.2 * (1 - 0.69 - 0.31 * 0.75))
+    # the 5 agrees with its face: its rank's doubt is a quarter (its suit's is its own)
+    assert readings["5S"].confidence == pytest.approx(1 - 0.31 * 0.25)
+    doubtful_suit = replace(five, confidence=0.6, rank_confidence=0.75)
+    (only,) = rec.cards([doubtful_suit])
+    assert only.confidence == pytest.approx((1 - 0.25 * 0.25) * 0.8)
     # uncounted (None: the face not in plain sight) or a court rank: the reading stands
     uncounted = IndexDetection("6", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d)
     assert not uncounted.pips_disagree
