@@ -841,7 +841,9 @@ class Recognizer:
         # a number rank read where the face plainly shows another number of pips is a
         # misreading of the index (a serif 3 read as an 8), however sure: it counts
         # only a PIP_DOUBT share as sure, so that its card's other corner, read
-        # right, is not outweighed by it (docs/vision.md "Pips")
+        # right, is not outweighed by it; where the face agrees, the rank is surer
+        # (docs/vision.md "Pips"). The detections themselves stay as read: the live
+        # loop keeps them from frame to frame and weighs them afresh each time.
         dets = [_weighed(d) for d in dets]
         by_card: dict[str, list[IndexDetection]] = {}
         for det in dets:
