@@ -462,6 +462,9 @@ def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     rec = Recognizer(threshold=0.0)
     readings = {r.card: r for r in rec.cards([five, six])}
     assert "pips-disagree" in readings["6S"].flags
+    # the readings' indices are the detections as read (the live loop reports the
+    # flagged readings its fresh detections make, knowing them by identity)
+    assert readings["6S"].indices[0] is six and readings["5S"].indices[0] is five
     assert readings["6S"].confidence == pytest.approx(0.98 * 0.2 * (1 - 0.69 - 0.31 * 0.75))
     # the 5 agrees with its face: its rank's doubt is a quarter (its suit's is its own)
     assert readings["5S"].confidence == pytest.approx(1 - 0.31 * 0.25)
@@ -472,8 +475,26 @@ def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     uncounted = IndexDetection("6", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d)
     assert not uncounted.pips_disagree
     assert {r.card: r.confidence for r in rec.cards([uncounted])} == {"6S": 0.98}
-    court = IndexDetection("K", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d, pips=5)
+    court = IndexDetection("K", "S", 0.9, 0.9, ex, ey, 0.0, -1.0, d, pips=5)
     assert not court.pips_disagree
+    assert {r.card: r.confidence for r in rec.cards([court])} == {"KS": 0.9}
+
+
+def test_a_number_card_read_doubtfully_has_its_pips_counted(monkeypatch):
+    # detect_indices counts the pips of number readings less sure than PIP_COUNTED;
+    # counted for every reading here, so that the rendered card's are
+    import vision.recognize as recognize
+    from vision.faces import render_face
+
+    monkeypatch.setattr(recognize, "PIP_COUNTED", 1.1)
+    rng = np.random.default_rng(5)
+    faces = (render_face("6C", rng) for _ in range(50))
+    face = next(f for f in faces if 32 <= f.anchors[0].d <= 40)
+    image = np.full((500, 420, 3), (40, 110, 45), np.uint8)
+    image[75:425, 85:335][face.alpha > 128] = face.image[face.alpha > 128]
+    dets = [d for d in Recognizer().detect_indices(image) if d.card == "6C"]
+    assert dets and all(d.pips in (None, 6) for d in dets)
+    assert any(d.pips == 6 for d in dets)
 
 
 def test_print_on_a_cards_face_read_as_an_index_is_impossible():

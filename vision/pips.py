@@ -115,36 +115,40 @@ def _count_at(
     lo = cv2.minMaxLoc(face)[0]
     if hi - lo < 40:  # no ink on paper: not a face, or one washed out
         return None
-    ink = (face < (hi + lo) / 2).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    px0, px1 = (v * _LOOK for v in _PIP_X)
-    py0, py1 = (v * _LOOK for v in _PIP_Y)
-    lo_size, hi_size = (v * _LOOK for v in _PIP_SIZE)
-    pips = []
+    ink = cv2.compare(face, (hi + lo) / 2, cv2.CMP_LT)
+    # Grana's block-based labelling: the same blobs, a third of the default's time here
+    _, _, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    # the blobs judged at once (a textured table in the window makes hundreds of specks)
+    bx, by, bw, bh, area = (stats[1:, i] for i in range(5))
+    cx, cy = cents[1:, 0], cents[1:, 1]
     fw, fh = size
-    for i in range(1, n):
-        bx, by, bw, bh, area = stats[i]
-        cx, cy = cents[i]
-        if not (px0 <= cx <= px1 and py0 <= cy <= py1):
-            continue
-        if bx == 0 or by == 0 or bx + bw == fw or by + bh == fh:
-            continue  # past the card's edge (the table, where the outline is too large)
-        big = max(bw, bh)
-        if big < 3:
-            continue  # a speck
-        if big < lo_size:
-            continue  # smaller print (a spade's stalk come apart from it in a soft picture)
-        if big > hi_size or bw > 2.2 * bh or bh > 2.2 * bw or area < 0.35 * bw * bh:
-            return None  # a line, a court figure, another card's print: not plain pips
-        pips.append((cx, cy, area))
-    if not 3 <= len(pips) <= 10:
+    big = np.maximum(bw, bh)
+    looked = (
+        (cx >= _PIP_X[0] * _LOOK)
+        & (cx <= _PIP_X[1] * _LOOK)
+        & (cy >= _PIP_Y[0] * _LOOK)
+        & (cy <= _PIP_Y[1] * _LOOK)
+        # not past the card's edge (the table, where the outline is too large), and no
+        # smaller print (a spade's stalk come apart from it in a soft picture)
+        & (bx > 0)
+        & (by > 0)
+        & (bx + bw < fw)
+        & (by + bh < fh)
+        & (big >= _PIP_SIZE[0] * _LOOK)
+    )
+    odd = (big > _PIP_SIZE[1] * _LOOK) | (bw > 2.2 * bh) | (bh > 2.2 * bw) | (area < 0.35 * bw * bh)
+    if (looked & odd).any():
+        return None  # a line, a court figure, another card's print: not plain pips
+    if not 3 <= np.count_nonzero(looked) <= 10:
         # two pips in a column are any two of a column of more, a card's last two in
         # sight (rendered scenes: 8 of 8 such counts of cards with more were wrong)
         return None
-    areas = [a for _, _, a in pips]
-    if max(areas) > _PIP_AREAS * min(areas):
+    areas = area[looked]
+    if areas.max() > _PIP_AREAS * areas.min():
         return None
-    pts = np.array([(cx, cy) for cx, cy, _ in pips], np.float64) / _LOOK  # face pixels
+    pts = np.stack([cx[looked], cy[looked]], axis=1) / _LOOK  # face pixels
     if not _laid_out(pts):
         return None
     if _symmetric(pts) or (len(pts) == 7 and _seven(pts)):
