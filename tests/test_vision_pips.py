@@ -97,3 +97,28 @@ def test_a_face_under_another_card_or_a_court_figure_says_nothing():
     blank = np.full((300, 300, 3), FELT, np.uint8)
     assert count_pips(blank, 100.0, 100.0, 0.0, 1.0, 18.0) is None
     assert count_pips(blank, 100.0, 100.0, 0.0, 1.0, 0.0) is None
+
+
+def test_pips_of_two_inks_are_two_cards():
+    # a red card's strip of hearts beside the black clubs of the card laid over it
+    # once passed for one card's six pips on the rendered scenes
+    from vision.pips import _one_ink
+
+    labels = np.zeros((20, 40), np.int32)
+    labels[2:8, 2:8], labels[2:8, 12:18], labels[12:18, 2:8], labels[12:18, 12:18] = 1, 2, 3, 4
+    red = [np.full((20, 40), v, np.uint8) for v in (40, 40, 200)]  # B, G, R
+    dim = [np.full((20, 40), v, np.uint8) for v in (20, 25, 110)]  # red in a shadow
+    mixed = [c.copy() for c in red]
+    for c, v in zip(mixed, (30, 30, 30), strict=True):
+        c[12:18, 12:18] = v  # blob 4 printed black
+    shaded = [c.copy() for c in red]
+    for c, v in zip(shaded, dim, strict=True):
+        c[12:18, 2:8] = v[0, 0]  # blob 3 under a shadow's edge
+    ids = np.array([1, 2, 3, 4])
+    assert _one_ink(labels, ids, tuple(red))
+    assert not _one_ink(labels, ids, tuple(mixed))
+    assert not _one_ink(labels, ids[[0, 3]], tuple(mixed))
+    assert _one_ink(labels, ids[:3], tuple(mixed))
+    # a red pip at half the light has half the tint: taken for another ink, so a face
+    # a shadow's edge crosses says nothing (no evidence, never a wrong count)
+    assert not _one_ink(labels, ids, tuple(shaded))

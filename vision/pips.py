@@ -66,6 +66,8 @@ _SCALES = (1.0, 1.18, 0.85)
 _PIP_SIZE = (14.0, 62.0)
 # ... of one size with the others (largest area over smallest) ...
 _PIP_AREAS = 2.2
+# ... printed in one ink (each channel's tint within this of the others': _one_ink) ...
+_ONE_INK = 45.0
 # ... and where one pip lies, another lies half a turn about the card's middle
 # (the pips' own middle), within this much of the face's width.
 _MIRROR = 0.08
@@ -106,18 +108,21 @@ def _count_at(
     size = (round(_W * _LOOK), round(_H * _LOOK))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    if face.ndim == 3:
+    channels: tuple[NDArray[np.uint8], ...] = ()
+    if face.ndim == 3 and face.shape[2] >= 3:
         # the darkest channel: black and red ink alike are dark in it, paper is not
         # (OpenCV: NumPy's least over three channels takes 25 times as long)
-        b, g, r = (cv2.extractChannel(face, i) for i in range(3))
-        face = cv2.min(cv2.min(b, g), r)
+        channels = tuple(cv2.extractChannel(face, i) for i in range(3))
+        face = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    elif face.ndim == 3:
+        face = np.ascontiguousarray(face[..., 0])
     hi = grey_percentile(face, 75)  # paper: most of a number card's face
     lo = cv2.minMaxLoc(face)[0]
     if hi - lo < 40:  # no ink on paper: not a face, or one washed out
         return None
     ink = cv2.compare(face, (hi + lo) / 2, cv2.CMP_LT)
     # Grana's block-based labelling: the same blobs, a third of the default's time here
-    _, _, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
+    _, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
     # the blobs judged at once (a textured table in the window makes hundreds of specks)
@@ -148,12 +153,31 @@ def _count_at(
     areas = area[looked]
     if areas.max() > _PIP_AREAS * areas.min():
         return None
+    if channels and not _one_ink(labels, np.nonzero(looked)[0] + 1, channels):
+        return None  # two cards' pips (a red card's strip beside a black card over it)
     pts = np.stack([cx[looked], cy[looked]], axis=1) / _LOOK  # face pixels
     if not _laid_out(pts):
         return None
     if _symmetric(pts) or (len(pts) == 7 and _seven(pts)):
         return len(pts)
     return None
+
+
+def _one_ink(
+    labels: NDArray[np.int32], ids: NDArray[np.intp], channels: tuple[NDArray[np.uint8], ...]
+) -> bool:
+    """Whether the blobs numbered ``ids`` are printed in one ink: each blob's mean
+    colour less its mean grey (its tint, whatever the light on it) within
+    ``_ONE_INK`` of every other's in every channel. Red and black pips differ by
+    some 150 in the red channel."""
+    flat = labels.ravel()
+    n = int(ids.max()) + 1
+    count = np.bincount(flat, minlength=n)[ids].astype(np.float64)
+    means = np.stack(
+        [np.bincount(flat, weights=c.ravel(), minlength=n)[ids] / count for c in channels], axis=1
+    )
+    tint = means - means.mean(axis=1, keepdims=True)
+    return bool((np.ptp(tint, axis=0) <= _ONE_INK).all())
 
 
 def _laid_out(pts: NDArray[np.float64]) -> bool:
