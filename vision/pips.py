@@ -49,6 +49,9 @@ _LOOK = 0.4
 # that comes in breaks the symmetry.
 _PIP_X = (30.0, 220.0)
 _PIP_Y = (15.0, 335.0)
+# ... but not in the two corners the indices take (a pip's midpoint never lies
+# there: the rendered faces' nearest are at 72, 66).
+_CORNER = (55.0, 100.0)
 # The layout's middle lies within this share of the face's width and length of the
 # face's middle, and it spans _LONG of the face's length and (four pips or more)
 # _WIDE of its width: the rendered faces' pips 0.62 and 0.42, a printed pack's about
@@ -142,6 +145,9 @@ def _count_at(
         & (bx + bw < fw)
         & (by + bh < fh)
         & (big >= _PIP_SIZE[0] * _LOOK)
+        # not in a corner's index (a deck whose pips come close to it)
+        & ~((cx < _CORNER[0] * _LOOK) & (cy < _CORNER[1] * _LOOK))
+        & ~((cx > (_W - _CORNER[0]) * _LOOK) & (cy > (_H - _CORNER[1]) * _LOOK))
     )
     odd = (big > _PIP_SIZE[1] * _LOOK) | (bw > 2.2 * bh) | (bh > 2.2 * bw) | (area < 0.35 * bw * bh)
     if (looked & odd).any():
