@@ -10,8 +10,9 @@ pack (:data:`vision.faces.PIP_PLACES`): 2 to 10 pips between the two index colum
 laid out symmetric under a half turn (the 7's one extra pip on the middle line).
 
 :func:`count_pips` looks at the face one index reading puts its card at, and
-answers only where the face is plain to see: compact blobs of ink of one size
-between the index columns, laid out symmetric as pips are, and nothing else there.
+answers only where the face is plain to see: three to ten compact blobs of one ink
+and one size between the index columns, laid out as pips are, and nothing else
+there (two pips in a column are any two of a column of more: never a count).
 A card half under another (its face a strip, or another card's ink on it), a court
 figure, a face the outline misses (a pack whose index is printed larger or smaller
 than a typical one's) answer ``None``: no evidence either way.
