@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
-from vision.proposals import grey_percentile
+from vision.proposals import channels, grey_percentile
 
 __all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips"]
 
@@ -112,12 +112,12 @@ def _count_at(
     size = (round(_W * _LOOK), round(_H * _LOOK))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    channels: tuple[NDArray[np.uint8], ...] = ()
+    shades: tuple[NDArray[np.uint8], ...] = ()
     if face.ndim == 3 and face.shape[2] >= 3:
         # the darkest channel: black and red ink alike are dark in it, paper is not
         # (OpenCV: NumPy's least over three channels takes 25 times as long)
-        channels = tuple(cv2.extractChannel(face, i) for i in range(3))
-        face = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+        b, g, r = shades = channels(face)
+        face = cv2.min(cv2.min(b, g), r)
     elif face.ndim == 3:
         face = np.ascontiguousarray(face[..., 0])
     hi = grey_percentile(face, 75)  # paper: most of a number card's face
@@ -160,7 +160,7 @@ def _count_at(
     areas = area[looked]
     if areas.max() > _PIP_AREAS * areas.min():
         return None
-    if channels and not _one_ink(labels, np.nonzero(looked)[0] + 1, channels):
+    if shades and not _one_ink(labels, np.nonzero(looked)[0] + 1, shades):
         return None  # two cards' pips (a red card's strip beside a black card over it)
     pts = np.stack([cx[looked], cy[looked]], axis=1) / _LOOK  # face pixels
     if not _laid_out(pts):
@@ -171,7 +171,7 @@ def _count_at(
 
 
 def _one_ink(
-    labels: NDArray[np.int32], ids: NDArray[np.intp], channels: tuple[NDArray[np.uint8], ...]
+    labels: NDArray[np.int32], ids: NDArray[np.intp], shades: tuple[NDArray[np.uint8], ...]
 ) -> bool:
     """Whether the blobs numbered ``ids`` are printed in one ink: each blob's mean
     colour less its mean grey (its tint, whatever the light on it) within
@@ -181,7 +181,7 @@ def _one_ink(
     n = int(ids.max()) + 1
     count = np.bincount(flat, minlength=n)[ids].astype(np.float64)
     means = np.stack(
-        [np.bincount(flat, weights=c.ravel(), minlength=n)[ids] / count for c in channels], axis=1
+        [np.bincount(flat, weights=c.ravel(), minlength=n)[ids] / count for c in shades], axis=1
     )
     tint = means - means.mean(axis=1, keepdims=True)
     return bool((np.ptp(tint, axis=0) <= _ONE_INK).all())

@@ -80,11 +80,9 @@ RECHECK_SCALES = (0.9, 1.1)
 # the 2H by its right half, had its index 4.6 pixels inside the 2H's outline (d 27.7)
 # and was thrown out as impossible; print on a face lies deep inside it.
 ON_FACE = 0.5
-# Where a typical index sits on a 250 x 350 face: its midpoint and rank-to-suit distance.
-_FACE_ANCHOR = INDEX_ANCHOR
-_FACE_D = INDEX_D
-# From one index to the opposite one, in units of the index's d, along (v, u).
-_OTHER_CORNER = ((FACE_W - 2 * _FACE_ANCHOR[0]) / _FACE_D, (FACE_H - 2 * _FACE_ANCHOR[1]) / _FACE_D)
+# From one index to the opposite one, in units of the index's d, along (v, u) (where a
+# typical index sits on a 250 x 350 face: vision.pips.INDEX_ANCHOR, INDEX_D).
+_OTHER_CORNER = ((FACE_W - 2 * INDEX_ANCHOR[0]) / INDEX_D, (FACE_H - 2 * INDEX_ANCHOR[1]) / INDEX_D)
 # Decks print their index smaller or larger than a typical one: a card is this many
 # times a typical deck's length in index sizes (the bench's rendered faces 0.8 to 1.4;
 # a small index read as two cards, its corners too far apart to join).
@@ -196,14 +194,14 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     ``PIP_DOUBT`` share where they disagree with its rank; where they agree, its
     rank's doubt cut by the share ``PIP_AGREE`` (the suit's doubt is the network's
     alone)."""
+    if det.pips is None or det.rank not in PIP_RANKS or det.rank_confidence <= 0:
+        return det
     if det.pips_disagree:
         k = PIP_DOUBT
         return replace(det, confidence=det.confidence * k, rank_confidence=det.rank_confidence * k)
-    if det.pips is not None and PIP_RANKS.get(det.rank) == det.pips and det.rank_confidence > 0:
-        rank = 1 - (1 - det.rank_confidence) * (1 - PIP_AGREE)
-        suit = min(1.0, det.confidence / det.rank_confidence)
-        return replace(det, confidence=rank * suit, rank_confidence=rank)
-    return det
+    rank = 1 - (1 - det.rank_confidence) * (1 - PIP_AGREE)
+    suit = min(1.0, det.confidence / det.rank_confidence)
+    return replace(det, confidence=rank * suit, rank_confidence=rank)
 
 
 @dataclass(frozen=True)
@@ -246,9 +244,9 @@ class CardReading:
 
 def _card_outline(det: IndexDetection) -> tuple[tuple[float, float], ...]:
     """The card's corners from one index (a typical card's proportions)."""
-    s = det.d / _FACE_D
+    s = det.d / INDEX_D
     vx, vy = det.uy, -det.ux
-    ax, ay = _FACE_ANCHOR
+    ax, ay = INDEX_ANCHOR
     pts = []
     for fx, fy in ((0, 0), (FACE_W, 0), (FACE_W, FACE_H), (0, FACE_H)):
         dx, dy = (fx - ax) * s, (fy - ay) * s
@@ -550,7 +548,7 @@ class Recognizer:
             "proposals_n": float(len(props)),
             "rechecked_n": float(rechecked),
         }
-        return self._to_frame(self._decode(props, rank_p, suit_p, pic.image))
+        return self._to_frame(self._counted(self._decode(props, rank_p, suit_p), pic.image))
 
     def detect_regions(
         self,
@@ -613,10 +611,15 @@ class Recognizer:
             parts["recheck"] += time.perf_counter() - tc
             counts["proposals_n"] += len(props)
             counts["pixels_n"] += (x1 - x0) * (y1 - y0)
-            dets = self._decode(props, rank_p, suit_p, pic.image, (x0, y0))
-            for det in self._to_frame(dets, x0, y0):
-                if roi[0] <= det.x < roi[2] and roi[1] <= det.y < roi[3]:
-                    found.append(det)
+            # the pips counted only for the readings kept: those in the region
+            dets = self._decode(props, rank_p, suit_p)
+            framed = self._to_frame(dets, x0, y0)
+            inside = [
+                d
+                for d, f in zip(dets, framed, strict=True)
+                if roi[0] <= f.x < roi[2] and roi[1] <= f.y < roi[3]
+            ]
+            found += self._to_frame(self._counted(inside, pic.image, (x0, y0)), x0, y0)
         self.timings = {"regions": time.perf_counter() - t0, **parts, **counts}
         return found
 
@@ -673,17 +676,25 @@ class Recognizer:
         suit_p[doubt] = (suit_p[doubt] + more_s.reshape(n - 1, k, -1).sum(axis=0)) / n
         return int(doubt.size)
 
-    def _decode(
-        self,
-        props: Proposals,
-        rank_p: NDArray[np.float32],
-        suit_p: NDArray[np.float32],
-        image: NDArray[np.uint8] | None = None,
-        origin: tuple[int, int] = (0, 0),
+    @staticmethod
+    def _counted(
+        dets: list[IndexDetection], image: NDArray[np.uint8], origin: tuple[int, int] = (0, 0)
     ) -> list[IndexDetection]:
-        """The readings of an index kept (one per index), each of a number rank with the
-        pips its face shows in ``image`` (:func:`vision.pips.count_pips`; the
-        proposals' pixels are the image's from ``origin``)."""
+        """``dets`` (in ``image``'s pixels from ``origin``), each reading of a number rank
+        less sure than ``PIP_COUNTED`` with the pips its face shows
+        (:func:`vision.pips.count_pips`)."""
+        ox, oy = origin
+        return [
+            replace(det, pips=count_pips(image, det.x + ox, det.y + oy, det.ux, det.uy, det.d))
+            if det.rank in PIP_RANKS and det.rank_confidence < PIP_COUNTED
+            else det
+            for det in dets
+        ]
+
+    def _decode(
+        self, props: Proposals, rank_p: NDArray[np.float32], suit_p: NDArray[np.float32]
+    ) -> list[IndexDetection]:
+        """The readings of an index kept, one per index."""
         rank_i = rank_p.argmax(axis=1)
         suit_i = suit_p.argmax(axis=1)
         rank_c = rank_p[np.arange(len(rank_i)), rank_i]
@@ -707,15 +718,7 @@ class Recognizer:
                 float(props.d[i]),
             )
             _keep(kept, gone, det)
-        if image is None:
-            return kept
-        ox, oy = origin
-        return [
-            replace(det, pips=count_pips(image, det.x + ox, det.y + oy, det.ux, det.uy, det.d))
-            if det.rank in PIP_RANKS and det.rank_confidence < PIP_COUNTED
-            else det
-            for det in kept
-        ]
+        return kept
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
