@@ -167,6 +167,28 @@ def test_a_real_deal_under_a_hard_shadow_or_in_dim_light_is_read(rec, light, ang
     assert got <= want
 
 
+@pytest.mark.parametrize(
+    ("file", "cards"),
+    [("deal1-md-sq.jpg", {"2C"}), ("deal3-md-sq.jpg", {"8D", "QC"}), ("deal2-md-sq.jpg", {"KS"})],
+)
+@needs_data
+def test_a_real_deal_with_a_shadows_edge_through_its_indices_is_read(rec, file, cards):
+    """The real deals with their lower half at a quarter of the light read 130 of
+    138 cards. Two causes: an index the shadow's edge crosses (the 2C's rank lit,
+    its suit in the shadow; the 8D's diamond) was read as no index, and paper deep
+    in the shadow (about 45 grey, the QC and KS) fell under the paper bars' floor
+    of 40. A patch across the edge is now evened (proposals._evened) and the floor
+    is 30: 134 of 138, nothing false. These cards were each missed before."""
+    with open(DATA / "labels.csv", newline="") as fh:
+        rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}
+    image = shaded(cv2.imread(str(DATA / "bidly" / "deals" / file)), 0.25, 90.0)
+    got = {r.card for r in rec.read(image)}
+    want = set(rows[f"bidly/deals/{file}"])
+    assert cards <= got, sorted(cards - got)
+    assert len(got & want) >= len(want) - 2, sorted(want - got)
+    assert got <= want
+
+
 @pytest.mark.parametrize("gain", [1.5, 2.0])
 @needs_data
 def test_an_overexposed_photograph_is_read(rec, gain):
@@ -195,10 +217,12 @@ def test_an_overexposed_photograph_is_read(rec, gain):
 
 @needs_data
 def test_an_underexposed_photograph_is_read_brightened(rec):
-    """The real deals at a fifth of their exposure (paper about 45 grey, under the
-    paper bars' floor) read 74 of 138 cards, at a seventh less still: a single
-    picture whose bright end is that dark is read brightened (vision.recognize.
-    exposed), 134 of 138 as taken. One deal: all but one card or so, nothing false."""
+    """The real deals at a seventh of their exposure (paper about 30 grey, at the
+    paper bars' floor) read nothing as they are: a single picture whose bright end
+    is that dark is read brightened (vision.recognize.exposed). At a fifth (paper
+    about 45 grey) the deals read 74 of 138 cards before the floor came down from
+    40 to 30 (proposals.NEAR_FLOOR), 134 brightened. One deal: all but one card or
+    so, nothing false."""
     from vision.recognize import exposed
 
     with open(DATA / "labels.csv", newline="") as fh:
@@ -208,7 +232,8 @@ def test_an_underexposed_photograph_is_read_brightened(rec):
     want = set(rows[file])
     for light in (0.2, 0.15):
         dim = shaded(image, light, None)
-        assert len({r.card for r in rec.read(dim)} & want) < 0.5 * len(want)  # as it was
+        if light < 0.2:  # under the floor as it is
+            assert len({r.card for r in rec.read(dim)} & want) < 0.5 * len(want)
         got = {r.card for r in rec.read_any_scale(dim)}
         assert rec.last_gain > 3.0
         assert len(got & want) >= len(want) - 2, sorted(want - got)

@@ -670,3 +670,56 @@ def test_suits_split_off_thin_lines_are_found_alike_whole_and_by_region():
             assert np.array_equal(a, b), (roi, field)
         assert np.allclose(whole.cx[inside_whole], px[inside_part], atol=1e-3), roi
         assert np.allclose(whole.cy[inside_whole], py[inside_part], atol=1e-3), roi
+
+
+def _index_patch(paper: tuple[int, int, int]) -> np.ndarray:
+    """A 36 x 24 patch of ``paper`` with a black 2 over a black blob (its suit)."""
+    patch = np.empty((36, 24, 3), np.uint8)
+    patch[:] = paper
+    cv2.putText(patch, "2", (5, 17), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.circle(patch, (12, 25), 4, (20, 20, 20), -1)
+    return patch
+
+
+def test_a_patch_across_a_shadows_edge_is_evened_and_a_cards_edge_is_not():
+    """A hard shadow's edge through an index (a real 2 of clubs with its rank lit and
+    its suit at a quarter of the light) was read as no index: the patch's shadowed
+    side is brought up to its lit side's light (_evened), the ink on it as much. The
+    edge of a card on a coloured table, and a patch with no edge, are left as they are."""
+    from vision.proposals import _evened
+
+    lit = _index_patch((215, 220, 225))
+    shadowed = lit.copy()
+    shadowed[18:] = (shadowed[18:] * 0.25).astype(np.uint8)
+    even = _evened(shadowed)
+    assert even is not shadowed
+    paper_top, paper_bottom = float(even[2:8, 2:6].mean()), float(even[30:35, 2:6].mean())
+    assert abs(paper_bottom - paper_top) < 0.1 * paper_top  # 54 grey before
+    assert float(even[25, 12].mean()) < 0.35 * paper_bottom  # the suit stays ink
+    assert float(np.abs(even[:16].astype(int) - lit[:16]).max()) == 0  # the lit side as it was
+    # a card's edge on green felt: two levels, but not one paper's colour
+    felt = lit.copy()
+    felt[18:] = (40, 110, 40)
+    assert _evened(felt) is felt
+    # no edge at all
+    assert _evened(lit) is lit
+    # dark table darker still: the ratio alone would say shadow, the colour says table
+    cork = lit.copy()
+    cork[18:] = (40, 70, 110)
+    assert _evened(cork) is cork
+
+
+def test_only_patches_near_a_step_in_the_light_are_evened():
+    """Pyramid.steps: nothing in even light, dim or bright; along a shadow's edge,
+    a band as wide as the light level's reach either side of it."""
+    for level in (200, 50):
+        pic = Picture(np.full((480, 640, 3), level, np.uint8))
+        assert Pyramid(pic.image, pic.lift).steps() is None
+    image = np.full((480, 640, 3), 210, np.uint8)
+    image[:, 320:] = 50
+    pic = Picture(image)
+    steps = Pyramid(image, pic.lift).steps()
+    assert steps is not None
+    cols = np.nonzero(steps.any(axis=0))[0]
+    assert cols.min() * 8 < 320 < cols.max() * 8  # either side of the edge
+    assert cols.min() > 0 and cols.max() < steps.shape[1] - 1  # not the whole picture

@@ -92,7 +92,7 @@ _PROPOSAL_FIELDS = tuple(f.name for f in fields(Proposals))
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in pixels, the ends excluded
 # Paper near its own brightest surroundings is at least this grey (see _paper_bars),
 # and neutral: its balanced channels within this share of the brightest one.
-NEAR_FLOOR = 40
+NEAR_FLOOR = 30
 NEAR_SHARE = 0.8
 NEUTRAL = 0.25
 # ... or a neutral pixel this much lighter than the table's darkest level near it:
@@ -130,6 +130,14 @@ PAPER_CORE_REACH = 5
 INK_LIGHT = 160
 LIFT_MAX = 4
 LIFT_ONE = 32
+# A patch a hard shadow's edge may cross: the lift round its proposal varies
+# STEP_LIFT times (extract_patches). It is evened out (_evened) where its paper
+# shows two levels STEP_RATIO apart or more, each on STEP_SHARE of it at least,
+# the same paper by its colour (shares of the channels within STEP_CHROMA).
+STEP_LIFT = 1.5
+STEP_RATIO = 1.4
+STEP_SHARE = 0.1
+STEP_CHROMA = 0.04
 # A calibrated camera's background window is at most this many index sizes wide
 # (see background_window).
 BACKGROUND_INDICES = 3.0
@@ -909,11 +917,16 @@ def _light_k(shape: tuple[int, int]) -> int:
     return max(3, (min(shape) // 30) | 1)
 
 
+def _light_reach(shape: tuple[int, int]) -> int:
+    """The side of :func:`_near_light`'s windows for a picture of ``shape``."""
+    return max(3, (_light_k(shape) // 4) | 1)
+
+
 def _near_light(small: NDArray[np.uint8], shape: tuple[int, int]) -> NDArray[np.uint8]:
     """The brightest level near each pixel of ``small`` (a grey picture of ``shape`` at
     a quarter of its size): a grey dilation a quarter of :func:`_light_k` wide,
     smoothed as wide."""
-    kn = max(3, (_light_k(shape) // 4) | 1)
+    kn = _light_reach(shape)
     return cv2.blur(cv2.dilate(small, np.ones((kn, kn), np.uint8)), (kn, kn))
 
 
@@ -1236,6 +1249,24 @@ class Pyramid:
         self.origin = origin
         # per level above the first: which tiles are made
         self._made: list[NDArray[np.bool_]] = [np.ones((1, 1), bool)]
+        self._steps: NDArray[np.uint8] | None = None
+
+    def steps(self) -> NDArray[np.uint8] | None:
+        """Where a hard shadow's edge may cross a patch: 255 at each eighth-size
+        pixel of the picture's :attr:`lift` round which (within twice the reach of
+        the light level it comes from, :func:`_near_light`) the lift varies
+        ``STEP_LIFT`` times or more; ``None`` where it nowhere does. Made from the
+        whole picture's lift, so a region's patches are evened as the whole's."""
+        lift = self.lift
+        if lift is None or lift.size == 0 or cv2.minMaxLoc(lift)[1] < STEP_LIFT * LIFT_ONE:
+            return None
+        if self._steps is None:
+            sh, sw = lift.shape
+            reach = 4 * _light_reach((4 * sh, 4 * sw)) + 1
+            box = np.ones((reach, reach), np.uint8)
+            low = cv2.convertScaleAbs(cv2.erode(lift, box), alpha=STEP_LIFT)
+            self._steps = cv2.compare(cv2.dilate(lift, box), low, cv2.CMP_GE)
+        return self._steps if cv2.countNonZero(self._steps) else None
 
     def __getitem__(self, level: int) -> NDArray[np.uint8]:
         h, w = self._level_shape(level)
@@ -1453,7 +1484,63 @@ def extract_patches(
         ]
         for i in np.nonzero(gain > LIFT_ONE)[0].tolist():
             out[i] = cv2.convertScaleAbs(out[i], alpha=float(gain[i]) / LIFT_ONE)
+        steps = pyramid.steps()
+        if steps is not None:  # a hard shadow's edge may cross some patches
+            near = steps[
+                np.clip(ey, 0, steps.shape[0] - 1).astype(np.intp),
+                np.clip(ex, 0, steps.shape[1] - 1).astype(np.intp),
+            ]
+            for i in np.nonzero(near)[0].tolist():
+                out[i] = _evened(out[i])
     return out
+
+
+def _evened(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """``patch`` with the shadowed side of a hard shadow's edge across it brought up
+    to the lit side's light; as it was where it shows no such edge.
+
+    A patch cut where a shadow's edge crosses an index (the real deals with their
+    lower half at a quarter of the light: a 2 of clubs with its rank lit and its
+    suit in the shadow) is lifted by one gain, the lift at its proposal, and the
+    network, which learned indices under one light, reads it as no index. The
+    paper's level at each pixel is the patch's brightest channel closed over
+    about a suit's width (ink filled, a step in the light kept where it is). Two
+    levels of it (Otsu's split) ``STEP_RATIO`` apart or more, each on
+    ``STEP_SHARE`` of the patch, are lit and shadowed paper only when the bare
+    paper of both has one colour (the shares of its channels within
+    ``STEP_CHROMA``): the edge of a card on a coloured table is no shadow. Each
+    pixel on the shadowed side (and the one-pixel seam) is brightened to the lit
+    paper's level, by at most the ratio of the two levels (the ink on it as much
+    as its paper; a shadowed table by the ratio itself)."""
+    h, w = patch.shape[:2]
+    k = max(3, (w * 3 // 8) | 1)
+    b, g, r = channels(patch)
+    top = cv2.max(cv2.max(b, g), r)
+    paper = cv2.morphologyEx(
+        top, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    lit = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+    n_lit = cv2.countNonZero(lit)
+    if not STEP_SHARE * h * w <= n_lit <= (1 - STEP_SHARE) * h * w:
+        return patch
+    shade = cv2.bitwise_not(lit)
+    lit_level = cv2.mean(paper, lit)[0]
+    ratio = lit_level / max(cv2.mean(paper, shade)[0], 1.0)
+    if ratio < STEP_RATIO:
+        return patch
+    bare = cv2.compare(top, cv2.convertScaleAbs(paper, alpha=0.9), cv2.CMP_GE)
+    colours = []
+    for side in (lit, shade):
+        mask = cv2.bitwise_and(bare, side)
+        if cv2.countNonZero(mask) == 0:
+            return patch
+        c = np.array(cv2.mean(patch, mask)[:3]) + 1.0
+        colours.append(c / c.sum())
+    if np.abs(colours[0] - colours[1]).max() > STEP_CHROMA:
+        return patch
+    gain = np.clip(lit_level / np.maximum(paper.astype(np.float32), 1.0), 1.0, ratio)
+    gain[cv2.dilate(shade, np.ones((3, 3), np.uint8)) == 0] = 1.0
+    return cv2.convertScaleAbs(patch.astype(np.float32) * gain[:, :, None])
 
 
 # -- whole cards --------------------------------------------------------------------------
