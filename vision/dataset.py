@@ -139,7 +139,9 @@ def scene_patches(
         parts.append((tprops, tr, ts))
     return Patches(
         np.concatenate([extract_patches(pyramid, p) for p, _, _ in parts]),
-        np.concatenate([extract_patches(pyramid, p, size=(GATE_H, GATE_W)) for p, _, _ in parts]),
+        np.concatenate(
+            [extract_patches(pyramid, p, size=(GATE_H, GATE_W), even=False) for p, _, _ in parts]
+        ),
         np.concatenate([r for _, r, _ in parts]),
         np.concatenate([s for _, _, s in parts]),
     )

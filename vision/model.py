@@ -234,7 +234,7 @@ class IndexClassifier:
         rank_p[:, 0] = 1.0
         keep = np.arange(n)
         if self.gate is not None and n:
-            small = extract_patches(pyramid, props, size=(GATE_H, GATE_W))
+            small = extract_patches(pyramid, props, size=(GATE_H, GATE_W), even=False)
             keep = np.nonzero(self.gate_logits(small) > 0)[0]
         t1 = time.perf_counter()
         self.passed = len(keep)

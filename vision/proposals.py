@@ -1402,6 +1402,7 @@ def extract_patches(
     props: Proposals,
     *,
     size: tuple[int, int] = (PATCH_H, PATCH_W),
+    even: bool = True,
 ) -> NDArray[np.uint8]:
     """Upright BGR patches, one per proposal, ``size`` = (height, width).
 
@@ -1414,7 +1415,12 @@ def extract_patches(
     than two picture pixels between two samples). All patches of one level are
     cut by a single ``cv2.remap`` over a map built with NumPy. A pyramid told the
     picture's lift (:attr:`Picture.lift`) brightens each patch by the lift at its
-    proposal's place, as that place's ink was judged.
+    proposal's place, as that place's ink was judged, and ``even`` evens each
+    patch near a step in the light (:meth:`Pyramid.steps`, :func:`_evened`): the
+    classifier's patches, not the gate's (a dark table far from the cards has a
+    higher lift than the cards, so most cards' surroundings are near a step, and
+    the gate's hundreds of patches cost 3.7 ms a 4608 x 2592 frame to look at;
+    the gate passed the shadowed indices it was tried on unevened).
     """
     h, w = size
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
@@ -1484,7 +1490,7 @@ def extract_patches(
         ]
         for i in np.nonzero(gain > LIFT_ONE)[0].tolist():
             out[i] = cv2.convertScaleAbs(out[i], alpha=float(gain[i]) / LIFT_ONE)
-        steps = pyramid.steps()
+        steps = pyramid.steps() if even else None
         if steps is not None:  # a hard shadow's edge may cross some patches
             near = steps[
                 np.clip(ey, 0, steps.shape[0] - 1).astype(np.intp),
