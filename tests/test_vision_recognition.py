@@ -189,6 +189,63 @@ def test_a_real_deal_with_a_shadows_edge_through_its_indices_is_read(rec, file, 
     assert got <= want
 
 
+@needs_data
+def test_a_deal_photographed_at_a_slant_has_its_squeezed_indices_read(rec):
+    """Issue 11: phone photos of a deal are not always taken square from overhead.
+    At a slant (far side 70 % as wide) the real deals read 131 of 138: the far
+    side's indices, squeezed across, read as no index. A single picture's sure
+    gate proposals read as no index or doubtfully are cut again as if unsqueezed
+    (Recognizer._squeezed): the second deal's 3D and 4D, missed before, are read,
+    nothing false; a frame of the live loop (Recognizer.read) is not cut again."""
+    with open(DATA / "labels.csv", newline="") as fh:
+        rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}
+    file = "bidly/deals/deal2-md-sq.jpg"
+    photo = cv2.imread(str(DATA / file))
+    h, w = photo.shape[:2]  # the far (top) side 70 % as wide, as bench/vision.py slants it
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    image = cv2.warpPerspective(photo, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    want = set(rows[file])
+    got = {r.card for r in rec.read_any_scale(image)}
+    assert {"3D", "4D"} <= got, sorted(want - got)
+    assert got <= want
+    assert rec.squeezes == ()  # set only while a single picture is read
+    assert not {"3D", "4D"} <= {r.card for r in rec.read(image)}
+
+
+def test_an_index_squeezed_across_is_cut_as_it_was_at_that_aspect():
+    """extract_patches(aspect=a) cuts a stretch a times as wide across the index:
+    the patch of a picture squeezed to 80 % across is the unsqueezed picture's patch
+    (to the resampling's blur)."""
+    from vision.proposals import Proposals, extract_patches
+
+    face = render_face("8D", np.random.default_rng(3))
+    image = cv2.copyMakeBorder(face.image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(60, 110, 50))
+    h, w = image.shape[:2]
+    squeezed = cv2.resize(image, (round(w * 0.8), h), interpolation=cv2.INTER_AREA)
+    upright = [a for a in face.anchors if a.uy > 0.9]  # the upper index, "down" is down
+    assert upright
+    x, y, d = 40 + upright[0].x, 40 + upright[0].y, upright[0].d
+
+    def one(px: float) -> Proposals:
+        f = np.float32
+        return Proposals(
+            np.array([px], f),
+            np.array([y], f),
+            np.array([0.0], f),
+            np.array([1.0], f),
+            np.array([d], f),
+            np.array([0], np.int32),
+            np.array([0], np.int32),
+        )
+
+    plain = extract_patches(image, one(x)).astype(np.float32)
+    back = extract_patches(squeezed, one(x * 0.8), aspect=0.8).astype(np.float32)
+    wrong = extract_patches(squeezed, one(x * 0.8)).astype(np.float32)
+    assert np.abs(back - plain).mean() < 0.5 * np.abs(wrong - plain).mean()
+
+
 @pytest.mark.parametrize("gain", [1.5, 2.0])
 @needs_data
 def test_an_overexposed_photograph_is_read(rec, gain):

@@ -156,6 +156,8 @@ class IndexClassifier:
         self.gate = self._load(gpath) if gate and gpath.is_file() else None
         self.batch = batch
         self.passed = 0  # proposals the gate let through in the last reading
+        # the gate's logit for each proposal of the last reading (None: no gate)
+        self.last_gate: NDArray[np.float32] | None = None
         self.timings: dict[str, float] = {}  # seconds of the last reading: gate, classify
         # each network read once: it takes a patch and gives the ranks' and suits' logits
         zero = np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8)
@@ -233,9 +235,11 @@ class IndexClassifier:
         suit_p = np.full((n, ns), 1.0 / ns, np.float32)
         rank_p[:, 0] = 1.0
         keep = np.arange(n)
+        self.last_gate = None
         if self.gate is not None and n:
             small = extract_patches(pyramid, props, size=(GATE_H, GATE_W), even=False)
-            keep = np.nonzero(self.gate_logits(small) > 0)[0]
+            self.last_gate = self.gate_logits(small)
+            keep = np.nonzero(self.last_gate > 0)[0]
         t1 = time.perf_counter()
         self.passed = len(keep)
         if len(keep):

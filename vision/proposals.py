@@ -1409,6 +1409,7 @@ def extract_patches(
     *,
     size: tuple[int, int] = (PATCH_H, PATCH_W),
     even: bool = True,
+    aspect: float = 1.0,
 ) -> NDArray[np.uint8]:
     """Upright BGR patches, one per proposal, ``size`` = (height, width).
 
@@ -1426,7 +1427,9 @@ def extract_patches(
     classifier's patches, not the gate's (a dark table far from the cards has a
     higher lift than the cards, so most cards' surroundings are near a step, and
     the gate's hundreds of patches cost 3.7 ms a 4608 x 2592 frame to look at;
-    the gate passed the shadowed indices it was tried on unevened).
+    the gate passed the shadowed indices it was tried on unevened). ``aspect``
+    scales the stretch cut across the index (under 1: an index squeezed across,
+    as a photograph taken at a slant draws it, is cut as if it were not).
     """
     h, w = size
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
@@ -1452,7 +1455,7 @@ def extract_patches(
         ux, uy = props.ux[sel].astype(np.float64), props.uy[sel].astype(np.float64)
         dd = d[sel] / s
         vx, vy = uy, -ux  # "right" on the card when "down" is (ux, uy)
-        sw, sh = SPAN_W * dd / w, SPAN_H * dd / h
+        sw, sh = SPAN_W * aspect * dd / w, SPAN_H * dd / h
         # the patch's first pixel: at full size, half the patch before the index's
         # midpoint; at a smaller size, the centre of the full-size block it stands for
         cw = (w - 1) / 2 + 0.5 * w / PATCH_W
