@@ -554,13 +554,14 @@ class Recognizer:
         rank_p, suit_p = self.classifier.read(pyramid, props)
         t2 = time.perf_counter()
         rechecked = self._recheck(pyramid, props, rank_p, suit_p)
-        self._squeezed(pyramid, props, rank_p, suit_p)
+        squeezed = self._squeezed(pyramid, props, rank_p, suit_p)
         self.timings = {
             "proposals": t1 - t0,
             **self.classifier.timings,  # gate (with its patches), classify (with its patches)
             "recheck": time.perf_counter() - t2,
             "proposals_n": float(len(props)),
             "rechecked_n": float(rechecked),
+            "squeezed_n": float(squeezed),
         }
         return self._to_frame(self._counted(self._decode(props, rank_p, suit_p), pic.image))
 
@@ -706,8 +707,8 @@ class Recognizer:
 
         The real deals photographed at a slant (far side 70 % as wide) read 131 of
         138: indices on the far side, squeezed across, read as no index (an 8H at
-        0.987, the 8 at 0.012) or as another rank. A sure cut of any rank added as
-        many false readings as right ones on the synthetic scenes; one that bears
+        0.987, the 8 at 0.012) or as another rank. A sure cut of any rank added twice
+        as many false readings as right ones on the synthetic scenes; one that bears
         out the network's own leaning, and in single pictures only, did not (the
         live loop's frames are taken from overhead, and keep their speed)."""
         gate = self.classifier.last_gate
