@@ -683,13 +683,25 @@ class Recognizer:
         if doubt.size == 0:
             return 0
         sub = props.take(doubt)
-        cuts = [extract_patches(pyramid, replace(sub, d=sub.d * s)) for s in RECHECK_SCALES]
-        more_r, more_s = self.classifier.classify(np.concatenate(cuts))
-        self._in_deck(more_r)  # a mean of rows within the pack stays within it
-        k, n = doubt.size, len(RECHECK_SCALES) + 1
-        rank_p[doubt] = (rank_p[doubt] + more_r.reshape(n - 1, k, -1).sum(axis=0)) / n
-        suit_p[doubt] = (suit_p[doubt] + more_s.reshape(n - 1, k, -1).sum(axis=0)) / n
+        more_r, more_s = self._read_again(
+            pyramid, [(replace(sub, d=sub.d * s), 1.0) for s in RECHECK_SCALES]
+        )
+        n = len(RECHECK_SCALES) + 1  # a mean of rows within the pack stays within it
+        rank_p[doubt] = (rank_p[doubt] + more_r.sum(axis=0)) / n
+        suit_p[doubt] = (suit_p[doubt] + more_s.sum(axis=0)) / n
         return int(doubt.size)
+
+    def _read_again(
+        self, pyramid: Pyramid, cuts: list[tuple[Proposals, float]]
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The network's reading of proposals cut again each way of ``cuts`` (the
+        proposals, and the aspect they are cut at), all in one pass, within the pack:
+        rank and suit probabilities, one block of rows a cut."""
+        patches = np.concatenate([extract_patches(pyramid, p, aspect=a) for p, a in cuts])
+        more_r, more_s = self.classifier.classify(patches)
+        self._in_deck(more_r)
+        m = len(cuts)
+        return more_r.reshape(m, -1, more_r.shape[1]), more_s.reshape(m, -1, more_s.shape[1])
 
     def _squeezed(
         self,
@@ -723,9 +735,8 @@ class Recognizer:
         leant = rank_p[doubt, 1:].argmax(axis=1) + 1
         suit = suit_p[doubt].argmax(axis=1)
         best = np.zeros(doubt.size, np.float32)
-        for aspect in self.squeezes:
-            more_r, more_s = self.classifier.classify(extract_patches(pyramid, sub, aspect=aspect))
-            self._in_deck(more_r)
+        cut_r, cut_s = self._read_again(pyramid, [(sub, aspect) for aspect in self.squeezes])
+        for more_r, more_s in zip(cut_r, cut_s, strict=True):
             sure = more_r.max(axis=1) * more_s.max(axis=1)
             take = (
                 (more_r.argmax(axis=1) == leant)
