@@ -15,8 +15,9 @@ import pytest
 from controller.cli import main
 from vision.evaluate import read_labels, score_image
 from vision.faces import render_face
+from vision.images import read_image
 from vision.recognize import SCALE_D, SOFT, Recognizer, sharpness
-from vision.synth import PHOTO_VIEWS, card_photo, make_scene, shaded
+from vision.synth import PHOTO_VIEWS, card_photo, make_scene, shaded, smeared
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 
@@ -629,6 +630,45 @@ def test_an_index_at_the_edge_of_a_card_over_it_is_not_on_its_face():
     deeper = det("3C", 877.6, 903.6, -0.099, 0.995, 27.7)
     readings = {r.card: r for r in Recognizer(threshold=0.0).cards([*heart, deeper])}
     assert "impossible" in readings["3C"].flags
+
+
+def test_an_index_at_another_scale_than_the_packs_is_outsize():
+    # one pack lies at one scale: print read as an index 2.5 times the size of the
+    # indices read surely round it counts a tenth as sure
+    from vision.recognize import OUTSIZE, IndexDetection
+
+    def det(card, x, y, d, conf=1.0):
+        return IndexDetection(card[:-1], card[-1], conf, conf, x, y, 0.0, 1.0, d)
+
+    pack = [det("9D", 100, 100, 22.0), det("JS", 400, 100, 24.9), det("KD", 700, 100, 24.4)]
+    for d, out in ((56.0, True), (9.0, True), (OUTSIZE * 23.0, False), (35.0, False)):
+        readings = {
+            r.card: r for r in Recognizer(threshold=0.0).cards([*pack, det("4D", 400, 500, d)])
+        }
+        assert ("outsize" in readings["4D"].flags) == out, d
+        assert (readings["4D"].confidence < 0.2) == out, d
+        assert all(readings[c].flags == () for c in ("9D", "JS", "KD"))
+    # a witness is a card read surely; with fewer than OUTSIZE_WITNESSES of them the
+    # scale is not known, and nothing is outsize
+    doubtful = [det("9D", 100, 100, 22.0, 0.6), det("JS", 400, 100, 24.9, 0.6), pack[2]]
+    readings = {
+        r.card: r for r in Recognizer(threshold=0.0).cards([*doubtful, det("4D", 400, 500, 56.0)])
+    }
+    assert "outsize" not in readings["4D"].flags
+    readings = {
+        r.card: r for r in Recognizer(threshold=0.0).cards([pack[0], det("4D", 400, 500, 56.0)])
+    }
+    assert readings["4D"].flags == ()
+
+
+@needs_data
+def test_a_smeared_pinochle_photo_has_no_outsize_reading(rec):
+    # edje-pinochle's cam_image45 smeared 7 px at 30 degrees (bench/vision.py): a
+    # pip and the ink beside it were read as a 4D at 0.999, its index 2.5 times the
+    # size of the four cards read round it
+    image = read_image(DATA / "edje-pinochle" / "test" / "cam_image45.jpg")
+    readings = rec.read_any_scale(smeared(image, 7, 30.0))
+    assert {r.rank for r in readings} == {"9", "A", "J", "K"}
 
 
 def _row_with_darker_cards(seed: int, factor: float, tint=(1.0, 1.0, 1.0)):

@@ -24,8 +24,11 @@ The steps (see :mod:`vision.proposals` for the first two):
    confidence; a reading of a number rank whose face plainly shows another number
    of pips (:mod:`vision.pips`) is flagged ``pips-disagree`` at a fifth of its
    confidence, and one whose face shows its number has its rank's doubt
-   quartered. Readings under ``threshold`` are left out (these mostly fall under
-   it); nothing else is dropped.
+   quartered; a reading whose index is more than ``OUTSIZE`` times larger or
+   smaller than the indices read surely round it (one pack at one scale) is
+   flagged ``outsize`` at a tenth of its confidence. Readings under
+   ``threshold`` are left out (these mostly fall under it); nothing else is
+   dropped.
 """
 
 from __future__ import annotations
@@ -111,6 +114,17 @@ PIP_AGREE = 0.75
 # on a table frame are surer (0.5 ms a count, about 5 ms a 1280 x 720 frame if every
 # one were counted); the live check's misreadings were at 0.95 to 0.98.
 PIP_COUNTED = 0.999
+# One pack lies at one scale: a reading whose index is more than OUTSIZE times larger
+# or smaller than the median of the indices read surely (at OUTSIZE_SURE) on other
+# cards, where OUTSIZE_WITNESSES cards or more are, is print that is no index (a
+# large centre pip and the ink beside it, read as an index 2.5 times the size of
+# the pack's; a letter of a cluttered photo's print) and counts a tenth as sure.
+# A deck's index sizes (INDEX_SPREAD) and a slant's (the far side 70 % as wide)
+# stay well within it; so do the synthetic scenes' cards, drawn at sizes 2.7 times
+# apart, about their median.
+OUTSIZE = 2.2
+OUTSIZE_SURE = 0.9
+OUTSIZE_WITNESSES = 2
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
 # Two readings of one index, one rank with two suits, both at least this sure: the
@@ -365,6 +379,25 @@ def sharpness(image: NDArray[np.uint8]) -> float:
 def _index_d(r: CardReading) -> float:
     """The size of a reading's smallest index (rank to suit)."""
     return min((d.d for d in r.indices), default=0.0)
+
+
+def _outsize(groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
+    """The groups (card, corners, copies) whose index is more than ``OUTSIZE`` times
+    larger or smaller than the median index of the other cards read at least
+    ``OUTSIZE_SURE`` (by a corner), where there are ``OUTSIZE_WITNESSES`` of them."""
+    if len(groups) <= OUTSIZE_WITNESSES:
+        return set()
+    size = [float(np.median([m.d for m in members])) for _, members, _ in groups]
+    sure = [max(m.confidence for m in members) >= OUTSIZE_SURE for _, members, _ in groups]
+    out: set[int] = set()
+    for i, d in enumerate(size):
+        others = [size[j] for j in range(len(groups)) if j != i and sure[j]]
+        if len(others) < OUTSIZE_WITNESSES:
+            continue
+        scale = float(np.median(others))
+        if not scale / OUTSIZE <= d <= scale * OUTSIZE:
+            out.add(i)
+    return out
 
 
 def _own_suit(det: IndexDetection, kept: IndexDetection) -> bool:
@@ -959,6 +992,7 @@ class Recognizer:
             _joined_outline(m) if len(m) == 2 else _card_outline(m[0]) for _, m, _ in groups
         ]
         impossible = self._impossible(groups, outlines)
+        outsize = _outsize(groups)
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
             conf = 1 - float(np.prod([1 - m.confidence for m in members]))
@@ -975,6 +1009,10 @@ class Recognizer:
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("impossible")
+            if i in outsize:  # print at another scale than the pack's, read as a card
+                conf *= 0.1
+                rank_conf *= 0.1
+                flags.append("outsize")
             if conf < self.confident:
                 flags.append("low-confidence")
             if copies > 1:
