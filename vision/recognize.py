@@ -24,9 +24,9 @@ The steps (see :mod:`vision.proposals` for the first two):
    confidence; a reading of a number rank whose face plainly shows another number
    of pips (:mod:`vision.pips`) is flagged ``pips-disagree`` at a fifth of its
    confidence, and one whose face shows its number has its rank's doubt
-   quartered; a reading whose index is more than ``OUTSIZE`` times larger or
-   smaller than the indices read surely round it (one pack at one scale) is
-   flagged ``outsize`` at a tenth of its confidence. Readings under
+   quartered; in a single picture, a reading whose index is more than
+   ``OUTSIZE`` times larger or smaller than the indices read surely round it
+   (one pack at one scale) is flagged ``outsize`` at a tenth of its confidence. Readings under
    ``threshold`` are left out (these mostly fall under it); nothing else is
    dropped.
 """
@@ -114,14 +114,15 @@ PIP_AGREE = 0.75
 # on a table frame are surer (0.5 ms a count, about 5 ms a 1280 x 720 frame if every
 # one were counted); the live check's misreadings were at 0.95 to 0.98.
 PIP_COUNTED = 0.999
-# One pack lies at one scale: a reading whose index is more than OUTSIZE times larger
-# or smaller than the median of the indices read surely (at OUTSIZE_SURE) on other
-# cards, where OUTSIZE_WITNESSES cards or more are, is print that is no index (a
-# large centre pip and the ink beside it, read as an index 2.5 times the size of
-# the pack's; a letter of a cluttered photo's print) and counts a tenth as sure.
-# A deck's index sizes (INDEX_SPREAD) and a slant's (the far side 70 % as wide)
-# stay well within it; so do the synthetic scenes' cards, drawn at sizes 2.7 times
-# apart, about their median.
+# A single picture (read_any_scale) holds one pack at one scale: a reading whose index
+# is more than OUTSIZE times larger or smaller than the median of the indices read
+# surely (at OUTSIZE_SURE) on other cards, where OUTSIZE_WITNESSES cards or more
+# are, is print that is no index (a large pip and the ink beside it, read as an
+# index 2.5 times the size of the pack's; a letter of a cluttered photo's print)
+# and counts a tenth as sure. A deck's index sizes (INDEX_SPREAD) and a slant's (the
+# far side 70 % as wide) stay well within it. Not in `read`: the synthetic bench
+# draws each card of a scene at its own scale (a coarse camera's scenes 4.6 times
+# apart), and a calibrated camera knows the pack's scale without witnesses.
 OUTSIZE = 2.2
 OUTSIZE_SURE = 0.9
 OUTSIZE_WITNESSES = 2
@@ -509,6 +510,9 @@ class Recognizer:
         # the widths an index is cut again at where it may be squeezed (single
         # pictures only: _any_scale sets them while it reads; see SQUEEZES)
         self.squeezes: tuple[float, ...] = ()
+        # whether a reading at another scale than the pack's is outsize (single
+        # pictures of unknown scale only: _any_scale sets it; see OUTSIZE)
+        self.one_scale = False
 
     @property
     def calibration(self) -> Calibration | None:
@@ -834,10 +838,12 @@ class Recognizer:
         """Every card in a picture of unknown scale, best first (:meth:`_any_scale`);
         the memory its several readings freed is handed back (vision.memory)."""
         self.squeezes = SQUEEZES  # a single picture may be taken at a slant
+        self.one_scale = True  # ... and holds one pack at one scale
         try:
             return self._any_scale(image)
         finally:
             self.squeezes = ()
+            self.one_scale = False
             release_memory()
 
     def _any_scale(self, image: NDArray[np.uint8]) -> list[CardReading]:
@@ -992,7 +998,7 @@ class Recognizer:
             _joined_outline(m) if len(m) == 2 else _card_outline(m[0]) for _, m, _ in groups
         ]
         impossible = self._impossible(groups, outlines)
-        outsize = _outsize(groups)
+        outsize = _outsize(groups) if self.one_scale else set()
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
             conf = 1 - float(np.prod([1 - m.confidence for m in members]))
