@@ -26,9 +26,9 @@ The steps (see :mod:`vision.proposals` for the first two):
    confidence, and one whose face shows its number has its rank's doubt
    quartered; in a single picture, a reading whose index is more than
    ``OUTSIZE`` times larger or smaller than the indices read surely round it
-   (one pack at one scale) is flagged ``outsize`` at a tenth of its confidence. Readings under
-   ``threshold`` are left out (these mostly fall under it); nothing else is
-   dropped.
+   (one pack at one scale) is flagged ``outsize`` at a tenth of its
+   confidence. Readings under ``threshold`` are left out (these mostly fall
+   under it); nothing else is dropped.
 """
 
 from __future__ import annotations
