@@ -102,7 +102,9 @@ def test_the_wheel_runs_outside_the_source_tree(installed: Path, tmp_path: Path)
     done = run(installed, tmp_path, "board", "emulate", "--duration", "1", "--quiet")
     assert done.returncode == 0 and done.stdout.startswith("port: "), done.stderr
 
-    photo = sorted(DATA.glob("*.jpg"))[0]
+    photos = sorted(DATA.glob("*.jpg"))
+    assert photos, f"{DATA} is missing: put ../shared beside the clone"
+    photo = photos[0]
     done = run(installed, tmp_path, "vision", "identify", str(photo))
     assert done.returncode == 0, done.stderr
     assert photo.stem.upper() in done.stdout.upper()
