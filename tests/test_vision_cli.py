@@ -125,6 +125,33 @@ def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys,
     assert len(errors) == 1 and "cut short" in errors[0] and f"1{suffix}" in errors[0]
 
 
+def test_a_png_with_a_damaged_byte_is_named_damaged_in_one_line(tmp_path, capfd):
+    # a byte flipped in the compressed pixels: libpng printed "bad adaptive filter
+    # value" on the console beside our own line; the chunk's checksum says it first
+    from vision.synth import make_scene
+
+    whole = tmp_path / "table.png"
+    cv2.imwrite(str(whole), make_scene(np.random.default_rng(5), size=(640, 480)).image)
+    data = bytearray(whole.read_bytes())
+    data[len(data) // 3] ^= 0xFF  # inside an IDAT chunk (the first starts at byte 33)
+    damaged = tmp_path / "damaged.png"
+    damaged.write_bytes(bytes(data))
+    assert main(["vision", "identify", str(damaged)]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"cannot read image {damaged}: the PNG is damaged: its IDAT chunk at byte" in err
+    assert err.strip().endswith("fails its checksum")
+    # a chunk whose length runs past the file's end (its IEND kept at the end)
+    data = bytearray(whole.read_bytes())
+    data[33:37] = (len(data) * 2).to_bytes(4, "big")
+    damaged.write_bytes(bytes(data))
+    assert main(["vision", "identify", str(damaged)]) == 2
+    err = capfd.readouterr().err
+    assert "its IDAT chunk at byte 33 runs past the file's end" in err
+    # the whole picture still reads
+    assert main(["vision", "identify", str(whole)]) == 0
+
+
 def _bomb_png(side: int) -> bytes:
     """A whole, valid PNG of ``side`` x ``side`` black grey pixels, compressed row by
     row (a few hundred kilobytes on disc)."""
