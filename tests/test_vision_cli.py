@@ -152,6 +152,28 @@ def test_a_png_with_a_damaged_byte_is_named_damaged_in_one_line(tmp_path, capfd)
     assert main(["vision", "identify", str(whole)]) == 0
 
 
+def test_a_phones_heic_picture_is_named_for_what_it_is(tmp_path, capfd):
+    # an iPhone's default format: OpenCV does not decode HEIF, and "not a readable
+    # image" left the member guessing; the file's ftyp box says what it is
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64))
+    assert main(["vision", "identify", str(heic)]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"cannot read image {heic}: it is a picture in the HEIC format" in err
+    assert "save or export it as JPEG or PNG" in err
+    # a brand found among the compatible ones
+    heif = tmp_path / "still.heif"
+    heif.write_bytes(b"\x00\x00\x00\x14ftypXXXX\x00\x00\x00\x00mif1" + bytes(64))
+    assert main(["vision", "identify", str(heif)]) == 2
+    assert "in the HEIF format" in capfd.readouterr().err
+    # another file that is no picture at all is still just that
+    other = tmp_path / "notes.jpg"
+    other.write_bytes(b"\x00\x00\x00\x18ftypisom" + bytes(64))
+    assert main(["vision", "identify", str(other)]) == 2
+    assert "not a readable image" in capfd.readouterr().err
+
+
 def _bomb_png(side: int) -> bytes:
     """A whole, valid PNG of ``side`` x ``side`` black grey pixels, compressed row by
     row (a few hundred kilobytes on disc)."""

@@ -168,8 +168,35 @@ def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
         )
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
+        heif = _heif_brand(data)
+        if heif is not None:
+            raise ImageError(
+                f"cannot read image {name}: it is a picture in the {heif} format (a phone's "
+                "high-efficiency setting), which OpenCV here does not decode: save or export "
+                "it as JPEG or PNG"
+            )
         raise ImageError(f"cannot read image {name}: not a readable image")
     return image
+
+
+# ISO base media file brands of HEIF and AVIF stills (an iPhone's default, and
+# many Android phones' high-efficiency setting)
+_HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"hevc": "HEIC", b"heim": "HEIC",
+                b"heis": "HEIC", b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF",
+                b"avis": "AVIF"}  # fmt: skip
+
+
+def _heif_brand(data: bytes) -> str | None:
+    """``HEIC``, ``HEIF`` or ``AVIF`` where ``data`` opens with such a file's
+    ``ftyp`` box (its major brand, or failing that a compatible one), else ``None``."""
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return None
+    (size,) = struct.unpack_from(">I", data, 0)
+    brands = [data[8:12]] + [data[i : i + 4] for i in range(16, min(size, len(data)) - 3, 4)]
+    for brand in brands:
+        if brand in _HEIF_BRANDS:
+            return _HEIF_BRANDS[brand]
+    return None
 
 
 def read_image(path: str | Path) -> NDArray[np.uint8]:
