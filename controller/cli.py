@@ -157,12 +157,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as exc:
         if exc.errno not in _WRITE_FAILURES:
-            raise
+            if exc.filename is None:
+                raise
+            # a path the user gave that cannot be opened or written (a missing folder,
+            # a folder where a file goes, a file where a folder goes): one line naming it
+            print(f"{PROG}: error: {_one_line(_os_error(exc))}", file=sys.stderr)
+            return 2
         # A full disk (or /dev/full): one line and status 2, as for any error the
         # user can act on; stdout goes to /dev/null so the final flush cannot fail again.
         print(f"{PROG}: error: cannot write: {exc.strerror}", file=sys.stderr)
         _drop_stdout()
         return 2
+
+
+def _os_error(exc: OSError) -> str:
+    """An error about a path, as one line: the path, then what is wrong (and the
+    second path of a rename or link)."""
+    what = exc.strerror or type(exc).__name__
+    if exc.filename2 is not None:
+        return f"{exc.filename} -> {exc.filename2}: {what}"
+    return f"{exc.filename}: {what}"
 
 
 #: The errors of a write that found no room: no space, over quota, too large.

@@ -110,6 +110,11 @@ def _emulate(args: argparse.Namespace) -> int:
     for option, value in (("--link", args.link), ("--svg", args.svg), ("--png", args.png)):
         if value is not None and not Path(value).parent.is_dir():
             raise UsageError(f"{option} {value}: no folder {str(Path(value).parent)!r}")
+        if value is not None and Path(value).is_dir():
+            raise UsageError(f"{option} {value}: it is a folder, not a file")
+    if args.link is not None and Path(args.link).exists() and not Path(args.link).is_symlink():
+        # the link is replaced on each plug and removed at the end: never a user's file
+        raise UsageError(f"--link {args.link}: a file is there, not a link to replace")
     workdir = tempfile.TemporaryDirectory(prefix="kiebitz-board-")
     emulator: Any
     if args.micropython:

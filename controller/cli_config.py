@@ -119,6 +119,13 @@ def _status(args: argparse.Namespace) -> int:
     if url is None:
         raise UsageError("give --config FILE or --broker URL")
     table = args.table_id or (cfg.table.id if cfg and cfg.table else None)
+    if args.table_id is not None:
+        from controller.bus.topics import check_table_id
+
+        try:
+            check_table_id(args.table_id)
+        except ValueError as exc:
+            raise UsageError(f"--table-id: {exc}") from exc
     tables = [table] if table else list(cfg.referee.tables) if cfg and cfg.referee else []
     options = cfg.broker.bus_options() if cfg and url == cfg.broker.url else {}
     good = True

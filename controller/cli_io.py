@@ -180,6 +180,25 @@ def counting_number(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (a free one) to 65535.
+
+    >>> port_number("8080")
+    8080
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a port from 0 to 65535, got '99999'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text[:24]!r}")
+    return value
+
+
 def share(text: str) -> float:
     """An argparse type: a finite number from 0 to 1 (a chance, a share)."""
     try:

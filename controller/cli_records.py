@@ -84,9 +84,15 @@ def _recorder(args: argparse.Namespace) -> int:
         raise UsageError("give --broker URL (or --config FILE)")
     service_logging()
     from controller.bus.bus import open_bus
+    from controller.bus.topics import check_table_id
     from controller.recorder.service import Recorder
 
     tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
+    for table in tables or ():
+        try:
+            check_table_id(table)
+        except ValueError as exc:
+            raise UsageError(f"--tables: {exc}") from exc
     store = _open(args.db)
     try:
         if args.broker.startswith("mqtt"):
@@ -140,10 +146,10 @@ def _add_records(commands: Commands) -> None:
     ls.add_argument("--json", action="store_true", help="one JSON object a line")
     ls.set_defaults(handler=_list)
     show = sub.add_parser("show", help="one match: its deals, scores and the replay's verdict")
-    show.add_argument("match", type=int, metavar="MATCH", help="the match's number")
+    show.add_argument("match", type=counting_number, metavar="MATCH", help="the match's number")
     show.set_defaults(handler=_show)
     exp = sub.add_parser("export", help="one match in one of the forms clubs keep")
-    exp.add_argument("match", type=int, metavar="MATCH", help="the match's number")
+    exp.add_argument("match", type=counting_number, metavar="MATCH", help="the match's number")
     from controller.recorder.exports import FORMATS
 
     exp.add_argument("--format", choices=list(FORMATS), default="json", help="default json")

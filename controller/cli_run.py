@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number, serve, service_logging
+from controller.cli_io import port_number, positive_number, serve, service_logging
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -78,7 +78,7 @@ def _add_run(commands: Commands) -> None:
     run.add_argument(
         "--web",
         metavar="PORT",
-        type=int,
+        type=port_number,
         nargs="?",
         const=8080,
         help="serve the live web view (read only) on this port (default 8080; 0: a free one)",
@@ -116,6 +116,32 @@ def _layout_defaults(args: argparse.Namespace) -> None:
         args.players = layout.players
 
 
+def _check_run_paths(args: argparse.Namespace) -> None:
+    """The broker URL, the board's layout and the referee's log, checked before any
+    service starts: each a line naming the option, not a traceback from a thread."""
+    from controller.board.layouts import LayoutFileError, load_layout
+    from controller.referee import InputLog, StoreError
+
+    if args.broker is not None and args.broker.partition("://")[0] not in (
+        "memory",
+        "mqtt",
+        "mqtts",
+    ):
+        raise UsageError(
+            f"--broker {args.broker}: expected mqtt://host:port, mqtts://host:port or memory://NAME"
+        )
+    if args.board_layout is not None:
+        try:
+            load_layout(args.board_layout)
+        except LayoutFileError as exc:
+            raise UsageError(f"--board-layout: {exc}") from exc
+    if args.db is not None:
+        try:
+            InputLog(args.db).close()
+        except StoreError as exc:
+            raise UsageError(f"--db {args.db}: {exc}") from exc
+
+
 def _run(args: argparse.Namespace) -> int:
     from controller.bus.errors import BrokerError
     from controller.bus.topics import check_table_id
@@ -137,6 +163,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--summary {args.summary}: no such folder {args.summary.parent}")
     if args.summary is not None and args.summary.is_dir():
         raise UsageError(f"--summary {args.summary}: a folder; name the file to write")
+    _check_run_paths(args)
     cfg = RunConfig(
         setup=setup,
         table_id=args.table_id,
@@ -258,10 +285,16 @@ def _referee(args: argparse.Namespace) -> int:
     service_logging()
     from controller.bus.bus import open_bus
     from controller.bus.envelope import Stamper
+    from controller.bus.topics import check_table_id
     from controller.referee import InputLog, Referee, StoreError
     from controller.table.service import status_will
 
     tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
+    for table in tables or ():
+        try:
+            check_table_id(table)
+        except ValueError as exc:
+            raise UsageError(f"--tables: {exc}") from exc
     status: dict[str, Stamper] = {}
     try:
         store = InputLog(args.db)

@@ -114,7 +114,7 @@ def register(commands: Commands) -> None:
     )
     cal.add_argument("source")
     cal.add_argument("--table", required=True, help="table layout TOML")
-    cal.add_argument("out", help="the picture to write")
+    cal.add_argument("out", help="the picture to write (PNG or JPEG)")
     cal.set_defaults(handler=_calibrate)
 
 
@@ -183,18 +183,26 @@ def _identify(args: argparse.Namespace) -> int:
 _PICTURE_TYPES = (".png", ".jpg", ".jpeg")
 
 
+def _picture_target(out: str) -> None:
+    """A picture to write (``annotate``, ``calibrate``): a PNG or JPEG name in a folder
+    that exists, else a :class:`UsageError` before any work is done."""
+    target = Path(out)
+    if target.suffix.lower() not in _PICTURE_TYPES:
+        raise UsageError(
+            f"cannot write {out}: the picture is PNG or JPEG "
+            f"(end the name in {', '.join(_PICTURE_TYPES)})"
+        )
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {out}: no folder {str(target.parent)!r}")
+    if target.is_dir():
+        raise UsageError(f"cannot write {out}: it is a folder")
+
+
 def _annotate(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    target = Path(args.out)
-    if target.suffix.lower() not in _PICTURE_TYPES:
-        raise UsageError(
-            f"cannot write {args.out}: the picture is PNG or JPEG "
-            f"(end the name in {', '.join(_PICTURE_TYPES)})"
-        )
-    if not target.parent.is_dir():
-        raise UsageError(f"cannot write {args.out}: no folder {str(target.parent)!r}")
+    _picture_target(args.out)
     image = _read_image(args.image)
     readings = _recognizer(args).read_any_scale(image)
     out = image.copy()
@@ -322,6 +330,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     from vision.layout import load_layout
     from vision.sources import open_source
 
+    if args.out is not None:
+        _picture_target(args.out)
     try:
         layout = load_layout(args.table)
         source = open_source(args.source)

@@ -65,7 +65,11 @@ class BrokerConfig:
         """The password, read from ``password_file`` (its first line)."""
         if self.password_file is None:
             return None
-        text = Path(self.password_file).read_text(encoding="utf-8")
+        try:
+            text = Path(self.password_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ConfigError([f"{self.password_file}: cannot read the password: {why}"]) from None
         return text.splitlines()[0] if text else ""
 
     def bus_options(self) -> dict[str, Any]:
@@ -230,6 +234,36 @@ def _readable_file(value: Any) -> str:
     return str(path)
 
 
+def _password_file(value: Any) -> str:
+    """A broker password's file: readable, UTF-8 text, a password on its first line
+    (the services read it when they connect; ``config check`` reads it now)."""
+    path = _readable_file(value)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:  # a folder opens, and reads as nothing
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if not text.splitlines() or not text.splitlines()[0]:
+        raise ValueError(f"{path!r} has no password on its first line")
+    return path
+
+
+def _secret_file(value: Any) -> str:
+    """The web view's session secret's file: readable UTF-8 text of at least 32
+    characters (``kiebitz web`` refuses a shorter one)."""
+    path = _readable_file(value)
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if len(text) < 32:
+        raise ValueError(f"{path!r} holds {len(text)} characters, at least 32 are needed")
+    return path
+
+
 def _new_file(value: Any) -> str:
     """A file the service writes (a log, an outbox): its folder must exist."""
     path = Path(_text(value))
@@ -332,7 +366,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "broker": {
         "url": _broker_url,
         "username": _text,
-        "password_file": _readable_file,
+        "password_file": _password_file,
         "ca_file": _readable_file,
     },
     "table": {
@@ -350,23 +384,23 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "db": _new_file,
         "tables": _table_ids,
         "username": _text,
-        "password_file": _readable_file,
+        "password_file": _password_file,
     },
     "recorder": {
         "db": _records_db,
         "tables": _table_ids,
         "username": _text,
-        "password_file": _readable_file,
+        "password_file": _password_file,
     },
     "web": {
         "host": _text,
         "port": _port,
         "users": _text,
         "records": _records_db,
-        "secret_file": _readable_file,
+        "secret_file": _secret_file,
         "https_only": _flag,
         "username": _text,
-        "password_file": _readable_file,
+        "password_file": _password_file,
     },
     "game": {
         "game": _game,

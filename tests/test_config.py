@@ -88,6 +88,41 @@ def test_a_bad_value_names_file_and_key_path(tmp_path, capsys, change, expected)
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\xff\xfesecret\n", "is not UTF-8 text (byte 0)"),
+        (b"", "has no password on its first line"),
+        (b"\nsecret\n", "has no password on its first line"),
+    ],
+)
+def test_a_password_file_the_services_cannot_use_is_found_by_the_check(
+    tmp_path, capsys, content, expected
+):
+    # the services read the password when they connect: a file in another encoding
+    # crashed every one of them (UnicodeDecodeError) after `config check` said ok
+    path = example(tmp_path)
+    (tmp_path / "broker.password").write_bytes(content)
+    status, out, err = run(capsys, "config", "check", str(path))
+    assert (status, out) == (2, "")
+    assert f"{path}: broker.password_file: '{tmp_path / 'broker.password'}' {expected}" in err
+    # and a service that reads it anyway says so, naming the file
+    from controller.config import BrokerConfig, ConfigError
+
+    if content.startswith(b"\xff"):
+        broker = BrokerConfig("mqtt://x:1", "t1", str(tmp_path / "broker.password"))
+        with pytest.raises(ConfigError, match=r"broker\.password: cannot read the password"):
+            broker.password()
+
+
+def test_a_web_secret_under_32_characters_is_found_by_the_check(tmp_path, capsys):
+    path = example(tmp_path)
+    (tmp_path / "web.secret").write_text("short\n")
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2
+    assert "web.secret_file:" in err and "holds 5 characters, at least 32 are needed" in err
+
+
 def test_unknown_keys_and_every_problem_are_listed(tmp_path, capsys):
     path = tmp_path / "k.toml"
     path.write_text(

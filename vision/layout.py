@@ -263,6 +263,8 @@ def load_layout(path: str | Path) -> TableLayout:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise LayoutError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise LayoutError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -20,6 +20,7 @@ MicroPython instead (``firmware/pegboard_emu/run.py``), in a child process.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
@@ -119,6 +120,13 @@ class Emulator:
     ) -> None:
         self.layout = layout
         self.link = Path(link) if link is not None else None
+        if self.link is not None and self.link.exists() and not self.link.is_symlink():
+            # the link is replaced on each plug and removed at the end: a file or a
+            # folder already there would be lost (it is not a link this made)
+            what = "a folder" if self.link.is_dir() else "a file"
+            raise FileExistsError(
+                errno.EEXIST, f"{what} is there, not a link to replace", str(self.link)
+            )
         self.rng = random.Random(seed)
         self.baudrate = baudrate
         self._lock = threading.RLock()

@@ -48,6 +48,8 @@ def read_layout_data(name_or_path: str | Path) -> tuple[Path, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise LayoutFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise LayoutFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         return path, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,0 +1,99 @@
+"""Bad input at the command line, as a club member or installer gives it (a sweep of
+every command that reads a file or an option, 2026-12-03): each is one line naming
+what was wrong and where, status 2, no traceback, and nothing of the user's lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+SKAT3 = str(REPO / "config" / "tables" / "skat-3.toml")
+
+
+def one_line_error(capfd: pytest.CaptureFixture[str], *args: str) -> str:
+    status = main(list(args))
+    out, err = capfd.readouterr()
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_the_emulators_link_never_replaces_a_users_file(tmp_path, capfd):
+    # the link is replaced on each plug and removed at the end: an ordinary file named
+    # as --link was replaced by a symlink to the pseudo-terminal and then deleted
+    keep = tmp_path / "keep.txt"
+    keep.write_text("the club's notes\n")
+    err = one_line_error(capfd, "board", "emulate", "--duration", "0.2", "--link", str(keep))
+    assert f"--link {keep}: a file is there, not a link to replace" in err
+    assert keep.read_text() == "the club's notes\n"
+    err = one_line_error(capfd, "board", "emulate", "--duration", "0.2", "--svg", str(tmp_path))
+    assert f"--svg {tmp_path}: it is a folder, not a file" in err
+    # the emulator itself refuses too (a program that builds one)
+    from controller.board.emulator import Emulator
+    from controller.board.layouts import load_layout
+
+    with pytest.raises(FileExistsError, match="not a link to replace"):
+        Emulator(load_layout("two-player-61"), link=keep)
+    assert keep.read_text() == "the club's notes\n"
+
+
+def test_a_path_that_cannot_be_written_is_named(tmp_path, capfd):
+    err = one_line_error(capfd, "board", "template", "-o", "/nonexistent/x.svg")
+    assert "/nonexistent/x.svg: No such file or directory" in err
+    err = one_line_error(capfd, "board", "template", "-o", str(tmp_path))
+    assert f"{tmp_path}: Is a directory" in err
+    stage = tmp_path / "stage"
+    stage.write_text("")
+    err = one_line_error(capfd, "board", "flash", "--dry-run", "--stage", str(stage))
+    assert f"{stage}: File exists" in err
+    # calibrate's picture is checked before the markers are looked for
+    err = one_line_error(capfd, "calibrate", "--table", SKAT3, "x.png", str(tmp_path / "o.txt"))
+    assert "the picture is PNG or JPEG" in err
+
+
+def test_a_layout_file_in_another_encoding_is_named(tmp_path, capfd):
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'\xff\xfe[table]\nname = "x"\n')
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    err = one_line_error(capfd, "vision", "watch", "--table", str(bad), str(frames))
+    assert f"{bad}: not UTF-8 text (byte 0)" in err
+    err = one_line_error(capfd, "board", "template", "--layout", str(bad))
+    assert f"{bad}: not UTF-8 text (byte 0)" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        (["--board-layout", "nosuch"], "--board-layout: no board layout named 'nosuch'"),
+        (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
+        (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
+        (["--db", "{tmp}"], "--db {tmp}: "),
+    ],
+)
+def test_runs_options_are_checked_before_any_service_starts(tmp_path, capfd, option, expected):
+    observations = tmp_path / "obs.jsonl"
+    observations.write_text("")
+    option = [o.replace("{tmp}", str(tmp_path)) for o in option]
+    err = one_line_error(
+        capfd, "run", "--observations", str(observations), "--headless", "--no-records", *option
+    )
+    assert expected.replace("{tmp}", str(tmp_path)) in err
+
+
+def test_table_ids_and_match_numbers_out_of_range_are_usage_errors(tmp_path, capfd):
+    err = one_line_error(
+        capfd, "status", "--broker", "mqtt://127.0.0.1:1", "--table-id", "A/#", "--timeout", "1"
+    )
+    assert "--table-id: table id 'A/#' must match" in err
+    err = one_line_error(capfd, "referee", "--broker", "memory://x", "--tables", "t1,A/#")
+    assert "--tables: table id 'A/#' must match" in err
+    err = one_line_error(capfd, "recorder", "--broker", "memory://x", "--tables", "A/#")
+    assert "--tables: table id 'A/#' must match" in err
+    db = str(tmp_path / "r.db")
+    err = one_line_error(capfd, "records", "--db", db, "show", "99999999999999999999")
+    assert "argument MATCH: expected a whole number from 1 to" in err
