@@ -1,6 +1,7 @@
 """Bad input at the command line, as a club member or installer gives it (a sweep of
 every command that reads a file or an option, 2026-12-03): each is one line naming
-what was wrong and where, status 2, no traceback, and nothing of the user's lost."""
+what was wrong and where, status 2, no traceback, and nothing of the user's lost.
+(`kiebitz run`'s options: tests/test_run_e2e.py.)"""
 
 from __future__ import annotations
 
@@ -64,25 +65,6 @@ def test_a_layout_file_in_another_encoding_is_named(tmp_path, capfd):
     assert f"{bad}: not UTF-8 text (byte 0)" in err
     err = one_line_error(capfd, "board", "template", "--layout", str(bad))
     assert f"{bad}: not UTF-8 text (byte 0)" in err
-
-
-@pytest.mark.parametrize(
-    ("option", "expected"),
-    [
-        (["--board-layout", "nosuch"], "--board-layout: no board layout named 'nosuch'"),
-        (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
-        (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
-        (["--db", "{tmp}"], "--db {tmp}: "),
-    ],
-)
-def test_runs_options_are_checked_before_any_service_starts(tmp_path, capfd, option, expected):
-    observations = tmp_path / "obs.jsonl"
-    observations.write_text("")
-    option = [o.replace("{tmp}", str(tmp_path)) for o in option]
-    err = one_line_error(
-        capfd, "run", "--observations", str(observations), "--headless", "--no-records", *option
-    )
-    assert expected.replace("{tmp}", str(tmp_path)) in err
 
 
 def test_table_ids_and_match_numbers_out_of_range_are_usage_errors(tmp_path, capfd):

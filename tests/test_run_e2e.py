@@ -182,6 +182,12 @@ def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path)
         (["--dealer", "5"], "--dealer 5: seats are 0 to 1"),
         (["--table-id", "Table 1"], "--table-id"),
         (["--summary", "/no/such/dir/s.json"], "no such folder"),
+        # checked before any service starts (a sweep of bad input, 2026-12-03): each was
+        # a traceback from a thread
+        (["--board-layout", "nosuch"], "--board-layout: no board layout named 'nosuch'"),
+        (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
+        (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
+        (["--db", "/"], "--db /: "),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(tmp_path, capsys, args, says):
