@@ -238,13 +238,14 @@ def _eval(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     recognizer = _recognizer(args)
     totals = {"labelled": 0, "found": 0, "recognised": 0, "false_positives": 0, "images": 0}
+    unread: list[str] = []
+
+    def unreadable(message: str) -> None:
+        unread.append(message)
+        print(f"error: {message}", file=sys.stderr)
+
     try:
-        for score in evaluate_dir(
-            folder,
-            recognizer,
-            subset=args.subset,
-            on_error=lambda m: print(f"error: {m}", file=sys.stderr),
-        ):
+        for score in evaluate_dir(folder, recognizer, subset=args.subset, on_error=unreadable):
             for key in ("labelled", "found", "recognised", "false_positives"):
                 totals[key] += getattr(score, key)
             totals["images"] += 1
@@ -269,6 +270,9 @@ def _eval(args: argparse.Namespace) -> int:
                 )
     except _vision_errors() as exc:
         raise UsageError(str(exc)) from exc
+    if totals["images"] == 0 and not unread:
+        under = f" under {args.subset!r}" if args.subset else ""
+        raise UsageError(f"{folder / 'labels.csv'}: no labelled image{under} to read")
     recall = totals["found"] / totals["labelled"] if totals["labelled"] else 0.0
     good = totals["recognised"] - totals["false_positives"]
     precision = good / totals["recognised"] if totals["recognised"] else 0.0
@@ -285,6 +289,13 @@ def _eval(args: argparse.Namespace) -> int:
             f"total: {totals['images']} images, recall {totals['found']}/{totals['labelled']} = "
             f"{recall:.4f}, precision {good}/{totals['recognised']} = {precision:.4f}"
         )
+    if unread:  # the totals leave those images out: not the whole answer
+        print(
+            f"kiebitz: error: {len(unread)} labelled image(s) could not be read; "
+            "the totals leave them out",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

@@ -285,6 +285,33 @@ def test_faulty_labels_are_named_by_line_before_any_image_is_read(
     assert out == "" and len(err.strip().splitlines()) == 1 and message in err, err
 
 
+def test_eval_with_an_image_it_cannot_read_or_none_at_all_is_not_a_whole_answer(tmp_path, capsys):
+    # the totals left an unreadable image out and said status 0; a file labelled
+    # twice counted twice; a label file naming no image (or a subset matching none)
+    # gave "total: 0 images" and status 0
+    cv2.imwrite(str(tmp_path / "x.png"), np.full((40, 60, 3), 128, np.uint8))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("file,cards\nx.png,2H\nmissing.png,3H\n")
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1].startswith("total: 1 images")
+    assert "cannot read image" in err and "missing.png: no such file" in err
+    assert err.strip().splitlines()[-1] == (
+        "kiebitz: error: 1 labelled image(s) could not be read; the totals leave them out"
+    )
+    labels.write_text("file,cards\nx.png,2H\nx.png,2H\n")
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    assert "line 3: 'x.png' is labelled again (first on line 2)" in capsys.readouterr().err
+    labels.write_text("file,cards\n")
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{labels}: no labelled image to read" in err
+    labels.write_text("file,cards\nx.png,2H\n")
+    assert main(["vision", "eval", str(tmp_path), "--subset", "zzz"]) == 2
+    assert "no labelled image under 'zzz' to read" in capsys.readouterr().err
+    assert main(["vision", "eval", str(tmp_path)]) == 0
+
+
 def test_labels_in_any_card_notation_are_read_in_the_recognisers(tmp_path):
     from vision.evaluate import read_labels
 

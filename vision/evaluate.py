@@ -56,9 +56,10 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     not UTF-8 (a byte-order mark, as spreadsheets write, is allowed) or not CSV,
     is empty, lacks a column or names one twice, or has a row without a file name,
     without its cards cell, with more cells than columns (cards parted by commas)
-    or with a code that is no card is a :class:`SourceError` naming the line of
-    each fault (a typo in a label would otherwise count as a card missed, or
-    quietly against every reading)."""
+    or with a code that is no card, or a file labelled on two rows, is a
+    :class:`SourceError` naming the line of each fault (a typo in a label would
+    otherwise count as a card missed, or quietly against every reading; a file
+    labelled twice, twice in the totals)."""
     path = folder / "labels.csv"
     try:
         data = path.read_bytes()
@@ -86,12 +87,17 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     if twice:
         raise SourceError(f"{path}: the column {twice[0]!r} is named twice")
     labels, faults = [], []
+    first: dict[str, int] = {}  # each file's line (a file labelled twice counts twice)
     for line, row in rows:
         file, cards = (row.get("file") or "").strip(), row.get("cards")
         if not file or cards is None or None in row:
             why = "no file name" if not file else "no cards cell" if cards is None else ""
             faults.append(f"line {line}: " + (why or "more cells than columns"))
             continue
+        if file in first:
+            faults.append(f"line {line}: {file!r} is labelled again (first on line {first[file]})")
+            continue
+        first[file] = line
         codes = []
         for code in cards.split():
             try:
