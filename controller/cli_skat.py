@@ -74,9 +74,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO) -> int:
-    """Replay every record of ``lines``; write a line for each; return the status."""
+    """Replay every record of ``lines``; write a line for each; return the status (1
+    where a record is refused or differs, 2 where there is no record at all)."""
     rule_set = SkatRules(rules)
     status = 0
+    records = 0  # records met, replayed or not
     for number, line in enumerate(lines, start=1):
         if isinstance(line, OverlongLine):
             status = 1
@@ -85,6 +87,7 @@ def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO
         text = next((t for _, t in read_records([line])), None)
         if text is None:  # blank, or a comment
             continue
+        records += 1
         try:
             result = replay(parse_record(text), rule_set)
         except RulesError as exc:
@@ -95,6 +98,9 @@ def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO
             status = 1
         data = result.to_json()
         out.write((json.dumps(data) if as_json else format_replay(result, data)) + "\n")
+    if records == 0 and status == 0:  # an empty file, or comments only: nothing was checked
+        out.write("error: no game record in the input (one a line: '(;GM[Skat]…;)')\n")
+        return 2
     return status
 
 

@@ -346,3 +346,11 @@ def test_the_plain_replay_line_says_how_a_cut_short_game_ended():
     assert "ended by timeout (seat 2, trick 2)" in line and line.endswith("(agrees)")
     left = _cut_short("1 p 2 p", "w LE.0", "d:-1 penalty v:0 l:0 to:-1")
     assert "ended as a player left (seat 0, bidding)" in format_replay(replay(parse_record(left)))
+
+
+@pytest.mark.parametrize("text", ["", "# the club's records, to come\n\n"])
+def test_a_file_with_no_record_is_an_error_not_silence(text):
+    # an empty file, or comments only, printed nothing with status 0: nothing checked
+    out = io.StringIO()
+    assert replay_lines(text.splitlines(), rules="isko", as_json=False, out=out) == 2
+    assert out.getvalue() == "error: no game record in the input (one a line: '(;GM[Skat]…;)')\n"
