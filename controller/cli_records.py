@@ -13,6 +13,7 @@ import datetime
 import json
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli_io import counting_number, serve, service_logging
@@ -50,7 +51,10 @@ def _add_recorder(commands: Commands) -> None:
     rec.set_defaults(handler=_recorder)
 
 
-def _open(db: str | None, config: str | None = None) -> RecordStore:
+def _open(db: str | None, config: str | None = None, *, existing: bool = False) -> RecordStore:
+    """The records store named by ``--db``, the config's ``[recorder] db`` or the
+    default. ``existing``: only read from (list, show, export), so a file that is
+    not there is a mistyped name, not a new database to make."""
     from controller.recorder.store import RecordsError, RecordStore
 
     if db is None and config is not None:
@@ -58,8 +62,11 @@ def _open(db: str | None, config: str | None = None) -> RecordStore:
 
         cfg = read_config(config)
         db = cfg.recorder.db if cfg.recorder is not None else None
+    where = db or DEFAULT_DB
+    if existing and "://" not in where and not Path(where).exists():
+        raise UsageError(f"{where}: no records database there (the recorder makes it)")
     try:
-        return RecordStore(db or DEFAULT_DB)
+        return RecordStore(where)
     except RecordsError as exc:
         raise UsageError(str(exc)) from exc
 
@@ -177,7 +184,7 @@ def _scores(row: MatchRow) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
-    store = _open(args.db, args.config)
+    store = _open(args.db, args.config, existing=True)
     try:
         rows = store.matches(table=args.table, game=args.game, limit=args.limit)
     finally:
@@ -211,7 +218,7 @@ def _list(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> Any:
     from controller.recorder.store import RecordsError
 
-    store = _open(args.db, args.config)
+    store = _open(args.db, args.config, existing=True)
     try:
         return store.match(args.match)
     except RecordsError as exc:

@@ -421,6 +421,13 @@ def test_kiebitz_records_lists_shows_and_exports(tmp_path, capsys):
     InputLog(other).close()
     assert main(["records", "--db", str(other), "list"]) == 2
     assert "not a records database" in capsys.readouterr().err
+    # a mistyped name is not a new, empty database to list (it was made, and said
+    # "no matches recorded" with status 0)
+    typo = tmp_path / "recrods.db"
+    for argv in (["list"], ["show", str(match)], ["export", str(match)]):
+        assert main(["records", "--db", str(typo), *argv]) == 2
+        assert f"{typo}: no records database there" in capsys.readouterr().err
+    assert not typo.exists()
 
 
 def test_an_event_index_far_past_the_match_or_a_recount_past_it_is_refused(tmp_path):
