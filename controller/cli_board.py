@@ -279,7 +279,14 @@ def _flash(args: argparse.Namespace) -> int:
             result = subprocess.run(command, cwd=target, check=False)
         except FileNotFoundError as exc:
             raise UsageError(f"cannot run {args.mpremote!r}: pip install mpremote") from exc
-        return 0 if result.returncode == 0 else 1
+        if result.returncode != 0:  # mpremote says why above; this says what failed
+            print(
+                f"kiebitz: error: {args.mpremote} ended with status {result.returncode}: "
+                "the Pico was not flashed (is it plugged in, running MicroPython?)",
+                file=sys.stderr,
+            )
+            return 1
+        return 0
     finally:
         if temp is not None:
             temp.cleanup()

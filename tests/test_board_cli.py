@@ -226,6 +226,15 @@ def test_flash_without_mpremote_is_a_usage_error(
         str(tmp_path / "none"),
     )
     assert status == 2 and "cannot run" in err
+    # an mpremote that fails (no Pico there) ended with status 1 and no word of ours
+    status, _, err = run(
+        capsys, "board", "flash", "--layout", "two-player-61", "--mpremote", "/bin/false"
+    )
+    assert status == 1
+    assert err.strip() == (
+        "kiebitz: error: /bin/false ended with status 1: the Pico was not flashed "
+        "(is it plugged in, running MicroPython?)"
+    )
 
 
 def test_check_names_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
