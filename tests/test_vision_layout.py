@@ -70,6 +70,11 @@ def test_zone_lookup(tmp_path):
         ("width_mm = 900", "width_mm = -1", "table.width_mm: must be positive"),
         ('name = "starter"', 'name = "play.0"', "zones[1].name: duplicate zone name"),
         ("seat = 0", "seat = 0\ncolour = 3", "zones[0].colour: unknown key"),
+        (
+            'game = "cribbage"',
+            'game = "poker"',
+            "table.game: 'poker': expected one of allfours, cribbage, frog, skat",
+        ),
     ],
 )
 def test_broken_layouts_name_the_file_and_key(tmp_path, old, new, message):
@@ -88,6 +93,9 @@ def test_unreadable_and_invalid_toml(tmp_path):
     f = tmp_path / "bad.toml"
     f.write_text("[table\n")
     with pytest.raises(LayoutError, match="not valid TOML"):
+        load_layout(f)
+    f.write_bytes(b"\xff\xfe[table]\n")  # another encoding: was a UnicodeDecodeError
+    with pytest.raises(LayoutError, match=r"bad\.toml: not UTF-8 text \(byte 0\)"):
         load_layout(f)
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vision.decks import DECKS, Deck, deck_for_game
+from vision.decks import DECKS, GAME_DECKS, Deck, deck_for_game
 from vision.errors import LayoutError
 
 __all__ = ["LAYOUT_DIR", "TableLayout", "Zone", "load_layout"]
@@ -243,7 +243,7 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         zones.append(Zone(name, kind, seat, polygon))
     return TableLayout(
         name=c.text(table, "name", "table"),
-        game=c.text(table, "game", "table"),
+        game=_game(c, table),
         players=int(players),
         width_mm=width,
         depth_mm=depth,
@@ -254,6 +254,15 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         source=source,
         deck_name=deck_name,
     )
+
+
+def _game(c: _Checker, table: dict[str, Any]) -> str:
+    """The layout's game: one the referee plays (a layout for another game was taken,
+    and ``run`` then refused its ``--game``, naming the flag, not the file)."""
+    game = c.text(table, "game", "table")
+    if game not in GAME_DECKS:
+        raise c.fail("table.game", f"{game!r}: expected one of {', '.join(sorted(GAME_DECKS))}")
+    return game
 
 
 def load_layout(path: str | Path) -> TableLayout:
