@@ -143,6 +143,15 @@ def shipped_text(name: str = "two-player-61") -> str:
             ("pitch_mm = 8.0", "pitch_mm = -8"),
             "geometry.pitch_mm: expected a number of at least 2.0",
         ),
+        # TOML writes nan and inf; nan passed every "at least" test
+        (
+            ("pitch_mm = 8.0", "pitch_mm = nan"),
+            "geometry.pitch_mm: expected a number of at least 2.0, got nan",
+        ),
+        (
+            ("pitch_mm = 8.0", "pitch_mm = inf"),
+            "geometry.pitch_mm: expected a number of at least 2.0, got inf",
+        ),
         (
             ("[[lines]]\nafter = 30", "[[lines]]\nafter = 300"),
             "lines[0].after: expected an integer",
@@ -172,6 +181,9 @@ def test_broken_toml_names_file_and_key_path(
 def test_not_toml_and_missing_file(tmp_path: Path) -> None:
     path = write(tmp_path, "name = [unclosed\n")
     with pytest.raises(LayoutFileError, match=r"board.toml: not valid TOML: .*line 1"):
+        load_layout(path)
+    path.write_bytes(b"\xff\xfename = 1\n")  # another encoding: was a UnicodeDecodeError
+    with pytest.raises(LayoutFileError, match=r"board\.toml: not UTF-8 text \(byte 0\)"):
         load_layout(path)
     with pytest.raises(LayoutFileError, match="cannot read"):
         load_layout(tmp_path / "missing.toml")

@@ -74,7 +74,9 @@ def _int(table, key, path, low, high, default=None):
 
 def _number(table, key, path, low, default=None):
     value = table.get(key, default)
-    if not _is_number(value) or value < low:
+    # value - value is 0 for every finite number, nan for nan and for infinities
+    # (TOML writes both: a drill template of "nanmm" was drawn)
+    if not _is_number(value) or value - value != 0 or value < low:
         _fail(_join(path, key), "a number of at least %s" % low, value)
     return float(value)
 
