@@ -269,7 +269,28 @@ def _new_file(value: Any) -> str:
     path = Path(_text(value))
     if not path.parent.is_dir():
         raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a folder, not a file")
     return str(path)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _sqlite_file(value: Any) -> str:
+    """A database file SQLite can make, or one that is already a database: a text
+    file in its place was found only when the service started."""
+    path = _new_file(value)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if head and head != _SQLITE_HEADER:
+        raise ValueError(f"{path!r} is not an SQLite database")
+    return path
 
 
 def _flag(value: Any) -> bool:
@@ -296,7 +317,7 @@ def _records_db(value: Any) -> str:
         except RecordsError as exc:
             raise ValueError(str(exc)) from None
         return text
-    return _new_file(text)
+    return _sqlite_file(text)
 
 
 def _table_layout(value: Any) -> str:
@@ -381,7 +402,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "panel": {"gpio": _gpio},
     },
     "referee": {
-        "db": _new_file,
+        "db": _sqlite_file,
         "tables": _table_ids,
         "username": _text,
         "password_file": _password_file,

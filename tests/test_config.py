@@ -115,6 +115,28 @@ def test_a_password_file_the_services_cannot_use_is_found_by_the_check(
             broker.password()
 
 
+def test_a_database_that_is_a_folder_or_not_a_database_is_found_by_the_check(tmp_path, capsys):
+    # `config check` said ok; the referee, the recorder or the table failed at start
+    path = example(tmp_path)
+    (tmp_path / "referee.db").mkdir()
+    (tmp_path / "records.db").write_text("not a database\n")
+    (tmp_path / "outbox-t1.db").mkdir()
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2
+    assert f"referee.db: '{tmp_path / 'referee.db'}' is a folder, not a file" in err
+    assert f"recorder.db: '{tmp_path / 'records.db'}' is not an SQLite database" in err
+    assert f"outbox: '{tmp_path / 'outbox-t1.db'}' is a folder, not a file" in err
+    # an empty file is a database SQLite makes; a real one stands
+    import sqlite3
+
+    (tmp_path / "referee.db").rmdir()
+    (tmp_path / "outbox-t1.db").rmdir()
+    (tmp_path / "records.db").write_text("")
+    sqlite3.connect(tmp_path / "referee.db").execute("create table t (x)").connection.close()
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 0, err
+
+
 def test_a_web_secret_under_32_characters_is_found_by_the_check(tmp_path, capsys):
     path = example(tmp_path)
     (tmp_path / "web.secret").write_text("short\n")
