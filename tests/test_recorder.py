@@ -601,6 +601,17 @@ def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, cap
     assert "imported before" in capsys.readouterr().out
     assert main(["records", "--db", url, "import", "--referee-db", str(log), "--table", "t9"]) == 2
     assert "no table t9 in this log (it has: t1)" in capsys.readouterr().err
+    # the records file itself named as the log, by mistake: refused, and not written
+    # (the referee's tables were made in it), a folder named as a folder
+    before = Path(url).read_bytes()
+    assert main(["records", "--db", url, "import", "--referee-db", url, "--table", "t1"]) == 2
+    assert "not a referee's log (it has no tables and inputs)" in capsys.readouterr().err
+    assert Path(url).read_bytes() == before
+    assert (
+        main(["records", "--db", url, "import", "--referee-db", str(tmp_path), "--table", "t1"])
+        == 2
+    )
+    assert "a folder, not a referee log" in capsys.readouterr().err
 
 
 def test_opening_the_records_says_an_upgrade_and_nothing_else_of_alembic(tmp_path, caplog):

@@ -28,14 +28,35 @@ from rules.reading.games import engine_for
 __all__ = ["import_referee_log"]
 
 
+def _check_referee_log(log_path: str | Path) -> None:
+    """That ``log_path`` already holds a referee's tables, read without writing:
+    opening another database (the records file itself, named by mistake) as the
+    log made the referee's tables in it."""
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(f"file:{Path(log_path).resolve()}?mode=ro", uri=True)
+        try:
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise RecordsError(f"{log_path}: cannot open the referee's log: {exc}") from None
+    if not {"tables", "inputs"} <= names:
+        raise RecordsError(f"{log_path}: not a referee's log (it has no tables and inputs)")
+
+
 def import_referee_log(
     store: RecordStore, log_path: str | Path, table: str, *, at: float
 ) -> tuple[int | None, int]:
     """Record ``table``'s match under way in the referee's log at ``log_path``: (the
     new match's id, or None when this log was imported before; the inputs read).
     A log that cannot be opened, or has no such table, raises :class:`RecordsError`."""
+    if Path(log_path).is_dir():
+        raise RecordsError(f"{log_path}: a folder, not a referee log")
     if not Path(log_path).is_file():
         raise RecordsError(f"{log_path}: no such referee log")
+    _check_referee_log(log_path)
     try:
         log = InputLog(log_path)
     except StoreError as exc:
