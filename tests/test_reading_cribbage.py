@@ -347,3 +347,13 @@ def test_a_new_starter_during_the_show_counts_the_rows_as_they_lay():
     assert any("counted as they lay" in n for n in up.notes)
     assert r.game.state.deal_number == 2 and r.game.phase == "play"
     assert r.game.dealer == 1
+
+
+def test_a_seat_out_of_range_is_named_as_no_seat_not_as_no_integer():
+    # "seat": 99 said "must be an integer, got 99": it is one, but no seat
+    from rules.reading import parse_input
+
+    with pytest.raises(InvalidInputError, match=r"'seat' must be a seat from 0 to 7, got 99"):
+        parse_input({"command": "undo", "seat": 99})
+    with pytest.raises(InvalidInputError, match=r"'seat' must be an integer, got 'x'"):
+        parse_input({"command": "undo", "seat": "x"})

@@ -62,8 +62,10 @@ _MAX_SEAT: Final = 7
 
 
 def _seat(where: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_SEAT:
+    if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInputError(f"{where} must be an integer, got {value!r}"[:200])
+    if not 0 <= value <= _MAX_SEAT:  # an integer, but no seat (it said "must be an integer")
+        raise InvalidInputError(f"{where} must be a seat from 0 to {_MAX_SEAT}, got {value}"[:200])
     return value
 
 
