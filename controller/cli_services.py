@@ -92,6 +92,8 @@ def _usage(what: str) -> Iterator[None]:
         yield
     except (ValueError, OSError, KeyError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"unknown {exc}"
+        if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+            text = exc.strerror  # the path is named in ``what`` already
         raise UsageError(f"{what}: {text}") from exc
 
 
@@ -116,7 +118,7 @@ def _table(args: argparse.Namespace) -> int:
             layout = load_layout(args.layout)
     observations = None
     if args.observations is not None:
-        with _usage("--observations"):
+        with _usage(f"--observations {args.observations}"):
             observations = list(read_observation_lines(args.observations, layout=layout))
     source = watcher = None
     if args.source is not None:

@@ -79,3 +79,16 @@ def test_table_ids_and_match_numbers_out_of_range_are_usage_errors(tmp_path, cap
     db = str(tmp_path / "r.db")
     err = one_line_error(capfd, "records", "--db", db, "show", "99999999999999999999")
     assert "argument MATCH: expected a whole number from 1 to" in err
+
+
+def test_an_observation_line_in_another_encoding_is_named_by_file_and_line(tmp_path, capfd):
+    # `table` named neither the file nor the line ("'utf-8' codec can't decode byte
+    # 0xff in position 8"), `run` not the line
+    lines = tmp_path / "game.jsonl"
+    lines.write_bytes(b'{"status": "calibrated"}\n\n\xff\xfe{"kind": "placed"}\n')
+    err = one_line_error(
+        capfd, "table", "--table-id", "t1", "--broker", "memory://x", "--observations", str(lines)
+    )
+    assert f"--observations {lines}: line 3: not UTF-8 text (byte 0)" in err
+    err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
+    assert f"--observations {lines}: line 3: not UTF-8 text (byte 0)" in err

@@ -586,8 +586,11 @@ def test_kiebitz_table_publishes_a_recorded_file_and_exits_0(
     [
         (["--table-id", "T 1", "--observations", "x.jsonl"], "--table-id: table id 'T 1'"),
         (["--table-id", "t1", "--source", "0"], "--source needs --layout"),
-        (["--table-id", "t1", "--observations", "/no/such.jsonl"], "--observations: "),
-        (["--table-id", "t1", "--observations", "BAD"], "--observations: line 2: not JSON"),
+        (
+            ["--table-id", "t1", "--observations", "/no/such.jsonl"],
+            "--observations /no/such.jsonl: No such file or directory",
+        ),
+        (["--table-id", "t1", "--observations", "BAD"], "bad.jsonl: line 2: not JSON"),
         (["--table-id", "t1", "--source", "/no/such.mp4", "--layout", str(TABLE)], "--source: "),
         (["--table-id", "t1", "--observations", "x", "--source", "0"], "not allowed with"),
     ],

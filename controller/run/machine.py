@@ -363,11 +363,8 @@ def _recorded(cfg: RunConfig) -> list[dict[str, Any]]:
             layout = load_layout(cfg.layout)
         except LayoutError as exc:
             raise UsageError(str(exc)) from exc
-    try:
-        with cfg.observations.open(encoding="utf-8-sig") as handle:
-            return list(read_observation_lines(handle, layout=layout))
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"--observations {cfg.observations}: not UTF-8 text") from exc
+    try:  # each line decoded on its own: one in another encoding is named by number
+        return list(read_observation_lines(cfg.observations, layout=layout))
     except OSError as exc:
         raise UsageError(f"--observations {cfg.observations}: {exc.strerror or exc}") from exc
     except (ValueError, RecursionError) as exc:

@@ -104,6 +104,17 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
     return {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
 
 
+def _text_lines(handle: IO[bytes]) -> Iterator[str]:
+    """The lines of a file read as bytes, each decoded as UTF-8 on its own, so that
+    a line in another encoding is named by its number (a whole-file decoder said
+    only which byte of which block of the file it stumbled on)."""
+    for number, raw in enumerate(handle, start=1):
+        try:  # a byte-order mark, as some editors write UTF-8, is allowed
+            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"line {number}: not UTF-8 text (byte {exc.start})") from None
+
+
 def read_observation_lines(
     path_or_file: str | Path | IO[str], *, layout: TableLayout | None = None
 ) -> Iterator[dict[str, Any]]:
@@ -114,8 +125,8 @@ def read_observation_lines(
     a whole body), else :class:`ValueError` names the line number and what is wrong.
     """
     if isinstance(path_or_file, str | Path):
-        with open(path_or_file, encoding="utf-8") as handle:
-            yield from read_observation_lines(handle, layout=layout)
+        with open(path_or_file, "rb") as handle:
+            yield from read_observation_lines(_text_lines(handle), layout=layout)
         return
     for number, line in enumerate(path_or_file, start=1):
         if not line.strip():
