@@ -75,6 +75,17 @@ def test_zone_lookup(tmp_path):
             'game = "poker"',
             "table.game: 'poker': expected one of allfours, cribbage, frog, skat",
         ),
+        # four markers at one point were taken; the calibration said 55 mm, status 0
+        (
+            "1 = [870, 30], 2 = [870, 870], 3 = [30, 870]",
+            "1 = [30, 30], 2 = [30, 30], 3 = [30, 30]",
+            "markers.positions: markers 0 and 1 lie nearer than their size (40 mm)",
+        ),
+        (
+            "1 = [870, 30], 2 = [870, 870], 3 = [30, 870]",
+            "1 = [300, 30], 2 = [600, 45], 3 = [870, 30]",
+            "markers.positions: the markers lie on one line",
+        ),
     ],
 )
 def test_broken_layouts_name_the_file_and_key(tmp_path, old, new, message):
