@@ -210,7 +210,11 @@ def _table_id(value: Any) -> str:
 def _table_ids(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ValueError(f"expected a list of table ids, got {_shown(value)}")
-    return tuple(_table_id(v) for v in value)
+    ids = tuple(_table_id(v) for v in value)
+    twice = sorted({t for t in ids if ids.count(t) > 1})
+    if twice:
+        raise ValueError(f"table {twice[0]!r} is named twice")
+    return ids
 
 
 def _broker_url(value: Any) -> str:

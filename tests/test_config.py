@@ -78,6 +78,7 @@ def test_the_shipped_example_checks_clean(tmp_path, capsys):
         ({"players": "7"}, "game: players 7: cribbage is for 2, 3 or 4"),
         ({"players": '"2"'}, "game: players '2': expected a whole number"),
         ({"tables": '"t1"'}, "referee.tables: expected a list of table ids, got 't1'"),
+        ({"tables": '["t1", "t2", "t1"]'}, "referee.tables: table 't1' is named twice"),
     ],
 )
 def test_a_bad_value_names_file_and_key_path(tmp_path, capsys, change, expected):
