@@ -188,6 +188,16 @@ def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path)
         (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
         (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
         (["--db", "/"], "--db /: "),
+        # a contract's details: a bid no game is worth (Law 33) was taken into the
+        # setup; details without a contract were dropped without a word
+        (
+            ["--game", "skat", "--declarer", "0", "--contract", "clubs", "--bid", "-5"],
+            "--bid -5: not the value of any game (Law 33; the bids run 18, 20, 22 … 264)",
+        ),
+        (["--game", "skat", "--declarer", "0", "--contract", "clubs", "--bid", "19"], "--bid 19"),
+        (["--game", "frog", "--declarer", "0", "--contract", "frog", "--bid", "20"], "for Skat"),
+        (["--hand", "--schwarz"], "--hand, --schwarz: only with --contract (and --declarer)"),
+        (["--game", "skat", "--turned", "ZZ"], "--turned: only with --contract"),
     ],
 )
 def test_bad_options_are_one_line_and_status_2(tmp_path, capsys, args, says):

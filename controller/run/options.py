@@ -101,6 +101,27 @@ def setup_from_args(args: argparse.Namespace) -> TableSetup:
         seat = getattr(args, name)
         if seat is not None and not 0 <= seat < players:
             raise UsageError(f"--{name} {seat}: seats are 0 to {players - 1}")
+    # the contract's details without a contract were dropped without a word
+    details = [
+        f"--{name}"
+        for name in ("hand", "ouvert", "schneider", "schwarz", "bid", "turned")
+        if getattr(args, name) not in (None, False)
+    ]
+    if details and args.contract is None:
+        raise UsageError(f"{', '.join(details)}: only with --contract (and --declarer)")
+    if args.bid is not None:
+        if game != "skat":
+            raise UsageError("--bid is for Skat")
+        from rules.skat.values import bid_values
+
+        allowed = bid_values(engine.rules)
+        if args.bid not in allowed:
+            # Law 33: "All bidding shall be by numbers representing the value of
+            # some possible game"
+            raise UsageError(
+                f"--bid {args.bid}: not the value of any game (Law 33; the bids run "
+                f"{allowed[0]}, {allowed[1]}, {allowed[2]} … {allowed[-1]})"
+            )
     contract = None
     if args.contract is not None or args.declarer is not None:
         if game == "cribbage":
