@@ -62,6 +62,20 @@ def test_show_rejects_bad_input_with_one_line(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "--pegs: expected FRONT:BACK pairs, got 'x'" in err
     status, _, err = run(capsys, "board", "show", "--port", "loop://", "--layout", "nine-player")
     assert status == 2 and "no board layout named 'nine-player'" in err
+    # a count for a track the board has not was dropped without a word
+    status, _, err = run(
+        capsys,
+        "board",
+        "show",
+        "--port",
+        "loop://",
+        "--layout",
+        "two-player-61",
+        "--games",
+        "1,0,2",
+    )
+    assert status == 2
+    assert err == "kiebitz: error: 3 games-won counts for a board of 2 tracks\n"
 
 
 def test_show_without_a_board_times_out(capsys: pytest.CaptureFixture[str]) -> None:

@@ -133,6 +133,10 @@ class BoardState:
         """The STATE message for ``layout``; :class:`StateError` says what does not fit."""
         if len(self.pegs) > layout.tracks:
             raise StateError(f"{len(self.pegs)} peg pairs for a board of {layout.tracks} tracks")
+        if len(self.games_won) > layout.tracks:
+            raise StateError(
+                f"{len(self.games_won)} games-won counts for a board of {layout.tracks} tracks"
+            )
         if self.alert not in ALERTS:
             raise StateError(f"unknown alert {self.alert!r} (choose from {', '.join(ALERTS)})")
         tracks = []
