@@ -111,6 +111,13 @@ def _layout_defaults(args: argparse.Namespace) -> None:
     except LayoutError as exc:
         raise UsageError(str(exc)) from exc
     if args.game is None:
+        from vision.decks import GAME_DECKS
+
+        if layout.game not in GAME_DECKS:  # it was refused as "--game", a flag not given
+            raise UsageError(
+                f"--table {args.layout}: table.game {layout.game!r} is no game the referee "
+                f"plays ({', '.join(sorted(GAME_DECKS))}): give --game"
+            )
         args.game = layout.game
     if args.players is None and layout.game == args.game:
         args.players = layout.players

@@ -92,3 +92,34 @@ def test_an_observation_line_in_another_encoding_is_named_by_file_and_line(tmp_p
     assert f"--observations {lines}: line 3: not UTF-8 text (byte 0)" in err
     err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
     assert f"--observations {lines}: line 3: not UTF-8 text (byte 0)" in err
+
+
+def test_a_layout_for_another_game_reads_but_does_not_referee(tmp_path, capfd):
+    # a layout's game that the referee does not play was refused by `run` as
+    # "--game: unknown game", a flag not given; vision reads any game's table (a
+    # pinochle layout with its deck profile)
+    from vision.layout import load_layout
+
+    text = Path(SKAT3).read_text().replace('game = "skat"', 'game = "pinochle"')
+    layout = tmp_path / "pinochle.toml"
+    layout.write_text(text)
+    assert load_layout(layout).game == "pinochle"
+    observations = tmp_path / "obs.jsonl"
+    observations.write_text("")
+    err = one_line_error(
+        capfd, "run", "--observations", str(observations), "--table", str(layout), "--headless",
+        "--no-records",
+    )  # fmt: skip
+    assert f"--table {layout}: table.game 'pinochle' is no game the referee plays" in err
+
+
+def test_observation_files_with_an_old_macs_line_ends_read_as_before(tmp_path):
+    from controller.table.observations import read_observation_lines
+
+    lines = tmp_path / "game.jsonl"
+    body = '{"kind": "placed", "card": "QH", "zone": "play.0", "t": 1.0}'
+    lines.write_bytes(('{"status": "calibrated"}\r' + body + "\r\r").encode())
+    assert [b["card"] for b in read_observation_lines(lines)] == ["QH"]
+    lines.write_bytes(('{"status": "calibrated"}\r{oops\r' + body).encode())
+    with pytest.raises(ValueError, match="line 2: not JSON"):
+        list(read_observation_lines(lines))

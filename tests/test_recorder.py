@@ -612,6 +612,13 @@ def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, cap
         == 2
     )
     assert "a folder, not a referee log" in capsys.readouterr().err
+    # a log in a folder whose name holds '#' or '%' (a file: address's own signs)
+    odd = tmp_path / "club #2 %20"
+    odd.mkdir()
+    (odd / "ref.db").write_bytes(Path(log).read_bytes())
+    argv = ["records", "--db", url, "import", "--referee-db", str(odd / "ref.db"), "--table", "t1"]
+    assert main(argv) == 0
+    assert "club #2 %20/ref.db: table t1 (157 inputs) recorded as match" in capsys.readouterr().out
 
 
 def test_opening_the_records_says_an_upgrade_and_nothing_else_of_alembic(tmp_path, caplog):

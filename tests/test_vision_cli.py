@@ -150,6 +150,14 @@ def test_a_png_with_a_damaged_byte_is_named_damaged_in_one_line(tmp_path, capfd)
     assert "its IDAT chunk at byte 33 runs past the file's end" in err
     # the whole picture still reads
     assert main(["vision", "identify", str(whole)]) == 0
+    # an ancillary chunk (a tEXt comment) with a wrong checksum: libpng warns and
+    # decodes the picture, and so does the reader
+    data = whole.read_bytes()
+    comment = b"tEXtComment\x00x"
+    bad = len(comment[4:]).to_bytes(4, "big") + comment + b"\x00\x00\x00\x00"
+    commented = tmp_path / "commented.png"
+    commented.write_bytes(data[:33] + bad + data[33:])  # after the IHDR (8 + 25 bytes)
+    assert main(["vision", "identify", str(commented)]) == 0
 
 
 def test_a_phones_heic_picture_is_named_for_what_it_is(tmp_path, capfd):

@@ -8,7 +8,7 @@ and what is wrong: missing, not a picture, or cut short.
 
 * JPEG: the last marker is EOI (``FF D9``); a few bytes of padding after it (some
   cameras write zeros or a newline) are allowed.
-* PNG: the last chunk is ``IEND``, and every chunk's checksum (CRC) is right: a
+* PNG: the last chunk is ``IEND``, and every critical chunk's checksum (CRC) is right: a
   PNG with a damaged byte (a bad copy, a failing card) is named as damaged, with
   the chunk and where it lies, before libpng says something of its own on the
   console and OpenCV gives up (``crc.png`` in ``tests/test_vision_images.py``).
@@ -113,7 +113,11 @@ def _png_damage(data: bytes) -> str | None:
         if end > len(data):
             return f"the PNG is damaged: its {name} chunk at byte {i:,} runs past the file's end"
         (crc,) = struct.unpack_from(">I", data, end - 4)
-        if zlib.crc32(view[i + 4 : end - 4]) != crc:
+        # a critical chunk (its name's first letter upper case: IHDR, PLTE, IDAT, IEND)
+        # must be whole; libpng only warns of an ancillary one (a tEXt comment) and
+        # decodes the picture, and so does this
+        critical = not kind[0] & 0x20
+        if critical and zlib.crc32(view[i + 4 : end - 4]) != crc:
             return f"the PNG is damaged: its {name} chunk at byte {i:,} fails its checksum"
         if kind == b"IEND":
             return None

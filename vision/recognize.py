@@ -838,7 +838,8 @@ class Recognizer:
         """Every card in a picture of unknown scale, best first (:meth:`_any_scale`);
         the memory its several readings freed is handed back (vision.memory)."""
         self.squeezes = SQUEEZES  # a single picture may be taken at a slant
-        self.one_scale = True  # ... and holds one pack at one scale
+        # ... and holds one pack at one scale (a calibrated camera's is known: `read`)
+        self.one_scale = self.calibration is None
         try:
             return self._any_scale(image)
         finally:

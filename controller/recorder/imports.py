@@ -35,7 +35,8 @@ def _check_referee_log(log_path: str | Path) -> None:
     import sqlite3
 
     try:
-        db = sqlite3.connect(f"file:{Path(log_path).resolve()}?mode=ro", uri=True)
+        # as_uri() escapes '#', '?' and '%', which a bare file: address takes for its own
+        db = sqlite3.connect(Path(log_path).resolve().as_uri() + "?mode=ro", uri=True)
         try:
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         finally:

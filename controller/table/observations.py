@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -104,15 +105,22 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
     return {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
 
 
+_LINE_END = re.compile(rb"\r\n?")
+
+
 def _text_lines(handle: IO[bytes]) -> Iterator[str]:
     """The lines of a file read as bytes, each decoded as UTF-8 on its own, so that
     a line in another encoding is named by its number (a whole-file decoder said
     only which byte of which block of the file it stumbled on)."""
-    for number, raw in enumerate(handle, start=1):
-        try:  # a byte-order mark, as some editors write UTF-8, is allowed
-            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"line {number}: not UTF-8 text (byte {exc.start})") from None
+    number = 0
+    for raw in handle:
+        # a line ends at LF, CRLF or a lone CR (an old Mac's), as text mode reads it
+        for piece in _LINE_END.split(raw.rstrip(b"\r\n")):
+            number += 1
+            try:  # a byte-order mark, as some editors write UTF-8, is allowed
+                yield piece.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"line {number}: not UTF-8 text (byte {exc.start})") from None
 
 
 def read_observation_lines(
