@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import name_commands, positive_number
+from controller.cli_io import name_commands, positive_number, table_id
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -120,12 +120,7 @@ def _status(args: argparse.Namespace) -> int:
         raise UsageError("give --config FILE or --broker URL")
     table = args.table_id or (cfg.table.id if cfg and cfg.table else None)
     if args.table_id is not None:
-        from controller.bus.topics import check_table_id
-
-        try:
-            check_table_id(args.table_id)
-        except ValueError as exc:
-            raise UsageError(f"--table-id: {exc}") from exc
+        table_id(args.table_id)
     tables = [table] if table else list(cfg.referee.tables) if cfg and cfg.referee else []
     options = cfg.broker.bus_options() if cfg and url == cfg.broker.url else {}
     good = True

@@ -180,6 +180,29 @@ def counting_number(text: str) -> int:
     return value
 
 
+def table_id(value: str, option: str = "--table-id") -> str:
+    """A table id given as ``option``, checked (:func:`~controller.bus.topics.
+    check_table_id`); a bad one is a :class:`UsageError` naming the option."""
+    from controller.bus.topics import check_table_id
+
+    try:
+        return check_table_id(value)
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from exc
+
+
+def table_ids(text: str | None, option: str = "--tables") -> list[str] | None:
+    """The table ids of a comma list (``t1,t2``) given as ``option``, each checked;
+    ``None`` where none is given (every table).
+
+    >>> table_ids("t1, t2,"), table_ids(None)
+    (['t1', 't2'], None)
+    """
+    if not text:
+        return None
+    return [table_id(t.strip(), option) for t in text.split(",") if t.strip()]
+
+
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 0 (a free one) to 65535.
 

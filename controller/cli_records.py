@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import counting_number, serve, service_logging
+from controller.cli_io import counting_number, serve, service_logging, table_ids
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -91,15 +91,9 @@ def _recorder(args: argparse.Namespace) -> int:
         raise UsageError("give --broker URL (or --config FILE)")
     service_logging()
     from controller.bus.bus import open_bus
-    from controller.bus.topics import check_table_id
     from controller.recorder.service import Recorder
 
-    tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
-    for table in tables or ():
-        try:
-            check_table_id(table)
-        except ValueError as exc:
-            raise UsageError(f"--tables: {exc}") from exc
+    tables = table_ids(args.tables)
     store = _open(args.db)
     try:
         if args.broker.startswith("mqtt"):

@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import port_number, positive_number, serve, service_logging
+from controller.cli_io import (
+    port_number,
+    positive_number,
+    serve,
+    service_logging,
+    table_id,
+    table_ids,
+)
 from controller.errors import UsageError
 from controller.run.options import add_game_options, setup_from_args
 
@@ -127,16 +134,17 @@ def _check_run_paths(args: argparse.Namespace) -> None:
     """The broker URL, the board's layout and the referee's log, checked before any
     service starts: each a line naming the option, not a traceback from a thread."""
     from controller.board.layouts import LayoutFileError, load_layout
+    from controller.config import broker_url
     from controller.referee import InputLog, StoreError
 
-    if args.broker is not None and args.broker.partition("://")[0] not in (
-        "memory",
-        "mqtt",
-        "mqtts",
-    ):
-        raise UsageError(
-            f"--broker {args.broker}: expected mqtt://host:port, mqtts://host:port or memory://NAME"
-        )
+    if args.broker is not None:
+        try:
+            broker_url(args.broker)  # the check `config check` makes of broker.url
+        except ValueError as exc:
+            raise UsageError(
+                f"--broker {args.broker}: expected mqtt://host:port, mqtts://host:port or "
+                f"memory://NAME ({exc})"
+            ) from exc
     if args.board_layout is not None:
         try:
             load_layout(args.board_layout)
@@ -151,16 +159,12 @@ def _check_run_paths(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from controller.bus.errors import BrokerError
-    from controller.bus.topics import check_table_id
     from controller.run.machine import RunConfig, run_table
 
     if args.layout is not None:
         _layout_defaults(args)
     setup = setup_from_args(args)
-    try:
-        check_table_id(args.table_id)
-    except ValueError as exc:
-        raise UsageError(f"--table-id: {exc}") from exc
+    table_id(args.table_id)
     if args.observations is not None and not Path(args.observations).is_file():
         what = "a folder, not a file" if Path(args.observations).is_dir() else "no such file"
         raise UsageError(f"--observations {args.observations}: {what}")
@@ -292,16 +296,10 @@ def _referee(args: argparse.Namespace) -> int:
     service_logging()
     from controller.bus.bus import open_bus
     from controller.bus.envelope import Stamper
-    from controller.bus.topics import check_table_id
     from controller.referee import InputLog, Referee, StoreError
     from controller.table.service import status_will
 
-    tables = None if not args.tables else [t.strip() for t in args.tables.split(",") if t.strip()]
-    for table in tables or ():
-        try:
-            check_table_id(table)
-        except ValueError as exc:
-            raise UsageError(f"--tables: {exc}") from exc
+    tables = table_ids(args.tables)
     status: dict[str, Stamper] = {}
     try:
         store = InputLog(args.db)

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import positive_number, service_logging
+from controller.cli_io import positive_number, service_logging, table_id
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -100,14 +100,12 @@ def _usage(what: str) -> Iterator[None]:
 def _table(args: argparse.Namespace) -> int:
     from controller.bus.bus import open_bus
     from controller.bus.envelope import Stamper
-    from controller.bus.topics import check_table_id
     from controller.table.observations import read_observation_lines
     from controller.table.service import TableService, status_will
 
     bus_options = _with_config(args)
     service_logging()
-    with _usage("--table-id"):
-        table = check_table_id(args.table_id)
+    table = table_id(args.table_id)
     if args.source is not None and args.layout is None:
         raise UsageError("--source needs --layout TABLE.toml (the zones the cards lie in)")
     layout = None

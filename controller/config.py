@@ -40,6 +40,7 @@ __all__ = [
     "RefereeConfig",
     "TableConfig",
     "WebConfig",
+    "broker_url",
     "load_config",
     "parse_config",
 ]
@@ -217,7 +218,9 @@ def _table_ids(value: Any) -> tuple[str, ...]:
     return ids
 
 
-def _broker_url(value: Any) -> str:
+def broker_url(value: Any) -> str:
+    """A broker URL the bus opens (``mqtt://host:port``, ``mqtts://…``, ``memory://name``),
+    checked; a ``ValueError`` says what is wrong (``config check``, ``run --broker``)."""
     url = _text(value)
     if url.partition("://")[0] not in ("mqtt", "mqtts", "memory"):
         raise ValueError(f"{url!r} must be mqtt://host:port, mqtts://host:port or memory://name")
@@ -238,16 +241,22 @@ def _readable_file(value: Any) -> str:
     return str(path)
 
 
+def _utf8_text(path: str) -> str:
+    """A small file's text (a password, a secret): a ``ValueError`` where it is not
+    UTF-8 or cannot be read (a folder opens, and reads as nothing)."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
 def _password_file(value: Any) -> str:
     """A broker password's file: readable, UTF-8 text, a password on its first line
     (the services read it when they connect; ``config check`` reads it now)."""
     path = _readable_file(value)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:  # a folder opens, and reads as nothing
-        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    text = _utf8_text(path)
     if not text.splitlines() or not text.splitlines()[0]:
         raise ValueError(f"{path!r} has no password on its first line")
     return path
@@ -257,12 +266,7 @@ def _secret_file(value: Any) -> str:
     """The web view's session secret's file: readable UTF-8 text of at least 32
     characters (``kiebitz web`` refuses a shorter one)."""
     path = _readable_file(value)
-    try:
-        text = Path(path).read_text(encoding="utf-8").strip()
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    text = _utf8_text(path).strip()
     if len(text) < 32:
         raise ValueError(f"{path!r} holds {len(text)} characters, at least 32 are needed")
     return path
@@ -389,7 +393,7 @@ def _shown(value: Any) -> str:
 #: Each section's keys and their checks; a dict is a sub-table.
 SCHEMA: dict[str, dict[str, Any]] = {
     "broker": {
-        "url": _broker_url,
+        "url": broker_url,
         "username": _text,
         "password_file": _password_file,
         "ca_file": _readable_file,

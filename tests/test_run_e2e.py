@@ -186,6 +186,7 @@ def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path)
         # a traceback from a thread
         (["--board-layout", "nosuch"], "--board-layout: no board layout named 'nosuch'"),
         (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
+        (["--broker", "mqtt://x:abc"], "has a bad port"),
         (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
         (["--db", "/"], "--db /: "),
         # a contract's details: a bid no game is worth (Law 33) was taken into the
