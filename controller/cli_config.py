@@ -195,12 +195,15 @@ def _read_statuses(
             bus.subscribe(f"{PREFIX}/{t}/{STATUS}/+", on_status)
         bus.start()
         end = time.monotonic() + timeout
-        while time.monotonic() < end and not bus.connected:
+        # a refused or failed attempt is the answer: waiting out --timeout for the
+        # retries of a broker that is down said nothing more, only later
+        while time.monotonic() < end and not bus.connected and bus.health().last_error is None:
             time.sleep(0.02)
         health = bus.health()
         if not bus.connected:
-            why = health.last_error or health.status
-            return found, f"not connected within {timeout:g} s: {why}"
+            if health.last_error is not None:
+                return found, f"not connected: {health.last_error}"
+            return found, f"not connected within {timeout:g} s: {health.status}"
         # retained messages come at once after the subscription: wait until the
         # expected ones are in, or a moment more
         wanted = {(t, c) for t in tables for c in ("table", "referee")}

@@ -262,6 +262,11 @@ def run_batch(lines: Iterable[str], score_line: Callable[[str], str], out: TextI
         if not text:
             out.write("\n")
             continue
+        garbled = _not_text(text)
+        if garbled is not None:
+            status = 1
+            out.write(f"error: line {number}: {garbled}\n")
+            continue
         try:
             result = score_line(text)
         except _LINE_ERRORS as exc:
@@ -269,6 +274,16 @@ def run_batch(lines: Iterable[str], score_line: Callable[[str], str], out: TextI
             result = f"error: line {number}: {exc}"
         out.write(result + "\n")
     return status
+
+
+def _not_text(line: str) -> str | None:
+    """Why a line is not text at all (binary data, UTF-16), or None. Such a line was
+    echoed back as an invalid card, NULs and replacement marks included."""
+    if "\x00" in line:
+        return "a NUL byte: the input is not UTF-8 text (UTF-16? save it as UTF-8)"
+    if "\ufffd" in line:
+        return f"bytes that are not UTF-8 text at column {line.index(chr(0xFFFD)) + 1}"
+    return None
 
 
 #: The longest input line read, in bytes; a longer one is an error of its own, read
@@ -297,9 +312,8 @@ def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
 
     A line ends at LF (CRLF too); a lone CR is inside its line, where the card
     parsers take it for a space. A UTF-8 byte-order mark at the start is dropped;
-    bytes that are not UTF-8 become U+FFFD, so they show up as a bad card on their
-    own line. A line longer than ``max_line`` bytes comes as an
-    :class:`OverlongLine`.
+    bytes that are not UTF-8 become U+FFFD, so a batch names that line as not text.
+    A line longer than ``max_line`` bytes comes as an :class:`OverlongLine`.
 
     >>> import io
     >>> data = b"\xef\xbb\xbf5H 5S\r5C\r\n\nx" + b"y" * 9 + b"\nKD"

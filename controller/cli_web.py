@@ -137,7 +137,15 @@ def _web(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {port}: {exc}") from exc
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    who = f"{len(users.hashes)} operator(s)" if users.hashes else "no operators (read only)"
+    if users.hashes:
+        who = f"{len(users.hashes)} operator(s) (the file read again when it changes)"
+    elif args.users:
+        who = (
+            f"no operators in {args.users} yet: nobody can log in until "
+            f"`kiebitz web-passwd --users {args.users} NAME` adds one (read when it changes)"
+        )
+    else:
+        who = "no operators (read only: give --users FILE for operators)"
     print(f"web: serving {server.url} from {args.broker}; {who}", file=sys.stderr, flush=True)
     try:
         wait_for_stop(stop)

@@ -241,6 +241,21 @@ def _readable_file(value: Any) -> str:
     return str(path)
 
 
+def _model_file(value: Any) -> str:
+    """A card model the vision loop can load: an ONNX network that reads index patches
+    (and its gate and second network beside it, where they are), loaded once here as
+    the table service will load it, so a wrong file is named before the service
+    starts rather than after."""
+    from vision.model import IndexClassifier, ModelError
+
+    path = _readable_file(value)
+    try:
+        IndexClassifier(path)
+    except ModelError as exc:
+        raise ValueError(str(exc)) from None
+    return path
+
+
 def _utf8_text(path: str) -> str:
     """A small file's text (a password, a secret): a ``ValueError`` where it is not
     UTF-8 or cannot be read (a folder opens, and reads as nothing)."""
@@ -404,7 +419,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "observations": _readable_file,
         "layout": _table_layout,
         "fps": _positive,
-        "model": _readable_file,
+        "model": _model_file,
         "outbox": _new_file,
         "board": {"port": _text, "layout": _board_layout},
         "panel": {"gpio": _gpio},

@@ -60,6 +60,13 @@ def test_show_rejects_bad_input_with_one_line(capsys: pytest.CaptureFixture[str]
     assert err == "kiebitz: error: track 0: front peg 99 is past the game hole (61)\n"
     status, _, err = run(capsys, "board", "show", "--port", "loop://", "--pegs", "x")
     assert status == 2 and "--pegs: expected FRONT:BACK pairs, got 'x'" in err
+    # FRONT:BACK given the wrong way round was shown as it came
+    status, _, err = run(capsys, "board", "show", "--port", "loop://", "--pegs", "6:12")
+    assert status == 2
+    assert err == (
+        "kiebitz: error: --pegs 6:12: the back peg 12 is ahead of the front peg 6 "
+        "(FRONT:BACK, the back peg trails)\n"
+    )
     status, _, err = run(capsys, "board", "show", "--port", "loop://", "--layout", "nine-player")
     assert status == 2 and "no board layout named 'nine-player'" in err
     # a count for a track the board has not was dropped without a word

@@ -303,12 +303,15 @@ def test_score_batch_from_stdin(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_score_batch_undecodable_bytes_are_a_bad_line(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "bytes.txt"
-    path.write_bytes(b"\xff\xfe 5S 5C JD | 5D\n5H 5S 5C JD | 5D\n")
+    path.write_bytes(b"\xff\xfe 5S 5C JD | 5D\n5H 5S 5C JD | 5D\n5\x00H\x00 | 5D\n")
     status, out, _ = run("cribbage", "score", "--batch", str(path))
     assert status == 1
-    first, second = out.splitlines()
-    assert first.startswith("error: line 1: invalid card")
-    assert second == "29"
+    # named for what they are, not echoed back as an invalid card
+    assert out.splitlines() == [
+        "error: line 1: bytes that are not UTF-8 text at column 1",
+        "29",
+        "error: line 3: a NUL byte: the input is not UTF-8 text (UTF-16? save it as UTF-8)",
+    ]
 
 
 def test_score_batch_reads_a_lone_cr_alike_from_a_file_and_stdin(tmp_path: Path) -> None:

@@ -295,7 +295,28 @@ def test_status_without_a_broker_says_so(tmp_path, capsys):
     from controller.bus.broker import free_port
 
     url = f"mqtt://127.0.0.1:{free_port()}"
-    status, out, _ = run(capsys, "status", "--broker", url, "--table-id", "t1", "--timeout", "1")
-    assert status == 1
-    assert out.splitlines()[0].startswith(f"broker   {url}: not connected within 1 s")
+    # a refused connection is the answer at once: `--timeout 1e9` waited that long
+    start = time.monotonic()
+    status, out, _ = run(capsys, "status", "--broker", url, "--table-id", "t1", "--timeout", "1e9")
+    assert status == 1 and time.monotonic() - start < 60
+    assert out.splitlines()[0] == f"broker   {url}: not connected: cannot reach {url}"
     assert json.dumps(out)  # printable, one line a part
+
+
+def test_a_model_that_is_no_card_network_is_found_by_the_check(tmp_path, capsys):
+    # `config check` only opened the file: a text file or the gate network as
+    # `table.model` passed, and the table service failed at start
+    text_model = tmp_path / "cards.onnx"
+    text_model.write_text("not a network\n")
+    path = example(tmp_path, source=f'"picamera"\nmodel = "{text_model}"')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2
+    assert f"{path}: table.model: model file {text_model} is not a readable ONNX model" in err
+    gate = Path(__file__).resolve().parent.parent / "vision" / "models" / "cards.gate.onnx"
+    path = example(tmp_path, source=f'"picamera"\nmodel = "{gate}"')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and "table.model: model file" in err and "does not" in err
+    shipped = gate.with_name("cards.onnx")
+    path = example(tmp_path, source=f'"picamera"\nmodel = "{shipped}"')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert (status, err) == (0, ""), err

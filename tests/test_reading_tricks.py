@@ -10,6 +10,7 @@ never guess, and never flag a revoke it cannot prove.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -272,6 +273,35 @@ def test_a_declarer_without_cards_or_a_wrong_word_can_be_said_again():
     assert r.alerts == [] and r.game.phase == "play"
     with pytest.raises(ValueError, match="contract 'stand'"):
         TableReading(TableSetup("skat", contract=Contract(0, "stand")))
+
+
+@pytest.mark.parametrize(
+    ("rules", "contract", "expected"),
+    [
+        ("isko", Contract(1, "null", schneider=True), "schneider and schwarz belong to games"),
+        ("foster1906", Contract(1, "null", hand=True, schwarz=True), "belong to games with"),
+        # seed 000 Law 41: no schneider announced "in any game in which he uses the skat"
+        ("foster1906", Contract(1, "grand", schneider=True), "only in hand games (Law 41"),
+        ("isko", Contract(1, "clubs", ouvert=True), "clubs ouvert: schneider, schwarz and ouvert"),
+        ("isko", Contract(1, "grand", turned=Card.parse("JS")), "the ISkO turns no skat card"),
+        ("foster1906", Contract(1, "grand", hand=True, turned=Card.parse("JS")), "a hand game"),
+    ],
+)
+def test_a_contract_no_table_can_declare_is_refused_when_it_is_set(rules, contract, expected):
+    # before, it was taken, and the deal failed to open at the first card played
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        TableReading(TableSetup("skat", {"rules": rules}, dealer=0, contract=contract))
+    r = TableReading(TableSetup("skat", {"rules": rules}, dealer=0))
+    fields = {k: v for k, v in contract.to_json().items() if k not in ("declarer", "contract")}
+    if "turned" in fields:
+        fields["turned"] = Card.parse(fields["turned"])
+    answer = r.feed(Command("contract", declarer=1, contract=contract.game, **fields))
+    assert answer.error is not None and expected in answer.error
+    # the table waits for a contract it can take; the one it can is taken
+    legal = Contract(1, contract.game, hand=True, ouvert=contract.ouvert)
+    fields = {k: v for k, v in legal.to_json().items() if k not in ("declarer", "contract")}
+    assert r.feed(Command("contract", declarer=1, contract=legal.game, **fields)).error is None
+    assert r.game.phase == "play"
 
 
 def test_a_card_taken_back_and_supplied_later_does_not_lend_its_time_to_a_lead():

@@ -204,6 +204,46 @@ def test_operators_passwords_are_stored_hashed(tmp_path, capsys, monkeypatch):
     assert "expected name:$argon2id$" in capsys.readouterr().err
 
 
+def test_operators_added_or_removed_while_the_view_runs_count_at_once(club, caplog):
+    # `web-passwd` run while the web view serves: before, the view read the file at
+    # start only, so an operator added later could not log in until a restart (and a
+    # view started before the file was made stayed read only)
+    base = club.web.url
+    ben = Users.load(club.users_file)
+    ben.set("ben", "another-long-password")
+    ben.save()
+    with httpx.Client() as c:
+        page = c.get(base + "login")
+        token = page.text.split('name="csrf" value="')[1].split('"')[0]
+        answer = c.post(
+            base + "login",
+            data={"csrf": token, "name": "ben", "password": "another-long-password", "next": "/"},
+        )
+        assert answer.status_code == 303 and "error" not in answer.headers["location"]
+        assert c.get(base + "api/me").json()["operator"] == "ben"
+        # ben taken off the file: his session no longer makes him an operator
+        gone = Users.load(club.users_file)
+        del gone.hashes["ben"]
+        gone.save()
+        assert c.get(base + "api/me").json()["operator"] is None
+    # a file edited into one that does not read keeps the operators read before
+    text = club.users_file.read_text()
+    club.users_file.write_text(text + "carl:plaintext\n")
+    with httpx.Client() as c, caplog.at_level("WARNING", logger="kiebitz.web"):
+        assert login(c, base).status_code == 303
+        assert c.get(base + "api/me").json()["operator"] == "anna"
+    assert "expected name:$argon2id$" in caplog.text
+
+
+def test_a_web_view_started_before_its_operators_file_reads_it_when_made(tmp_path):
+    users = Users.load(tmp_path / "operators")  # not there yet: nobody
+    assert not users.known("anna") and not users.verify("anna", PASSWORD)
+    made = Users.load(tmp_path / "operators")
+    made.set("anna", PASSWORD)
+    made.save()
+    assert users.known("anna") and users.verify("anna", PASSWORD)
+
+
 def test_the_stream_sends_each_change_and_ends_when_the_server_stops(club):
     club.send(6)
     got: list[dict[str, Any]] = []

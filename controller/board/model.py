@@ -80,9 +80,18 @@ class BoardState:
                 continue
             front, _, back = part.partition(":")
             try:
-                pairs.append((int(front), int(back) if back else int(front)))
+                pair = (int(front), int(back) if back else int(front))
             except ValueError:
                 raise StateError(f"--pegs: expected FRONT:BACK pairs, got {part!r}") from None
+            if pair[1] > pair[0]:
+                # the back peg is where the front one stood before it last moved
+                # (seed 000, Markers: "lifting out the back peg and putting it … in
+                # advance of the first one")
+                raise StateError(
+                    f"--pegs {part}: the back peg {pair[1]} is ahead of the front peg "
+                    f"{pair[0]} (FRONT:BACK, the back peg trails)"
+                )
+            pairs.append(pair)
         score_values: list[int | None] = []
         for part in scores.split(","):
             part = part.strip()

@@ -112,7 +112,7 @@ def make_app(
 
     def operator(request: Request) -> str | None:
         name = request.session.get("user")
-        return name if isinstance(name, str) and name in users.hashes else None
+        return name if isinstance(name, str) and users.known(name) else None
 
     def csrf(request: Request) -> str:
         token = request.session.get("csrf")

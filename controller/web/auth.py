@@ -13,6 +13,7 @@ input), so no password is ever written in clear. Spectators need no account.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import time
@@ -24,6 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 __all__ = ["NAME", "Throttle", "Users", "UsersError", "new_token"]
 
+_log = logging.getLogger("kiebitz.web")
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 _HASHER = PasswordHasher()
 # verified against when the name is unknown, so an unknown name takes as long as a
@@ -81,14 +83,43 @@ class Users:
     def __init__(self, hashes: Mapping[str, str], path: Path | None = None) -> None:
         self.hashes = dict(hashes)
         self.path = path
+        self._seen = _stamp(path) if path is not None else None
 
     @classmethod
     def load(cls, path: str | Path) -> Users:
+        """The operators in ``path``; none where it is not there yet (``web-passwd``
+        makes it, and :meth:`known` and :meth:`verify` read it when it appears)."""
         p = Path(path)
+        return cls(cls._read(p), p)
+
+    def refresh(self) -> None:
+        """Read the file again where it changed since it was last read: an operator
+        added, a password changed or an operator removed by ``web-passwd`` (or an
+        editor) while the web view runs counts at once, with no restart. A file
+        changed into one that does not read keeps the operators last read, and the
+        problem is logged once."""
+        if self.path is None:
+            return
+        stamp = _stamp(self.path)
+        if stamp == self._seen:
+            return
+        self._seen = stamp
+        try:
+            self.hashes = self._read(self.path)
+        except UsersError as exc:
+            _log.warning("%s; the operators read before stand", exc)
+
+    def known(self, name: str) -> bool:
+        """Whether ``name`` is an operator now (the file read again where it changed)."""
+        self.refresh()
+        return name in self.hashes
+
+    @staticmethod
+    def _read(p: Path) -> dict[str, str]:
         try:
             text = p.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return cls({}, p)
+            return {}
         except (OSError, UnicodeDecodeError) as exc:
             raise UsersError(f"{p}: cannot read the operators: {exc}") from exc
         hashes: dict[str, str] = {}
@@ -100,7 +131,7 @@ class Users:
             if not sep or not NAME.fullmatch(name) or not hashed.startswith("$argon2"):
                 raise UsersError(f"{p}:{n}: expected name:$argon2id$… (an operator a line)")
             hashes[name] = hashed
-        return cls(hashes, p)
+        return hashes
 
     def set(self, name: str, password: str) -> None:
         if not NAME.fullmatch(name):
@@ -118,10 +149,22 @@ class Users:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
         tmp.chmod(0o600)
         tmp.replace(self.path)
+        self._seen = _stamp(self.path)
 
     def verify(self, name: str, password: str) -> bool:
+        self.refresh()
         hashed = self.hashes.get(name)
         try:
             return _HASHER.verify(hashed or _DUMMY, password) and hashed is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a changed file: its inode (a file replaced, as :meth:`Users.save`
+    replaces it), modification time and size; None where it is not there."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)

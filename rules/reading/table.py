@@ -206,6 +206,14 @@ class DealReader:
     def reset(self) -> None:
         """Forget the current deal's reading (the alerts and inputs are the table's)."""
 
+    @staticmethod
+    def contract_problem(contract: Contract, rules: Any) -> str | None:
+        """Why no table playing under ``rules`` can have declared ``contract`` (its
+        details with its game), or None. Asked when a contract is set, by the setup
+        or a ``contract`` command, so an impossible one is refused there and then
+        instead of failing when the deal opens."""
+        return None
+
     def observe(self, obs: TableObservation, card: Card) -> None:
         raise NotImplementedError
 
@@ -265,6 +273,10 @@ class TableReading:
             )
         self.setup = setup
         self.game: Any = engine_for(setup.game, setup.options)
+        if setup.contract is not None:
+            problem = READERS[setup.game].contract_problem(setup.contract, self.game.rules)
+            if problem is not None:
+                raise InvalidOptionError(problem)
         self._engine_for: Callable[[], Any] = lambda: engine_for(setup.game, setup.options)
         self.update = Update()
         #: The current deal's inputs (numbered), and those an undo set aside.

@@ -429,6 +429,10 @@ class TrickReader(DealReader):
                 words = ", ".join(sorted(self.CONTRACT_WORDS))
                 self.table.fail(f"contract: {contract.game!r} is not a contract here ({words})")
                 return
+            problem = self.contract_problem(contract, self.game.rules)
+            if problem is not None:
+                self.table.fail(f"contract: {problem}")
+                return
             d.contract = contract
             self._feed()
         elif name == "supply":
@@ -475,8 +479,47 @@ class SkatReader(TrickReader):
     DECK = SKAT_DECK
     CONTRACT_WORDS = frozenset({"clubs", "spades", "hearts", "diamonds", "grand", "null"})
 
-    def open_deal(self, contract: Contract | None) -> bool:
+    @staticmethod
+    def declaration(contract: Contract) -> Any:
+        """The single player's :class:`~rules.skat.declaration.Declaration` of
+        ``contract``; one no table can say raises ``InvalidEventError``."""
         from rules.skat.declaration import Declaration
+
+        return Declaration(
+            contract.game,
+            hand=contract.hand,
+            ouvert=contract.ouvert,
+            schneider=contract.schneider,
+            schwarz=contract.schwarz,
+            turned=contract.turned,
+        )
+
+    @staticmethod
+    def contract_problem(contract: Contract, rules: Any) -> str | None:
+        from rules.errors import InvalidEventError
+        from rules.skat.declaration import SUIT_GAMES
+
+        try:
+            decl = SkatReader.declaration(contract)
+        except InvalidEventError as exc:  # schneider in a null game, a hand game turned
+            return str(exc)
+        trumps = decl.game in SUIT_GAMES or decl.game == "grand"
+        gucki = not rules.isko and rules.gucki_variation
+        if rules.isko and decl.turned is not None:
+            return "the ISkO turns no skat card"
+        if trumps and decl.schneider and not decl.hand and not gucki:
+            # seed 000 Law 41: "The player is not allowed to announce either
+            # schneider or schwarz in any game in which he uses the skat cards";
+            # the ISkO likewise (and an ouvert game with trumps is schwarz announced)
+            return (
+                f"{decl}: schneider, schwarz and ouvert with trumps are announced only "
+                "in hand games (Law 41; ISkO)"
+            )
+        if gucki and decl.hand:
+            return "in the Gucki variation the highest bidder always sees the skat (no hand game)"
+        return None
+
+    def open_deal(self, contract: Contract | None) -> bool:
         from rules.skat.events import Bid, Deal, Declare, Discard, Hold, Pass, PickUp
         from rules.skat.game import positions
 
@@ -514,14 +557,7 @@ class SkatReader(TrickReader):
         for call in calls:
             self.emit(call)
         game = contract.game
-        decl = Declaration(
-            game,
-            hand=contract.hand,
-            ouvert=contract.ouvert,
-            schneider=contract.schneider,
-            schwarz=contract.schwarz,
-            turned=contract.turned,
-        )
+        decl = self.declaration(contract)
         shown = tuple(self.d.aside)
         skat_events = [] if decl.hand else [PickUp(x, shown), Discard(x, count=2)]
         foster = not g.rules.isko and not g.rules.gucki_variation
