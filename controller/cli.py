@@ -143,11 +143,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{PROG}: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # Ctrl-C: what was printed stands (every command writes whole lines as it goes);
-        # one line, the shell's status for an interrupt, no traceback
+        # one line, the shell's status for an interrupt, no traceback. SIGTERM where a
+        # command took it so (stopping.Terminated): the stop asked for, status 0
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
+        from controller.stopping import Terminated
+
+        if isinstance(exc, Terminated):
+            print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
+            return 0
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

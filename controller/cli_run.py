@@ -160,6 +160,7 @@ def _check_run_paths(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> int:
     from controller.bus.errors import BrokerError
     from controller.run.machine import RunConfig, run_table
+    from controller.stopping import stop_on_sigterm
 
     if args.layout is not None:
         _layout_defaults(args)
@@ -192,6 +193,10 @@ def _run(args: argparse.Namespace) -> int:
         fps=args.fps,
         gpio=args.gpio,
     )
+    # SIGTERM stops the run as Ctrl-C does: its own broker stopped, its folder removed,
+    # the summary printed (Python's default left the broker running); status 0, the
+    # stop a service manager asked for
+    stop_on_sigterm()
     try:
         summary = run_table(cfg)
     except BrokerError as exc:
@@ -204,6 +209,13 @@ def _run(args: argparse.Namespace) -> int:
         )
     if not summary.get("observations"):
         print("warning: no observation was read from the source", file=sys.stderr)
+    if summary.get("unreadable_frames"):
+        print(
+            f"warning: {summary['unreadable_frames']} frame(s) of the source could not be read",
+            file=sys.stderr,
+        )
+    if summary.get("terminated"):
+        return 0
     return 130 if summary.get("interrupted") else 0
 
 

@@ -24,3 +24,23 @@ def wait_for_stop(stop: threading.Event, poll_s: float = POLL_S) -> None:
     ``stop.set`` for SIGTERM) runs within ``poll_s`` whichever thread took it."""
     while not stop.wait(poll_s):
         pass
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``systemctl stop``, ``kill``) raised on the main thread as Ctrl-C's
+    ``KeyboardInterrupt`` is (:func:`stop_on_sigterm`), so a command that stops
+    cleanly on Ctrl-C stops the same way on it: its broker stopped, its folders
+    removed, its summary printed. Python's default for SIGTERM is to die at once,
+    leaving what the command started (``kiebitz run``'s own Mosquitto) running."""
+
+
+def stop_on_sigterm() -> None:
+    """Turn SIGTERM into :class:`Terminated` on the main thread (nothing elsewhere:
+    only the main thread may set a handler)."""
+    import signal
+
+    def terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, terminated)

@@ -213,7 +213,10 @@ def test_memory_kill_sends_the_will() -> None:
     assert doomed.health().status == "killed"
 
 
-def test_reconnect_after_broker_restart(mosquitto: Mosquitto, wait_until: WaitUntil) -> None:
+def test_reconnect_after_broker_restart(
+    mosquitto: Mosquitto, wait_until: WaitUntil, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("WARNING", logger="kiebitz.bus")
     inbox = Inbox()
     bus = MqttBus(
         mosquitto.url,
@@ -241,6 +244,11 @@ def test_reconnect_after_broker_restart(mosquitto: Mosquitto, wait_until: WaitUn
         finally:
             other.close()
         assert bus.health().status == "connected"
+        # the loss and the return both said at warning level (a `kiebitz run`
+        # showed four "lost" lines and never that the broker came back)
+        said = [r.getMessage() for r in caplog.records if r.name == "kiebitz.bus"]
+        assert any(m.startswith(f"lost {mosquitto.url} (") for m in said), said
+        assert f"connected again to {mosquitto.url} as referee" in said
     finally:
         bus.close()
 

@@ -273,3 +273,54 @@ def test_a_restarted_referee_goes_on_past_every_seq_it_used(memory):
         "5C",
     ]
     again.close()
+
+
+def test_after_a_broker_that_forgot_its_retained_messages_the_referee_says_them_again(
+    mosquitto, tmp_path
+):
+    # a broker without persistence (`kiebitz run`'s own, a plain `mosquitto -p`)
+    # restarted: the referee reconnected, but its retained online status and the
+    # table's state were gone until the next input (forever, after the game's end)
+    from controller.bus.topics import status_topic
+
+    ref_bus = MqttBus(mosquitto.url, "referee", reconnect=(0.05, 0.2))
+    referee = Referee(
+        ref_bus, InputLog(tmp_path / "r.db"), setup_for=lambda t: TableSetup("cribbage")
+    ).start()
+    ref_bus.start()
+    stop = threading.Event()
+    referee.run_ticks(stop, every=0.05)
+    table_bus = MqttBus(mosquitto.url, "table-t1")
+    table_bus.start()
+    try:
+        table = Table(table_bus)
+        table.observe("placed", "5H", "hand.0", 0)
+        _until(lambda: referee.inputs("t1") == 1)
+        inputs = referee.state("t1")["inputs"]
+        mosquitto.restart()
+        _until(lambda: ref_bus.health().connects >= 2 and ref_bus.connected)
+        seen: dict[str, bytes] = {}
+        late = MqttBus(mosquitto.url, "late")
+        late.subscribe(status_topic("t1", "referee"), lambda t, p: seen.setdefault("status", p))
+        late.subscribe(topic("t1", "game/state"), lambda t, p: seen.setdefault("state", p))
+        late.start()
+        try:
+            _until(lambda: len(seen) == 2)
+        finally:
+            late.close()
+        assert json.loads(seen["status"])["body"]["state"] == "online"
+        assert json.loads(seen["state"])["body"]["inputs"] == inputs
+    finally:
+        stop.set()
+        table_bus.close()
+        referee.close()
+        ref_bus.close()
+
+
+def _until(check, timeout=20.0):
+    deadline = threading.Event()
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        deadline.wait(0.02)
+    raise AssertionError("timed out")

@@ -214,6 +214,14 @@ def test_a_source_without_a_layout_and_a_missing_file_are_refused(tmp_path, caps
     assert "--table" in capsys.readouterr().err
     assert main(["run", "--observations", str(tmp_path / "none.jsonl"), "--headless"]) == 2
     assert "no such file" in capsys.readouterr().err
+    # a folder of no pictures is found when the source opens, the broker up: it was
+    # a traceback (`kiebitz table` said it in one line)
+    layout = str(Path(__file__).resolve().parent.parent / "config/tables/cribbage-2.toml")
+    (tmp_path / "frames").mkdir()
+    run = ["run", "--source", str(tmp_path / "frames"), "--table", layout, "--headless"]
+    assert main([*run, "--no-records"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"kiebitz: error: --source: no images in folder {tmp_path / 'frames'}"]
 
 
 def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
@@ -228,10 +236,13 @@ def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     assert len(err) == 1 and "game.jsonl: line" in err[0] and "not JSON" in err[0]
 
 
-def test_ctrl_c_stops_every_part_cleanly(tmp_path):
+@pytest.mark.parametrize(("signame", "status"), [("SIGINT", 130), ("SIGTERM", 0)])
+def test_ctrl_c_or_sigterm_stops_every_part_cleanly(tmp_path, signame, status):
     """kiebitz run (not headless) on a recorded file waits for Ctrl-C once the file is
     read; SIGINT then closes the table service, the board, the referee and the
-    broker, writes the summary and exits 130 with no traceback."""
+    broker, writes the summary and exits 130 with no traceback. SIGTERM (a service
+    manager's stop) does the same and exits 0: before, it killed the run at once and
+    left the run's own Mosquitto running and its folder behind."""
     import os
     import signal
     import subprocess
@@ -240,7 +251,9 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
 
     game, path = _cribbage_lines(tmp_path, seed=6)
     summary = tmp_path / "s.json"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    runs = tmp_path / "tmp"  # where the run makes its folder (and its broker's)
+    runs.mkdir()
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TMPDIR=str(runs))
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -270,7 +283,8 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
             lines.append(proc.stdout.readline())
             if "Ctrl-C stops the table" in lines[-1]:
                 break
-        proc.send_signal(signal.SIGINT)
+        assert list(runs.iterdir()), "the run's folder"
+        proc.send_signal(getattr(signal, signame))
         # the run then waits for the referee to read what was sent (up to 20 s), the
         # narrator and the board (5 s each): on a loaded machine the whole game's
         # reading lands after the Ctrl-C; the bound is a guard against a hang
@@ -279,10 +293,15 @@ def test_ctrl_c_stops_every_part_cleanly(tmp_path):
         if proc.poll() is None:
             proc.kill()
     text = "".join(lines) + out
-    assert proc.returncode == 130, text[-2000:]
+    assert proc.returncode == status, text[-2000:]
     assert "Traceback" not in text
     s = json.loads(summary.read_text())
     assert s["interrupted"] and s["scores"] == list(game.scores)
+    assert s["terminated"] == (signame == "SIGTERM")
+    # nothing left behind: the run's folder is gone, and no process runs from it
+    assert list(runs.iterdir()) == []
+    left = subprocess.run(["pgrep", "-f", str(runs)], capture_output=True, text=True)
+    assert left.stdout == "", left.stdout
 
 
 def test_a_bad_line_in_the_recorded_file_is_one_error_and_nothing_is_run(tmp_path, capsys):

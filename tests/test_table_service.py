@@ -462,33 +462,66 @@ def test_a_rendered_table_video_calibrates_and_publishes_the_card_played(
     assert listener.bodies(EVT) == []
 
 
+def _frames(tmp_path: Path) -> tuple[Path, np.ndarray]:
+    """An empty folder for frames, and the layout's marker sheet as a frame."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    return folder, cv2.cvtColor(render_marker_sheet(load_layout(TABLE)), cv2.COLOR_GRAY2BGR)
+
+
+def _watching(folder: Path, broker: MemoryBroker, services: list[TableService]) -> TableService:
+    """A table service that has watched the folder's frames to their end."""
+    watcher = TableWatcher(Recognizer(DEFAULT_MODEL), layout=load_layout(TABLE))
+    source = ImageFolderSource(folder, fps=2)
+    service = TableService("t1", MemoryBus(broker, "t1-table"), source=source, watcher=watcher)
+    services.append(service)
+    service.run()
+    return service
+
+
 def test_an_empty_table_calibrates_and_an_unreadable_frame_is_skipped(
     broker: MemoryBroker, listener: Listener, services: list[TableService], tmp_path: Path
 ) -> None:
-    layout = load_layout(TABLE)
-    folder = tmp_path / "frames"
-    folder.mkdir()
+    folder, sheet = _frames(tmp_path)
     (folder / "0.png").write_bytes(b"not a picture")
-    sheet = cv2.cvtColor(render_marker_sheet(layout), cv2.COLOR_GRAY2BGR)
     blank = np.full_like(sheet, 255)
     cv2.imwrite(str(folder / "1.png"), blank)  # no markers: calibration trouble
     for i in (2, 3):
         cv2.imwrite(str(folder / f"{i}.png"), sheet)
-    watcher = TableWatcher(Recognizer(DEFAULT_MODEL), layout=layout)
-    service = TableService(
-        "t1",
-        MemoryBus(broker, "t1-table"),
-        source=ImageFolderSource(folder, fps=2),
-        watcher=watcher,
-    )
-    services.append(service)
-    service.run()
+    service = _watching(folder, broker, services)
     health = service.health()
     assert health["calibrated"] and health["frames"] == 3 and health["unreadable_frames"] == 1
     assert listener.bodies(OBS) == []
     reasons = [e["reason"] for e in listener.bodies(EVT)]
     assert len(reasons) == 2, reasons
     assert "0.png" in reasons[0] and "calibration" in reasons[1]
+
+
+def test_many_unreadable_frames_in_a_row_are_counted_not_each_said(
+    broker: MemoryBroker, listener: Listener, services: list[TableService], tmp_path: Path
+) -> None:
+    # a folder source whose pictures were deleted under it: a line for every frame,
+    # on the bus and in the log (135 of them in the sweep that found it)
+    from controller.table.service import SKIPS_SAID
+
+    folder, sheet = _frames(tmp_path)
+    cv2.imwrite(str(folder / "00.png"), sheet)
+    for i in range(1, 11):
+        (folder / f"{i:02d}.png").write_bytes(b"gone")
+    cv2.imwrite(str(folder / "11.png"), sheet)
+    for i in range(12, 20):
+        (folder / f"{i:02d}.png").write_bytes(b"gone")
+    service = _watching(folder, broker, services)
+    assert service.health()["unreadable_frames"] == 18 and service.health()["frames"] == 2
+    reasons = [e["reason"] for e in listener.bodies(EVT)]
+    skipped = [r for r in reasons if r.startswith("frame skipped")]
+    assert len(skipped) == 2 * SKIPS_SAID, reasons
+    assert skipped[SKIPS_SAID - 1].endswith("(the next ones are counted, not said)")
+    # each run's number said once a frame reads again, or the source ends
+    assert [r for r in reasons if "in a row" in r] == [
+        "10 frames in a row could not be read",
+        "8 frames in a row could not be read",
+    ]
 
 
 # -- life cycle ---------------------------------------------------------------------
@@ -549,6 +582,40 @@ def test_close_closes_source_board_panel_bus_in_that_order_once(broker: MemoryBr
     service.close()
     assert log == ["source", "board", "panel", "bus"]
     assert service.step() is False
+
+
+def test_a_board_lost_and_back_is_said_in_the_status_and_the_log(
+    broker: MemoryBroker, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a board unplugged and plugged in again left no line in the service's log, and
+    # its status said only "board opening"
+    from types import SimpleNamespace
+
+    now = {"health": SimpleNamespace(status="synced", last_error=None)}
+
+    class Board(FakeBoard):
+        def health(self) -> SimpleNamespace:
+            return now["health"]
+
+    service = TableService(
+        "t1",
+        MemoryBus(broker, "t1-table"),
+        observations=[],
+        board=Board("board", []),  # type: ignore[arg-type]
+    )
+    service.start()
+    caplog.set_level("INFO", logger="kiebitz.table")
+    lost = "read failed: [Errno 5] Input/output error"
+    for health in (SimpleNamespace(status="opening", last_error=lost), now["health"]):
+        now["health"] = health
+        service._parts_checked = 0.0  # (looked at every 2 s at most)
+        service.step()
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "kiebitz.table"]
+    assert said == [
+        ("WARNING", f"status: board opening ({lost})"),
+        ("INFO", "status: board synced"),
+    ]
+    service.close()
 
 
 def test_bad_parts_are_refused_at_once(broker: MemoryBroker) -> None:

@@ -334,6 +334,48 @@ def test_a_pyramid_made_only_where_patches_are_cut_gives_the_whole_pyramids_patc
     assert all(np.array_equal(sparse[level], whole[level]) for level in range(6))
 
 
+def test_the_gates_pyramid_is_of_two_by_two_means_and_its_first_level_the_pictures_half():
+    from vision.proposals import Pyramid, extract_patches
+
+    rng = np.random.default_rng(11)
+    for h, w in ((720, 1280), (721, 1283)):  # an odd side's last row, column taken twice
+        image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        p = np.pad(image, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge").astype(np.uint16)
+        means = (p[0::2, 0::2] + p[1::2, 0::2] + p[0::2, 1::2] + p[1::2, 1::2] + 2) // 4
+        assert np.array_equal(Pyramid(image, mean=True)[1], means.astype(np.uint8))
+        assert not np.array_equal(Pyramid(image)[1], means.astype(np.uint8))  # pyrDown's
+    # the gate's pyramid takes the half the paper was judged on as its first level,
+    # whole or a region's, and cuts the patches a mean pyramid made from nothing cuts
+    scene = make_scene(np.random.default_rng(9_000_603), size=(1280, 720), d_range=(18.0, 30.0))
+    pic = Picture(_on_cloth(scene.image))
+    props = all_proposals(pic)
+    seeded = pic.pyramid(gate=True)
+    assert seeded.whole(1) and np.shares_memory(seeded.levels[1], pic.half_colour)
+    plain = Pyramid(pic.image, pic.lift, mean=True)
+    for scale in (1.0, 3.0):  # from the first level and the third
+        scaled = replace(props, d=props.d * scale)
+        for size in ((36, 24), (18, 12)):
+            cut = extract_patches(seeded, scaled, size=size)
+            assert np.array_equal(cut, extract_patches(plain, scaled, size=size))
+    assert not pic.pyramid().whole(1)  # the classifier's: Gaussian levels, made as needed
+    box = pic.crop((400, 200, 700, 500), 20.0)
+    region = Picture(pic.image)
+    region.paper(box)  # halves the box alone, as a region's reading does
+    x0, y0, x1, y1 = box
+    mine = region.pyramid(box, gate=True)
+    assert mine.whole(1) and mine.origin == (x0, y0)
+    assert np.array_equal(mine[1], plain[1][y0 // 2 : y1 // 2, x0 // 2 : x1 // 2])
+    # a mean pyramid made in tiles is the whole one, cut (as the Gaussian one is)
+    sparse, whole = Pyramid(pic.image, mean=True), Pyramid(pic.image, mean=True)
+    for level in range(6):
+        whole[level]
+    cut = extract_patches(sparse, replace(props, d=props.d * 9.0), size=(18, 12))
+    assert np.array_equal(
+        cut, extract_patches(whole, replace(props, d=props.d * 9.0), size=(18, 12))
+    )
+    assert all(np.array_equal(sparse[level], whole[level]) for level in range(6))
+
+
 def test_crops_lie_on_the_pyramid_grid_and_inside_the_picture():
     pic = Picture(np.zeros((1000, 1500, 3), np.uint8))
     x0, y0, x1, y1 = pic.crop((700, 400, 760, 470), 20.0)

@@ -223,10 +223,14 @@ class IndexClassifier:
         return rank_p / len(nets), suit_p / len(nets)
 
     def read(
-        self, image: NDArray[np.uint8] | Pyramid, props: Proposals
+        self,
+        image: NDArray[np.uint8] | Pyramid,
+        props: Proposals,
+        gate_pyramid: Pyramid | None = None,
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Rank and suit probabilities per proposal of ``image`` (a proposal the gate
-        stops: certainly no index, suits even)."""
+        stops: certainly no index, suits even). The gate's half-size patches come
+        from ``gate_pyramid`` where given (:meth:`~vision.proposals.Picture.pyramid`)."""
         t0 = time.perf_counter()
         pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
@@ -237,7 +241,9 @@ class IndexClassifier:
         keep = np.arange(n)
         self.last_gate = None
         if self.gate is not None and n:
-            small = extract_patches(pyramid, props, size=(GATE_H, GATE_W), even=False)
+            small = extract_patches(
+                gate_pyramid or pyramid, props, size=(GATE_H, GATE_W), even=False
+            )
             self.last_gate = self.gate_logits(small)
             keep = np.nonzero(self.last_gate > 0)[0]
         t1 = time.perf_counter()

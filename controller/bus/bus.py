@@ -592,8 +592,17 @@ class MqttBus:
         if self.online is not None:
             self._send(self.online[0], self.online[1], 1, True)
         self._connected_at = self._clock()
+        again = self._health.disconnects > 0
         self._bump(status=CONNECTED, connects=self._health.connects + 1)
-        log.info("connected to %s as %s", self.url, self.client_id)
+        # back after a loss: said at the loss's level, so a log (or `kiebitz run`'s
+        # terminal, which shows warnings only) that says "lost" also says "back"
+        log.log(
+            logging.WARNING if again else logging.INFO,
+            "%s %s as %s",
+            "connected again to" if again else "connected to",
+            self.url,
+            self.client_id,
+        )
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         self._bump(status=DISCONNECTED, last_error=f"cannot reach {self.url}")
@@ -615,7 +624,9 @@ class MqttBus:
                 subscriptions=0,
             )
         if was and not self._closing:
-            log.warning("lost %s (%s); reconnecting", self.url, reason)
+            # paho's "Unspecified error" is the socket closed under it: the broker gone
+            why = "the broker went away" if str(reason) == "Unspecified error" else reason
+            log.warning("lost %s (%s); reconnecting", self.url, why)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:

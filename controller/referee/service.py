@@ -181,6 +181,7 @@ class Referee:
         self._strays: dict[str, Stamper] = {}
         self._lock = threading.RLock()
         self._dispatch = Dispatcher(bus, on_error=self._bad_payload)
+        self._connects = 0  # the bus's connections seen by tick (a reconnect: say it again)
 
     # Life ------------------------------------------------------------------------------
 
@@ -303,8 +304,20 @@ class Referee:
     def tick(self) -> None:
         """Give up waiting for messages that have not come in :attr:`reorder_s`: read
         what was held behind them, in order; store what the log could not take before.
-        Called by :meth:`run_ticks`' thread."""
+        Called by :meth:`run_ticks`' thread. After the bus connected again, each
+        table's retained status and state are published again: a broker that kept no
+        retained messages over its restart (no persistence, as `kiebitz run`'s own)
+        had forgotten them, so `kiebitz status` said the referee never started and a
+        table that had ended its game had no state until its next input."""
+        connects = self.bus.health().connects
         with self._lock:
+            if connects > self._connects > 0:
+                log.info("connected again: the tables' status and state said again")
+                for table, run in self.runs.items():
+                    self._announce(table, "online")
+                    self._publish_state(run)
+                    self._keep_seq(run)
+            self._connects = connects
             for run in self.runs.values():
                 if run.backlog:
                     self._store_backlog(run)

@@ -34,7 +34,7 @@ from controller.bus.topics import EVENT, STATE, TABLE_EVENT, topic
 from controller.errors import UsageError
 from controller.referee import InputLog, Referee
 from controller.run.narrate import Narrator
-from controller.stopping import wait_for_stop
+from controller.stopping import Terminated, wait_for_stop
 from controller.table.service import TableService, status_will
 from rules.reading import TableSetup
 
@@ -247,16 +247,22 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             lambda: ref_bus.health().subscriptions >= 2 and view.health().subscriptions >= 2, 10.0
         ):
             raise UsageError(f"the broker at {url} does not answer")
-        service.start()
-        interrupted = False
+        from vision.errors import SourceError
+
+        try:
+            service.start()  # opens the source: a folder of no pictures, a file cut short
+        except SourceError as exc:  # one line, as `kiebitz table` says it
+            raise UsageError(f"--source: {exc}") from exc
+        interrupted = terminated = False
         try:
             while service.step():
                 pass
             if not cfg.headless:
                 follower.say("The source has ended; Ctrl-C stops the table.")
                 wait_for_stop(stop)  # a live source ends only with Ctrl-C
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (stopping.Terminated)
             interrupted = True
+            terminated = isinstance(exc, Terminated)
         sent = service.health().get("observations", 0)
         service.flush()
         settled = _wait(lambda: referee.inputs(table) >= sent, cfg.settle_s)
@@ -274,6 +280,7 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
             board_synced=shown,
             board_link=link.health().summary(),
             interrupted=interrupted,
+            terminated=terminated,
         )
         if live:
             cfg.out.write("\n")
@@ -477,6 +484,7 @@ def _summary(
         "observations": sent,
         "inputs": state.get("inputs"),
         "frames": health.get("frames"),
+        "unreadable_frames": health.get("unreadable_frames", 0),
         "full_reads": health.get("full_reads"),
         "region_reads": health.get("region_reads"),
         "calibration_error_mm": health.get("calibration_error_mm"),

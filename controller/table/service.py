@@ -76,6 +76,10 @@ __all__ = ["LatencyHook", "PanelFactory", "TableService", "status_will"]
 
 log = logging.getLogger("kiebitz.table")
 
+#: Frames in a row the source cannot give that are each said (an error event and a
+#: log line); the rest are counted, and their number said when one reads again.
+SKIPS_SAID = 3
+
 LatencyHook = Callable[[str, float], None]
 CommandCallback = Callable[[dict[str, Any]], None]
 PanelFactory = Callable[[CommandCallback], "Panel"]
@@ -200,6 +204,7 @@ class TableService:
             "errors": 0,
         }
         self._calibration_error: str | None = None
+        self._skipped = 0  # frames in a row the source could not give (SKIPS_SAID)
         self._calibrated_mm: float | None = None
         self._last_state: Mapping[str, Any] | None = None
         self._last_board: BoardState | None = None
@@ -271,7 +276,11 @@ class TableService:
         parts = []
         health = getattr(self.board, "health", None)  # a stand-in board may have none
         if health is not None:
-            parts.append(f"board {health().status}")
+            h = health()
+            why = getattr(h, "last_error", None)
+            # a board lost and being opened again says why (it said only "opening")
+            lost = h.status in ("opening", "refused") and why
+            parts.append(f"board {h.status}" + (f" ({why})" if lost else ""))
         if self._source is not None:
             parts.append(f"camera {self._source_state or 'open'}")
         return "; ".join(parts)
@@ -285,6 +294,9 @@ class TableService:
         self._parts_checked = now
         detail = self._parts()
         if detail != self._parts_said:
+            # in the service's log too: a board unplugged and back left no line there
+            healthy = "board opening (" not in detail and "board refused" not in detail
+            log.log(logging.INFO if healthy else logging.WARNING, "status: %s", detail)
             self._parts_said = detail
             body = {"state": "online", "component": self.component, "detail": detail}
             self._send(_status_topic(self.table, self.component), "status", body, retain=True)
@@ -383,8 +395,20 @@ class TableService:
             frame = self._source.read()
         except SourceError as exc:
             self._count("unreadable_frames")
-            self._error(f"frame skipped: {exc}")
+            # a folder whose pictures were deleted gave a line for every frame, on the
+            # bus and in the log: the first few are said, the rest counted, and how
+            # many were skipped is said when a frame reads again
+            self._skipped += 1
+            if self._skipped <= SKIPS_SAID:
+                more = (
+                    " (the next ones are counted, not said)" if self._skipped == SKIPS_SAID else ""
+                )
+                self._error(f"frame skipped: {exc}{more}")
             return True
+        if self._skipped:
+            if self._skipped > SKIPS_SAID:
+                self._error(f"{self._skipped} frames in a row could not be read")
+            self._skipped = 0
         if frame is None:
             return self._live and not self._closed
         self._count("frames")
