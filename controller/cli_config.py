@@ -114,6 +114,8 @@ def _hide_password(url: str) -> str:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from controller.table.service import WILL_DETAIL
+
     cfg = read_config(args.config) if args.config else None
     url = args.broker or (cfg.broker.url if cfg else None)
     if url is None:
@@ -142,6 +144,10 @@ def _status(args: argparse.Namespace) -> int:
                     continue
                 state = str(body.get("state", "?"))
                 since = "" if age is None else f" for {_age(age)}"
+                if isinstance(body.get("since"), (int, float)):  # online since its start
+                    since = f" for {_age(max(0.0, time.time() - float(body['since'])))}"
+                if state == "offline" and body.get("detail") == WILL_DETAIL:
+                    since = ""  # a last will: the broker said it when, nobody stamped
                 detail = f" ({body['detail']})" if body.get("detail") else ""
                 lines.append(f"{component:<8} {t}: {state}{since}{detail}")
                 good &= state == "online"

@@ -279,6 +279,44 @@ def test_status_says_how_each_part_stands(mosquitto, tmp_path, capsys):
     assert status == 1 and "table    t7: no status on the broker" in out
 
 
+def test_status_ages_count_from_the_start_and_a_last_will_has_none(mosquitto, capsys):
+    # "online for 1 s" counted from the last change of the status's detail, and
+    # "offline for 7 s" 1.5 s after a stop (the will is stamped when a service starts)
+    from controller.table.service import WILL_DETAIL
+
+    bus = open_bus(mosquitto.url, "say")
+    bus.start()
+    stamper = Stamper("t1/say")
+    for component, body in (
+        ("table", {"state": "online", "detail": "board synced", "since": time.time() - 3600}),
+        ("referee", {"state": "offline", "detail": WILL_DETAIL}),
+    ):
+        env = stamper.stamp("status", {"component": component, **body})
+        bus.publish(status_topic("t1", component), encode(env), retain=True)
+    time.sleep(0.1)
+    bus.close()
+    _, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    lines = out.splitlines()
+    assert lines[1] == "table    t1: online for 60 min (board synced)"
+    assert lines[2] == "referee  t1: offline (connection lost)"
+
+
+def test_a_clean_stop_says_offline_when_it_stops_not_when_it_started(tmp_path):
+    from controller.table.service import TableService, status_will
+
+    broker = MemoryBroker()
+    old = Stamper("t1/table-status", clock=lambda: 1000.0)  # the will: stamped long ago
+    bus = MemoryBus(broker, "t1-table", will=status_will("t1", old))
+    service = TableService("t1", bus, observations=[], status_stamper=Stamper("t1/table-status"))
+    service.start()
+    online = json.loads(broker.retained()[status_topic("t1", "table")])
+    assert online["body"]["since"] == pytest.approx(time.time(), abs=60)
+    service.close()
+    said = json.loads(broker.retained()[status_topic("t1", "table")])
+    assert said["body"] == {"state": "offline", "component": "table", "detail": "stopped"}
+    assert said["ts"] == pytest.approx(time.time(), abs=60)
+
+
 def test_status_names_a_missing_board_and_camera(mosquitto, tmp_path, capsys):
     path = example(
         tmp_path, url=f'"{mosquitto.url}"', port='"/dev/ttyNOSUCH"', source='"/no/cam.mp4"'

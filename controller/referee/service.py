@@ -182,6 +182,7 @@ class Referee:
         self._lock = threading.RLock()
         self._dispatch = Dispatcher(bus, on_error=self._bad_payload)
         self._connects = 0  # the bus's connections seen by tick (a reconnect: say it again)
+        self._started = time.time()  # the online status's "since"
 
     # Life ------------------------------------------------------------------------------
 
@@ -210,6 +211,10 @@ class Referee:
         with self._lock:
             for table in self.runs:
                 self._announce(table, "offline")
+            if self.runs and hasattr(self.bus, "will"):
+                # said offline just now: the bus's goodbye (its will, stamped at the
+                # start) would say it again over this one, with the start's time
+                self.bus.will = None
             for (table, _), order in self._orders.items():
                 for seq in sorted(order.held):
                     self._input(table, order.held.pop(seq))
@@ -398,7 +403,13 @@ class Referee:
         stamper = self._status.setdefault(
             table, Stamper(f"{table}/{self.component}-status", clock=self.clock)
         )
-        body = {"state": state, "component": self.component, "detail": f"kiebitz {_version()}"}
+        body: dict[str, Any] = {
+            "state": state,
+            "component": self.component,
+            "detail": f"kiebitz {_version()}",
+        }
+        if state == "online":  # since the referee started, said again after a reconnect
+            body["since"] = self._started
         try:
             Publisher(self.bus, stamper).send(
                 status_topic(table, self.component), "status", body, retain=True

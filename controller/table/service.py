@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from vision.sources import FrameSource
     from vision.watch import TableWatcher
 
-__all__ = ["LatencyHook", "PanelFactory", "TableService", "status_will"]
+__all__ = ["WILL_DETAIL", "LatencyHook", "PanelFactory", "TableService", "status_will"]
 
 log = logging.getLogger("kiebitz.table")
 
@@ -85,6 +85,10 @@ CommandCallback = Callable[[dict[str, Any]], None]
 PanelFactory = Callable[[CommandCallback], "Panel"]
 
 
+#: The detail of an offline status that is a last will (:func:`status_will`).
+WILL_DETAIL = "connection lost"
+
+
 def status_will(table: str, stamper: Stamper, component: str = "table") -> tuple[str, bytes]:
     """The retained last will (topic, payload) for the bus: ``offline`` on ``status/<component>``.
 
@@ -92,8 +96,11 @@ def status_will(table: str, stamper: Stamper, component: str = "table") -> tuple
     >>> topic_, b'"state":"offline"' in payload
     ('kiebitz/v1/t1/status/table', True)
     """
-    env = stamper.stamp("status", {"state": "offline", "component": component})
-    return _status_topic(table, component), encode(env)
+    # the will is stamped when the service starts, and published by the broker when
+    # the connection is lost, at a time nobody stamps: it says what it is, so that
+    # `kiebitz status` gives no age for it (a clean stop says offline afresh)
+    body = {"state": "offline", "component": component, "detail": WILL_DETAIL}
+    return _status_topic(table, component), encode(stamper.stamp("status", body))
 
 
 def _make_panel(panel: Panel | PanelFactory, on_command: CommandCallback) -> Panel:
@@ -205,6 +212,7 @@ class TableService:
         }
         self._calibration_error: str | None = None
         self._skipped = 0  # frames in a row the source could not give (SKIPS_SAID)
+        self._online_since: float | None = None  # when start() said online (Unix time)
         self._calibrated_mm: float | None = None
         self._last_state: Mapping[str, Any] | None = None
         self._last_board: BoardState | None = None
@@ -255,7 +263,12 @@ class TableService:
         deadline = time.monotonic() + 5.0
         while not self.bus.connected and time.monotonic() < deadline:
             time.sleep(0.01)
-        online: dict[str, Any] = {"state": "online", "component": self.component}
+        self._online_since = time.time()
+        online: dict[str, Any] = {
+            "state": "online",
+            "component": self.component,
+            "since": self._online_since,
+        }
         if self._parts():
             online["detail"] = self._parts_said = self._parts()
         self._send(_status_topic(self.table, self.component), "status", online, retain=True)
@@ -298,7 +311,12 @@ class TableService:
             healthy = "board opening (" not in detail and "board refused" not in detail
             log.log(logging.INFO if healthy else logging.WARNING, "status: %s", detail)
             self._parts_said = detail
-            body = {"state": "online", "component": self.component, "detail": detail}
+            body = {
+                "state": "online",
+                "component": self.component,
+                "detail": detail,
+                "since": self._online_since,
+            }
             self._send(_status_topic(self.table, self.component), "status", body, retain=True)
 
     def step(self) -> bool:
@@ -352,6 +370,8 @@ class TableService:
         for name, part in parts:
             if part is None:
                 continue
+            if name == "bus" and self._online_since is not None:
+                self._say_offline()
             try:
                 part.close()
             except Exception:
@@ -363,6 +383,18 @@ class TableService:
                 cv2.destroyAllWindows()
             except Exception:
                 log.debug("no window to close", exc_info=True)
+
+    def _say_offline(self) -> None:
+        """A clean stop's retained ``offline``, stamped now; the bus's own goodbye
+        (its will's payload, stamped at start) is then not sent over it."""
+        try:
+            body = {"state": "offline", "component": self.component, "detail": "stopped"}
+            self._send(_status_topic(self.table, self.component), "status", body, retain=True)
+        except Exception:
+            log.exception("could not say offline")
+            return
+        if hasattr(self.bus, "will"):
+            self.bus.will = None
 
     def __enter__(self) -> TableService:
         self.start()
