@@ -294,6 +294,8 @@ def test_after_a_broker_that_forgot_its_retained_messages_the_referee_says_them_
     table_bus.start()
     try:
         table = Table(table_bus)
+        # what is sent before the referee's subscriptions are in is not its (no session)
+        _until(lambda: ref_bus.health().subscriptions >= 2 and table_bus.connected)
         table.observe("placed", "5H", "hand.0", 0)
         _until(lambda: referee.inputs("t1") == 1)
         inputs = referee.state("t1")["inputs"]
