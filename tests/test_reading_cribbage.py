@@ -357,3 +357,8 @@ def test_a_seat_out_of_range_is_named_as_no_seat_not_as_no_integer():
         parse_input({"command": "undo", "seat": 99})
     with pytest.raises(InvalidInputError, match=r"'seat' must be an integer, got 'x'"):
         parse_input({"command": "undo", "seat": "x"})
+    # an event number past any table's was "must be an integer" too (found on the bus)
+    with pytest.raises(InvalidInputError, match=r"'event' is out of range \(at most 1,000,000\)"):
+        parse_input({"command": "undo", "event": 10**30})
+    with pytest.raises(InvalidInputError, match=r"'event' must be an integer, got 1.5"):
+        parse_input({"command": "undo", "event": 1.5})

@@ -307,7 +307,10 @@ def test_a_recorder_started_mid_match_records_from_the_state_on(tmp_path):
     assert recorder.store.match(recorder.match_of("t1")).missing
 
 
-def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(postgres_server):
+def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(
+    postgres_server, caplog
+):
+    caplog.set_level("INFO", logger="kiebitz.recorder")
     url = postgres_server.database()
     rig = Rig(url, TableSetup("cribbage", {"game_to": 61}, dealer=0))
     lines = game_lines()
@@ -318,8 +321,12 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(post
         assert rig.recorder.backlog
     finally:
         postgres_server.start()
+    waited = len(rig.recorder.backlog)
     rig.recorder.tick()
     assert len(rig.recorder.backlog) == 0
+    # the error when it began to wait was the last word; now the return is said too
+    said = [r.getMessage() for r in caplog.records if r.name == "kiebitz.recorder"]
+    assert f"the {waited} message(s) kept in memory are in the records" in said
     rig.feed(lines[80:])
     assert_round_trip(rig)
 

@@ -169,13 +169,17 @@ class Recorder:
         self.backlog.append((table, env))
 
     def tick(self) -> None:
-        """Write what the store could not take before, in order."""
+        """Write what the store could not take before, in order; once all of it is
+        written, say so (the error said when it began to wait was the last word)."""
         with self._lock:
+            waited = len(self.backlog)
             while self.backlog:
                 table, env = self.backlog[0]
                 if not self._take(table, env, retry=True):
                     return
                 self.backlog.popleft()
+            if waited:
+                log.info("the %d message(s) kept in memory are in the records", waited)
 
     def run_ticks(self, stop: threading.Event, every: float = 1.0) -> threading.Thread:
         def loop() -> None:

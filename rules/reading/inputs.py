@@ -250,8 +250,10 @@ class Command:
                     raise InvalidInputError(f"{here} must be true or false, got {value!r}"[:200])
                 kwargs[key] = value
             elif types[key] == "int | None":
-                if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**6:
+                if isinstance(value, bool) or not isinstance(value, int):
                     raise InvalidInputError(f"{here} must be an integer, got {value!r}"[:200])
+                if abs(value) > 10**6:  # an integer, but none a table reaches
+                    raise InvalidInputError(f"{here} is out of range (at most 1,000,000)")
                 kwargs[key] = value
             elif key == "options":
                 if not isinstance(value, dict) or len(value) > 32:
