@@ -314,3 +314,25 @@ def test_a_referee_with_a_full_disk_serves_a_table_it_has_never_seen(tmp_path, d
     assert final(again) == clean
     again.close()
     service.close()
+
+
+def test_kiebitz_table_with_the_broker_down_keeps_what_is_unsent_and_exits_0(tmp_path, capsys):
+    # it said status 1 and "did not acknowledge everything" as if something were lost,
+    # though the outbox holds it for the next start
+    from test_table_service import WATCH_LINES, write_lines
+
+    from controller.bus.broker import free_port
+    from controller.cli import main
+
+    path = write_lines(tmp_path / "game.jsonl", WATCH_LINES)
+    outbox = tmp_path / "outbox.db"
+    url = f"mqtt://127.0.0.1:{free_port()}"  # no broker there
+    argv = ["table", "--table-id", "t1", "--broker", url, "--observations", str(path)]
+    assert main([*argv, "--outbox", str(outbox)]) == 0
+    err = capsys.readouterr().err
+    kept = len(Outbox(outbox))
+    assert kept > 0
+    assert f"did not acknowledge {kept} message(s)" in err and f"kept in the outbox {outbox}" in err
+    # without an outbox it is lost with the process: a warning and status 1
+    assert main(argv) == 1
+    assert "did not acknowledge everything sent" in capsys.readouterr().err
