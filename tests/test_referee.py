@@ -130,6 +130,37 @@ def test_a_referee_started_again_resumes_from_its_log(memory, tmp_path):
     again.close()
 
 
+def test_a_log_whose_folder_is_removed_in_use_is_made_again_with_nothing_lost(tmp_path, caplog):
+    # `rm -rf` of the log's folder under a running referee: SQLite wrote on into the
+    # removed file without a word, and the next start found no log at all
+    import shutil
+
+    broker = MemoryBroker()
+    folder = tmp_path / "ref"
+    folder.mkdir()
+    path = folder / "referee.db"
+    bus = MemoryBus(broker, "referee")
+    bus.start()
+    referee = Referee(bus, InputLog(path), setup_for=lambda t: TableSetup("cribbage", dealer=0))
+    referee.start()
+    table_bus = MemoryBus(broker, "table")
+    table_bus.start()
+    table = Table(table_bus)
+    table.observe("placed", "7S", "starter")
+    shutil.rmtree(folder)
+    table.observe("placed", "10H", "play.1", 1)
+    referee.tick()  # (the ticks' thread, every 0.25 s)
+    assert path.is_file() and "made again from the open copy, nothing lost" in caplog.text
+    table.observe("placed", "5C", "play.0", 0)  # into the file made again
+    before = referee.state("t1")
+    referee.close()
+    again = Referee(
+        MemoryBus(broker, "referee2"), InputLog(path), setup_for=lambda t: TableSetup("skat")
+    ).start()
+    assert again.state("t1")["plays"] == before["plays"] and again.inputs("t1") == 3
+    again.close()
+
+
 def test_the_log_holds_every_input_once_and_the_events_derived(memory):
     _, _referee, table, path = memory
     table.observe("placed", "7S", "starter")

@@ -183,6 +183,7 @@ class Referee:
         self._dispatch = Dispatcher(bus, on_error=self._bad_payload)
         self._connects = 0  # the bus's connections seen by tick (a reconnect: say it again)
         self._started = time.time()  # the online status's "since"
+        self._log_lost_said = False  # a removed log that cannot be made again: said once
 
     # Life ------------------------------------------------------------------------------
 
@@ -316,6 +317,7 @@ class Referee:
         table that had ended its game had no state until its next input."""
         connects = self.bus.health().connects
         with self._lock:
+            self._keep_log_file()
             if connects > self._connects > 0:
                 log.info("connected again: the tables' status and state said again")
                 for table, run in self.runs.items():
@@ -337,6 +339,25 @@ class Referee:
                     self._input(table, order.held.pop(seq))
                     order.next = seq + 1
                 order.waiting_since = None
+
+    def _keep_log_file(self) -> None:
+        """The log's file removed while in use (a folder cleaned by hand) is made again
+        from the open database (:meth:`InputLog.keep_file`), and said; before, the
+        referee wrote on into the removed file without a word and the log was gone."""
+        keep = getattr(self.store, "keep_file", None)
+        if keep is None:
+            return
+        try:
+            if keep():
+                log.error(
+                    "%s: the referee's log was removed while in use: made again from the "
+                    "open copy, nothing lost",
+                    self.store.path,
+                )
+        except StoreError as exc:
+            if not self._log_lost_said:
+                self._log_lost_said = True
+                log.error("%s", exc)
 
     def run_ticks(self, stop: threading.Event, every: float = 0.25) -> threading.Thread:
         """A thread calling :meth:`tick` until ``stop`` is set."""

@@ -25,6 +25,7 @@ sender's redelivery brings them again.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -79,6 +80,41 @@ class InputLog:
             raise StoreError(f"{self.path}: cannot open the referee's log: {exc}") from exc
         self._lock = threading.Lock()
         self._next: dict[str, int] = {}
+        self._inode = self._file_inode()
+
+    def _file_inode(self) -> int | None:
+        """The log file's inode (None: in memory, or not there)."""
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return None
+        try:
+            return os.stat(self.path).st_ino
+        except OSError:
+            return None
+
+    def keep_file(self) -> bool:
+        """Make the log's file again where it was removed while open (its folder
+        cleaned by hand): SQLite goes on writing into the removed file, and the whole
+        log went with the process. The open database is copied to its path (SQLite's
+        backup, with its folder made again) and used from there; True when it was.
+        A file of another inode at the path is left alone (someone put it there);
+        StoreError where the copy cannot be made."""
+        if self._inode is None or self._file_inode() is not None:
+            return False
+        with self._lock:
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                fresh = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                self._db.backup(fresh)
+                fresh.execute("PRAGMA journal_mode=WAL")
+                fresh.execute("PRAGMA synchronous=NORMAL")
+            except (OSError, sqlite3.Error) as exc:
+                raise StoreError(
+                    f"{self.path}: the log was removed and cannot be made again: {exc}"
+                ) from exc
+            old, self._db = self._db, fresh
+            old.close()
+            self._inode = self._file_inode()
+        return True
 
     def close(self) -> None:
         with self._lock:
