@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from vision.faces import photo_faces
 from vision.model import GATE_H, GATE_W
-from vision.proposals import Picture, Proposals, Pyramid, all_proposals, extract_patches
+from vision.proposals import Picture, Proposals, all_proposals, extract_patches
 from vision.synth import RANKS, SUITS, IndexTruth, make_scene
 
 __all__ = ["Patches", "build_patches", "label_proposals"]
@@ -132,7 +132,8 @@ def scene_patches(
     neg = rng.choice(neg, size=n_neg, replace=False) if len(neg) else neg
     chosen = np.concatenate([pos, neg]).astype(np.int64)
     sub = props.take(chosen)
-    pyramid = Pyramid(scene.image, pic.lift)  # patches lifted as the reader lifts them
+    pyramid = pic.pyramid()  # patches lifted as the reader lifts them
+    gate_pyramid = pic.pyramid(gate=True)  # and the gate's cut as the reader cuts them
     parts = [(sub, rank[chosen], suit[chosen])]
     tprops, tr, ts = _truth_proposals(scene.indices, rng, copies=2)
     if len(tprops):
@@ -140,7 +141,10 @@ def scene_patches(
     return Patches(
         np.concatenate([extract_patches(pyramid, p) for p, _, _ in parts]),
         np.concatenate(
-            [extract_patches(pyramid, p, size=(GATE_H, GATE_W), even=False) for p, _, _ in parts]
+            [
+                extract_patches(gate_pyramid, p, size=(GATE_H, GATE_W), even=False)
+                for p, _, _ in parts
+            ]
         ),
         np.concatenate([r for _, r, _ in parts]),
         np.concatenate([s for _, _, s in parts]),
