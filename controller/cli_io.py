@@ -411,3 +411,5 @@ def serve(bus: Any, service: Any, serving: Callable[[str], str]) -> None:
         wait_for_stop(stop)
     except KeyboardInterrupt:
         pass
+    finally:
+        stop.set()  # the ticks end before the caller closes the service (Ctrl-C too)

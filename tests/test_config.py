@@ -358,3 +358,13 @@ def test_a_model_that_is_no_card_network_is_found_by_the_check(tmp_path, capsys)
     path = example(tmp_path, source=f'"picamera"\nmodel = "{shipped}"')
     status, _, err = run(capsys, "config", "check", str(path))
     assert (status, err) == (0, ""), err
+    # a card network saved as the gate beside the model: it was a cv2.error traceback
+    import shutil
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    shutil.copy(shipped, mine / "cards.onnx")
+    shutil.copy(shipped, mine / "cards.gate.onnx")
+    path = example(tmp_path, source=f'"picamera"\nmodel = "{mine / "cards.onnx"}"')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and f"gate file {mine / 'cards.gate.onnx'} does not read 18 x 12" in err

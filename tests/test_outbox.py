@@ -336,3 +336,24 @@ def test_kiebitz_table_with_the_broker_down_keeps_what_is_unsent_and_exits_0(tmp
     # without an outbox it is lost with the process: a warning and status 1
     assert main(argv) == 1
     assert "did not acknowledge everything sent" in capsys.readouterr().err
+
+
+def test_a_removed_log_that_cannot_be_made_again_leaves_no_empty_one_and_is_made_later(disk):
+    # the copy of a removed log failing on a full disk left an empty database at the
+    # path, which then passed for the log: never tried again, and a restart read nothing
+    from controller.referee.store import StoreError
+
+    path = disk.path / "ref.db"
+    log = InputLog(path)
+    log.set_setup("t1", TableSetup("cribbage", dealer=0).to_json())
+    for n in range(5):
+        log.append("t1", f"id{n}", "t1/table", n, "observation", {"n": n})
+    path.unlink()
+    disk.fill()
+    with pytest.raises(StoreError, match="cannot be made again"):
+        log.keep_file()
+    assert not path.exists()
+    disk.free()
+    assert log.keep_file() and path.is_file()
+    log.close()
+    assert len(list(InputLog(path).inputs("t1"))) == 5

@@ -357,3 +357,19 @@ def _until(check, timeout=20.0):
             return
         deadline.wait(0.02)
     raise AssertionError("timed out")
+
+
+def test_a_stored_contract_no_table_can_declare_is_dropped_not_a_failed_start(tmp_path, caplog):
+    # a log written before such contracts were refused when set: the referee did not
+    # start at all (every table's reading raised)
+    path = tmp_path / "old.db"
+    log = InputLog(path)
+    setup = TableSetup("skat", {"rules": "isko"}, dealer=0).to_json()
+    setup["contract"] = Contract(1, "null", schneider=True).to_json()
+    log.set_setup("t1", setup)
+    log.close()
+    bus = MemoryBus(MemoryBroker(), "referee")
+    referee = Referee(bus, InputLog(path), setup_for=lambda t: TableSetup("cribbage")).start()
+    assert referee.state("t1")["game"] == "skat" and referee.reading("t1").setup.contract is None
+    assert "the stored contract is dropped" in caplog.text
+    referee.close()

@@ -175,8 +175,15 @@ class IndexClassifier:
                     f"{len(SUIT_CLASSES)} suits"
                 )
         small = np.zeros((2, GATE_H, GATE_W, 3), np.uint8)
-        if self.gate is not None and self.gate_logits(small).shape != (2,):
-            raise ModelError(f"gate file {gpath} does not give one logit a patch")
+        if self.gate is not None:
+            try:
+                logits = self.gate_logits(small)
+            except cv2.error as exc:  # a card network saved as the gate, say
+                raise ModelError(
+                    f"gate file {gpath} does not read {GATE_H} x {GATE_W} patches"
+                ) from exc
+            if logits.shape != (2,):
+                raise ModelError(f"gate file {gpath} does not give one logit a patch")
 
     @staticmethod
     def _load(path: Path) -> cv2.dnn.Net:

@@ -20,6 +20,7 @@ The referee is given its bus, its log and its clock (STYLE.md): tests run it on
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -42,7 +43,7 @@ from controller.bus.topics import (
 )
 from controller.referee.store import InputLog, StoreError
 from rules.cards import parse_card
-from rules.errors import RulesError
+from rules.errors import InvalidOptionError, RulesError
 from rules.events import event_to_json
 from rules.reading import TableReading, TableSetup, Update, parse_input
 from rules.reading.table import Contract
@@ -254,7 +255,17 @@ class Referee:
         stamper = Stamper(
             f"{table}/{self.component}", clock=self.clock, start_seq=self.store.next_seq(table)
         )
-        run = TableRun(table, TableReading(setup), stamper, unsaved_setup=unsaved)
+        try:
+            reading = TableReading(setup)
+        except InvalidOptionError as exc:
+            if setup.contract is None:
+                raise
+            # a log written before such contracts were refused when set (Law 41): the
+            # table waits for a contract it can take, as without one
+            log.error("%s: the stored contract is dropped: %s", table, exc)
+            setup = dataclasses.replace(setup, contract=None)
+            reading = TableReading(setup)
+        run = TableRun(table, reading, stamper, unsaved_setup=unsaved)
         self._announce(table, "online")
         for n, _, body in self.store.inputs(table):
             try:

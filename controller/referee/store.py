@@ -24,6 +24,7 @@ sender's redelivery brings them again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -101,6 +102,7 @@ class InputLog:
         if self._inode is None or self._file_inode() is not None:
             return False
         with self._lock:
+            fresh = None
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 fresh = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -108,6 +110,13 @@ class InputLog:
                 fresh.execute("PRAGMA journal_mode=WAL")
                 fresh.execute("PRAGMA synchronous=NORMAL")
             except (OSError, sqlite3.Error) as exc:
+                # no half-made file left at the path: the next tick tries again (a
+                # full disk freed), where a partial one would pass for the log
+                if fresh is not None:
+                    fresh.close()
+                for suffix in ("", "-wal", "-shm", "-journal"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.path + suffix)
                 raise StoreError(
                     f"{self.path}: the log was removed and cannot be made again: {exc}"
                 ) from exc

@@ -212,6 +212,7 @@ class TableService:
         }
         self._calibration_error: str | None = None
         self._skipped = 0  # frames in a row the source could not give (SKIPS_SAID)
+        self._connects_seen = 0  # the bus's connections when the status was last looked at
         self._online_since: float | None = None  # when start() said online (Unix time)
         self._calibrated_mm: float | None = None
         self._last_state: Mapping[str, Any] | None = None
@@ -272,6 +273,7 @@ class TableService:
         if self._parts():
             online["detail"] = self._parts_said = self._parts()
         self._send(_status_topic(self.table, self.component), "status", online, retain=True)
+        self._connects_seen = self.bus.health().connects  # a later connect: said again
         if isinstance(self.publisher, _KeptPublisher):
             # what the broker never acknowledged before the last stop, oldest first,
             # before anything new; the referee drops a message it has by its id
@@ -306,25 +308,28 @@ class TableService:
             return
         self._parts_checked = now
         detail = self._parts()
-        if detail != self._parts_said:
-            # in the service's log too: a board unplugged and back left no line there
-            healthy = "board opening (" not in detail and "board refused" not in detail
-            log.log(logging.INFO if healthy else logging.WARNING, "status: %s", detail)
+        # connected again: the broker published the will (offline) when the link was
+        # lost, or, restarted without persistence, has no status at all
+        connects = self.bus.health().connects
+        again = connects > self._connects_seen > 0
+        self._connects_seen = connects
+        if detail != self._parts_said or again:
+            if detail != self._parts_said:
+                # in the service's log too: a board unplugged and back left no line there
+                healthy = "board opening (" not in detail and "board refused" not in detail
+                log.log(logging.INFO if healthy else logging.WARNING, "status: %s", detail)
             self._parts_said = detail
-            body = {
-                "state": "online",
-                "component": self.component,
-                "detail": detail,
-                "since": self._online_since,
-            }
+            body: dict[str, Any] = {"state": "online", "component": self.component}
+            if detail:
+                body["detail"] = detail
+            body["since"] = self._online_since
             self._send(_status_topic(self.table, self.component), "status", body, retain=True)
 
     def step(self) -> bool:
         """One frame (or one recorded observation); False at the end of a finite source."""
         if self._closed:
             return False
-        if self.board is not None or self._source is not None:
-            self._say_parts()
+        self._say_parts()
         if self._observations is not None:
             return self._step_recorded()
         if self._source is None:

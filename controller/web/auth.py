@@ -160,11 +160,13 @@ class Users:
             return False
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
     """What tells a changed file: its inode (a file replaced, as :meth:`Users.save`
-    replaces it), modification time and size; None where it is not there."""
+    replaces it), modification time, size, and change time (a ``chown`` or
+    ``chmod`` that makes a file the view could not read readable); None where it
+    is not there."""
     try:
         st = path.stat()
     except OSError:
         return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
+    return (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns)
