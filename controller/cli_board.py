@@ -112,18 +112,20 @@ def _emulate(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} {value}: no folder {str(Path(value).parent)!r}")
         if value is not None and Path(value).is_dir():
             raise UsageError(f"{option} {value}: it is a folder, not a file")
-    if args.link is not None and Path(args.link).exists() and not Path(args.link).is_symlink():
-        # the link is replaced on each plug and removed at the end: never a user's file
-        raise UsageError(f"--link {args.link}: a file is there, not a link to replace")
-    workdir = tempfile.TemporaryDirectory(prefix="kiebitz-board-")
     emulator: Any
     if args.micropython:
+        workdir = tempfile.TemporaryDirectory(prefix="kiebitz-board-")
         try:
             emulator = MicroPythonEmulator(layout).start(Path(workdir.name))
         except FileNotFoundError as exc:
+            workdir.cleanup()
             raise UsageError(str(exc)) from exc
     else:
-        emulator = Emulator(layout, link=args.link).start()
+        workdir = None
+        try:  # the link is replaced on each plug and removed at the end: never a user's file
+            emulator = Emulator(layout, link=args.link).start()
+        except FileExistsError as exc:
+            raise UsageError(f"--link {args.link}: {exc.strerror}") from exc
     deadline = None if args.duration is None else time.monotonic() + args.duration
     shown: Any = None
     # Stopped by a service manager or a closed terminal (SIGTERM, SIGHUP) as by Ctrl-C:
@@ -147,7 +149,8 @@ def _emulate(args: argparse.Namespace) -> int:
         pass
     finally:
         emulator.close()
-        workdir.cleanup()
+        if workdir is not None:
+            workdir.cleanup()
         for sig, handler in stopped.items():
             signal.signal(sig, handler)
     return 0

@@ -118,12 +118,12 @@ def _layout_defaults(args: argparse.Namespace) -> None:
     except LayoutError as exc:
         raise UsageError(str(exc)) from exc
     if args.game is None:
-        from vision.decks import GAME_DECKS
+        from rules.reading.games import READERS
 
-        if layout.game not in GAME_DECKS:  # it was refused as "--game", a flag not given
+        if layout.game not in READERS:  # it was refused as "--game", a flag not given
             raise UsageError(
                 f"--table {args.layout}: table.game {layout.game!r} is no game the referee "
-                f"plays ({', '.join(sorted(GAME_DECKS))}): give --game"
+                f"plays ({', '.join(sorted(READERS))}): give --game"
             )
         args.game = layout.game
     if args.players is None and layout.game == args.game:
@@ -214,9 +214,8 @@ def _run(args: argparse.Namespace) -> int:
             f"warning: {summary['unreadable_frames']} frame(s) of the source could not be read",
             file=sys.stderr,
         )
-    if summary.get("terminated"):
-        return 0
-    return 130 if summary.get("interrupted") else 0
+    # Ctrl-C: the shell's status for an interrupt; SIGTERM: the stop that was asked for
+    return 130 if summary.get("interrupted") and not summary.get("terminated") else 0
 
 
 def _summary_words(s: dict) -> str:

@@ -90,7 +90,10 @@ class Users:
         """The operators in ``path``; none where it is not there yet (``web-passwd``
         makes it, and :meth:`known` and :meth:`verify` read it when it appears)."""
         p = Path(path)
-        return cls(cls._read(p), p)
+        seen = _stamp(p)  # before the read: a change while it reads is read again
+        users = cls(cls._read(p), p)
+        users._seen = seen
+        return users
 
     def refresh(self) -> None:
         """Read the file again where it changed since it was last read: an operator

@@ -496,6 +496,9 @@ class SkatReader(TrickReader):
 
     @staticmethod
     def contract_problem(contract: Contract, rules: Any) -> str | None:
+        """The part of :meth:`rules.skat.game.SkatGame._illegal` that a contract
+        shows before its deal is dealt (the rest needs the skat and whether it was
+        picked up, which the engine judges when the declaration comes)."""
         from rules.errors import InvalidEventError
         from rules.skat.declaration import SUIT_GAMES
 
