@@ -231,6 +231,46 @@ def test_a_boxs_paper_is_the_wholes_but_near_its_edge_and_its_crop_reaches_past_
     assert pic.margin(20.0) >= pic.reach + 11 * 20 + 8 + 2 * edge - 2
 
 
+def _near(props, box) -> list[tuple[float, float, float]]:
+    """The proposals (midpoint and size) whose midpoints lie in ``box``."""
+    x0, y0, x1, y1 = box
+    keep = (props.x >= x0) & (props.x < x1) & (props.y >= y0) & (props.y < y1)
+    return sorted(zip(*(v[keep].tolist() for v in (props.x, props.y, props.d)), strict=True))
+
+
+def test_a_regions_ink_is_read_only_round_it_and_its_proposals_there_are_the_crops(table):
+    """The crop reaches a whole card past a region (for the outlines of cards lying
+    free) but ink is read only within Picture.ink_margin of it: the ink pairs of
+    a region's reading lie in that box, and those near the region (where the
+    reader keeps them) are the same with and without it."""
+    from vision.recognize import SAME_INDEX
+
+    rec, frames = table
+    d = rec.index_px
+    assert d is not None
+    rng = np.random.default_rng(14)
+    near_total, read, cut_read = 0, 0, 0
+    for image in frames[1:]:
+        pic = Picture(image, d)
+        for roi in _random_rois(rng, image, 3, rec):
+            box = pic.crop(roi, d)
+            ink = pic.ink_box(roi, d, box)
+            m = pic.ink_margin(d)
+            assert pic.margin(d) >= m + pic.reach + 2
+            full, cut = all_proposals(pic, box), all_proposals(pic, box, ink)
+            pairs = cut.rank_index >= 0
+            assert np.all((cut.x[pairs] >= ink[0]) & (cut.x[pairs] < ink[2]))
+            assert np.all((cut.y[pairs] >= ink[1]) & (cut.y[pairs] < ink[3]))
+            pad = 2 * SAME_INDEX * d
+            kept = (roi[0] - box[0] - pad, roi[1] - box[1] - pad)
+            kept += (roi[2] - box[0] + pad, roi[3] - box[1] + pad)
+            assert _near(cut, kept) == _near(full, kept), roi
+            near_total += len(_near(full, kept))
+            read, cut_read = read + len(full), cut_read + len(cut)
+    assert near_total >= 30
+    assert cut_read < 0.9 * read  # the crops' ink beyond the boxes was not read
+
+
 def test_a_region_as_large_as_the_frame_is_the_whole_reading_and_an_empty_one_reads_nothing(table):
     rec, frames = table
     image = frames[-1]

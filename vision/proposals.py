@@ -416,7 +416,33 @@ class Picture:
         how far the paper's sheet test looks (:data:`PAPER_CORE`, in half-size
         pixels: a box's mask differs from the whole's that far in from its edge)."""
         sheet = 2 * (PAPER_CORE // 2 + PAPER_CORE_REACH)
-        return self.reach + int(np.ceil(11 * d)) + 8 + sheet
+        # the ink read round the region (ink_margin) with the reach of its tests
+        ink = self.ink_margin(d) + self.reach + 2
+        return max(self.reach + int(np.ceil(11 * d)) + 8 + sheet, ink)
+
+    def ink_margin(self, d: float) -> int:
+        """How far round a region (``roi`` of :meth:`crop`) its ink is read, for
+        indices of size up to about ``d``: every proposal whose midpoint lies
+        within the pad the reader keeps round the region (``2 SAME_INDEX d``,
+        1.4 d) pairs blobs up to 1.5 d in size whose centres lie within 1.3
+        sizes of it, each with its nearest blobs up to 2.6 of its sizes away,
+        whose boxes reach one size further: 8.75 d, and a few pixels. The rest of
+        the crop (:meth:`margin`: a whole card lying free, its paper's sheet) is
+        read for paper alone, at half size."""
+        return int(np.ceil(INK_MARGIN * d)) + 8
+
+    def ink_box(self, roi: Box, d: float, box: Box) -> Box:
+        """Where ink is read for proposals in ``roi`` (the picture's pixels) when the
+        region's crop is ``box``: ``roi`` grown by :meth:`ink_margin`, in the box's
+        own pixels, clipped to it."""
+        m = self.ink_margin(d)
+        x0, y0, x1, y1 = box
+        return (
+            max(0, roi[0] - m - x0),
+            max(0, roi[1] - m - y0),
+            min(x1 - x0, roi[2] + m - x0),
+            min(y1 - y0, roi[3] + m - y0),
+        )
 
     def crop(self, roi: Box, d: float) -> Box:
         """The box to read for proposals in ``roi``: grown by :meth:`margin`, its
@@ -481,7 +507,11 @@ def find_components(
 
 
 def _components(
-    pic: Picture, box: Box | None = None, min_size: float = 6.0, max_size: float = 90.0
+    pic: Picture,
+    box: Box | None = None,
+    min_size: float = 6.0,
+    max_size: float = 90.0,
+    ink: Box | None = None,
 ) -> tuple[Components, NDArray[np.uint8]]:
     """:func:`find_components` of the picture or of ``box`` in it (in the box's own
     pixels), and the half-size paper mask it judged the blobs by.
@@ -491,6 +521,8 @@ def _components(
     per cent of the picture. The blobs found are exactly those of a reading of
     every pixel (``tests/test_vision_regions.py``); they come in one order
     whichever way they were found, by the top and then the left of their boxes.
+    ``ink`` (a box in the reading's pixels): the blobs only of what lies in it
+    (:meth:`Picture.ink_box`); the paper mask is the whole reading's still.
     """
     paper = pic.paper(box)  # card_quads finds the card outlines on the same mask
     ii = cv2.integral(paper, sdepth=cv2.CV_32S)
@@ -499,7 +531,7 @@ def _components(
     bx, by, bx1, by1 = box if box is not None else (0, 0, pic.shape[1], pic.shape[0])
     pieces = [
         (roi, (c[0] + bx, c[1] + by, c[2] + bx, c[3] + by), (c[0], c[1]))
-        for roi, c in _ink_areas(pic, paper, max_size, (by1 - by, bx1 - bx))
+        for roi, c in _ink_areas(pic, paper, max_size, (by1 - by, bx1 - bx), ink)
     ]
     found = [
         f
@@ -581,10 +613,16 @@ def _components(
 INK_REACH = 1.25
 INK_CELL = 16
 INK_DENSE = 0.6
+# A region's ink is read this many index sizes round it (Picture.ink_margin)
+INK_MARGIN = 8.75
 
 
 def _ink_areas(
-    pic: Picture, paper: NDArray[np.uint8], max_size: float, shape: tuple[int, int]
+    pic: Picture,
+    paper: NDArray[np.uint8],
+    max_size: float,
+    shape: tuple[int, int],
+    within: Box | None = None,
 ) -> list[tuple[Box, Box]]:
     """Where ink may make a blob in a reading of ``shape`` (the picture, or a box
     of it, whose half-size paper mask is ``paper``): (roi, crop) pairs, in the
@@ -599,9 +637,15 @@ def _ink_areas(
     picture's, and so is every blob whose box lies in the roi (a crop cut by the
     edge of a box read is judged there as the whole box is). Two rois may overlap:
     a blob found in both is found alike, and kept once. When the crops would cover
-    most of the reading, it is one piece.
+    most of the reading, it is one piece. ``within`` (a box in the reading's
+    pixels): the rois are cut to it (:meth:`Picture.ink_box`), and the crops grown
+    from what is left.
     """
     h, w = shape
+    grow = pic.reach + 2
+    if within is not None:
+        cut = [_cut(roi, within) for roi, _ in _ink_areas(pic, paper, max_size, shape)]
+        return [(roi, _grown(roi, grow, shape)) for roi in cut if roi is not None]
     whole = [((0, 0, w, h), (0, 0, w, h))]
     hh, hw = paper.shape
     cell = INK_CELL // 2  # a cell in the half-size mask
@@ -618,23 +662,25 @@ def _ink_areas(
     reach = int(np.ceil((INK_REACH * max_size + 8) / INK_CELL)) + 1
     near = cv2.dilate(cv2.compare(cells, 0, cv2.CMP_GT), np.ones((2 * reach + 1,) * 2, np.uint8))
     _, _, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
-    grow = pic.reach + 2
-    boxes = [
-        [int(x * INK_CELL), int(y * INK_CELL), int((x + bw) * INK_CELL), int((y + bh) * INK_CELL)]
-        for x, y, bw, bh, _ in stats[1:].tolist()
-    ]
     pieces = []
-    for b in boxes:
-        roi = (b[0], b[1], min(w, b[2]), min(h, b[3]))
-        crop = (
-            max(0, b[0] - grow),
-            max(0, b[1] - grow),
-            min(w, b[2] + grow),
-            min(h, b[3] + grow),
-        )
-        pieces.append((roi, crop))
+    for x, y, bw, bh, _ in stats[1:].tolist():
+        roi = (x * INK_CELL, y * INK_CELL, min(w, (x + bw) * INK_CELL), min(h, (y + bh) * INK_CELL))
+        pieces.append((roi, _grown(roi, grow, shape)))
     area = sum((c[2] - c[0]) * (c[3] - c[1]) for _, c in pieces)
     return whole if area > INK_DENSE * h * w else pieces
+
+
+def _grown(box: Box, by: int, shape: tuple[int, int]) -> Box:
+    """``box`` grown by ``by`` pixels each way, clipped to a reading of ``shape``."""
+    h, w = shape
+    return (max(0, box[0] - by), max(0, box[1] - by), min(w, box[2] + by), min(h, box[3] + by))
+
+
+def _cut(box: Box, to: Box) -> Box | None:
+    """What of ``box`` lies in ``to``; ``None`` where nothing does."""
+    x0, y0 = max(box[0], to[0]), max(box[1], to[1])
+    x1, y1 = min(box[2], to[2]), min(box[3], to[3])
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
 
 
 @dataclass(frozen=True)
@@ -1718,14 +1764,18 @@ def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
     return Proposals(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], minus, minus)
 
 
-def all_proposals(image: NDArray[np.uint8] | Picture, box: Box | None = None) -> Proposals:
+def all_proposals(
+    image: NDArray[np.uint8] | Picture, box: Box | None = None, ink: Box | None = None
+) -> Proposals:
     """Ink pairs, merged indices and the corners of free cards: of the whole picture,
     or of ``box`` in it (in the box's own pixels; read a region through
     :meth:`Picture.crop`, whose corners lie on multiples of 32 or the picture's
     edge, so that what lies inside the region is exact: a box's corners must lie
-    on multiples of four for its paper to be the whole's)."""
+    on multiples of four for its paper to be the whole's). ``ink``: the pairs
+    and merged indices only of the ink in that box of the reading
+    (:meth:`Picture.ink_box`), the free cards of all of it."""
     pic = image if isinstance(image, Picture) else Picture(image)
-    comps, paper = _components(pic, box)
+    comps, paper = _components(pic, box, ink=ink)
     if box is None:
         quads = card_quads(pic.image, paper=paper)
     else:

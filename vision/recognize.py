@@ -643,7 +643,7 @@ class Recognizer:
             if x1 <= x0 or y1 <= y0:
                 continue
             ta = time.perf_counter()
-            props = all_proposals(pic, box)
+            props = all_proposals(pic, box, pic.ink_box(w_roi, d, box))
             pad = 2 * SAME_INDEX * d
             near = (
                 (props.x + x0 >= w_roi[0] - pad)
