@@ -194,6 +194,21 @@ def test_commands_that_cannot_apply_say_why_and_change_nothing():
     assert r.game.events == before
 
 
+def test_an_observation_in_a_zone_of_no_seat_at_the_table_is_refused_and_opens_no_alert():
+    r = _deal_one("10H@1")
+    before = (r.game.events, r.summary()["pending"])
+    up = r.feed(obs("placed", "5C", "play.7"))
+    assert up.error is not None
+    assert "'play.7' is seat 7" in up.error and "seats 0..1" in up.error
+    assert r.alerts == [] and (r.game.events, r.summary()["pending"]) == before
+    # nor does a recount (an undo of the next card) read it again
+    r.feed(obs("placed", "5D", "play.0"))
+    assert r.feed(Command("undo")).error is None
+    assert r.alerts == [] and [p["card"] for p in r.plays()] == ["10H"]
+    assert r.feed(obs("placed", "5D", "play.0")).error is None
+    assert [p["card"] for p in r.plays()] == ["10H", "5D"]
+
+
 def test_malformed_input_is_refused_naming_the_field():
     with pytest.raises(InvalidInputError, match="card"):
         TableObservation.from_json({"kind": "placed", "card": "ZZ", "zone": "play.0"})

@@ -5,6 +5,7 @@ the exports; redeliveries, restarts, a database away, bad messages."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import sqlite3
 from pathlib import Path
@@ -331,15 +332,23 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(
     assert_round_trip(rig)
 
 
-def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path):
+def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path, caplog):
     rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
     rig.feed(game_lines()[:6])
     forger = rig.sender("t1-forger", "t1/referee-x")
     forger.send(topic("t1", "game/event"), "event", {"type": "event", "index": "x"})
     forger.send(topic("t1", "game/event"), "event", {"type": "recount"})
-    forger.bus.publish(topic("t1", "game/event"), b"not json")
+    with caplog.at_level(logging.WARNING):
+        forger.bus.publish(topic("t1", "game/event"), b"not json")
     errors = rig.recorder.errors
     assert errors >= 3
+    said = [r for r in caplog.records if "rejected" in r.getMessage()]
+    assert [r.name for r in said] == ["kiebitz.recorder"]  # one warning, the recorder's
+    assert (
+        said[0]
+        .getMessage()
+        .startswith("rejected a message on kiebitz/v1/t1/game/event from ?: envelope: not JSON")
+    )
     rig.feed(game_lines()[6:30])
     assert_round_trip(rig)
 

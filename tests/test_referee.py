@@ -7,6 +7,7 @@ Most tests run on the in-process bus; the last ones on a real Mosquitto.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import sqlite3
 import threading
@@ -84,13 +85,18 @@ def test_cards_laid_become_events_pegs_and_a_retained_state(memory):
     assert state["plays"] == [{"seat": 1, "card": "10H"}, {"seat": 0, "card": "5C"}]
 
 
-def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error(memory):
+def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error(memory, caplog):
     _broker, referee, table, _ = memory
     table.observe("placed", "7S", "starter")
     env = table.observe("placed", "10H", "play.1", 1)
     table.bus.publish(topic("t1", "table/observation"), encode(env))  # QoS 1: again
     assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
-    table.bus.publish(topic("t1", "table/observation"), b'{"schema": 1, "nonsense": true}')
+    with caplog.at_level(logging.WARNING):
+        table.bus.publish(topic("t1", "table/observation"), b'{"schema": 1, "nonsense": true}')
+    said = [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith(
+        "rejected a message on kiebitz/v1/t1/table/observation from ?: envelope: "
+    )  # one warning, the referee's (the bus's own is a debug line)
     # valid for the schema, refused by the reading: a command of another table's game
     table.command(command="contract", declarer=0, contract="grand")
     errors = [e for e in table.events if e["type"] == "error"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -378,14 +379,22 @@ def test_a_revoke_with_the_last_event_flashes_the_offenders_track(
 
 
 def test_malformed_states_are_error_events_and_the_service_keeps_running(
-    broker: MemoryBroker, listener: Listener, services: list[TableService]
+    broker: MemoryBroker,
+    listener: Listener,
+    services: list[TableService],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     service = TableService("t1", MemoryBus(broker, "t1-table"))
     services.append(service)
     service.start()
     referee = MemoryBus(broker, "t1-referee")
     referee.start()
-    referee.publish(STATE, b"{not json", retain=True)
+    with caplog.at_level(logging.WARNING):
+        referee.publish(STATE, b"{not json", retain=True)
+    said = [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith(
+        f"t1: rejected a message on {STATE} from ?: envelope: not JSON"
+    )  # one warning, the table service's
     wrong = Stamper("t1/referee", start_seq=5).stamp("state", {"scores": [1, 2]})  # no game
     referee.publish(STATE, json.dumps(wrong.to_json()).encode(), retain=True)
     errors = listener.bodies(EVT)

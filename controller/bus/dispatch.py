@@ -181,9 +181,11 @@ class Dispatcher:
             self._reject(topic, f"handler failed: {type(exc).__name__}: {exc}"[:300], env.sender)
 
     def _reject(self, topic: str, reason: str, sender: str | None) -> None:
-        log.warning("rejected a message on %s from %s: %s", topic, sender or "?", reason)
         if self.on_error is None:
+            log.warning("rejected a message on %s from %s: %s", topic, sender or "?", reason)
             return
+        # the service says it, in its own log line (one warning a message, not two)
+        log.debug("rejected a message on %s from %s: %s", topic, sender or "?", reason)
         try:
             self.on_error(topic, reason, sender)
         except Exception:

@@ -146,6 +146,7 @@ class Recorder:
 
     def _bad(self, topic_name: str, reason: str, sender: str | None) -> None:
         self.errors += 1
+        log.warning("rejected a message on %s from %s: %s", topic_name, sender or "?", reason)
 
     def _receive(self, topic_name: str, env: Envelope) -> None:
         table, _ = parse_topic(topic_name)

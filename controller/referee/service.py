@@ -534,7 +534,7 @@ class Referee:
 
     def _bad_payload(self, topic_name: str, reason: str, sender: str | None) -> None:
         self.errors += 1
-        log.warning("rejected on %s: %s", topic_name, reason)
+        log.warning("rejected a message on %s from %s: %s", topic_name, sender or "?", reason)
         try:
             table, _ = parse_topic(topic_name)
         except ValueError:

@@ -604,7 +604,16 @@ class TableService:
         """Publish ``{"type": "error", "reason", "component", ...}`` on ``table/event``
         (a table writes no game topic: the broker's ACL, ``config/mosquitto``)."""
         self._count("errors")
-        log.warning("%s: %s", self.table, reason)
+        if "sender" in extra:  # a message the dispatcher rejected: say whose, and where
+            log.warning(
+                "%s: rejected a message on %s from %s: %s",
+                self.table,
+                extra.get("topic"),
+                extra["sender"] or "?",
+                reason,
+            )
+        else:
+            log.warning("%s: %s", self.table, reason)
         body = {"type": "error", "reason": reason[:1000], "component": self.component, **extra}
         try:
             self._send(topic(self.table, TABLE_EVENT), "event", body)

@@ -309,13 +309,24 @@ class TableReading:
                 return update
         self.deal_inputs.append((number, item))
         self._read(number, item)
-        if update.error is not None and isinstance(item, Command):
-            # A command refused changed nothing: a recount must not read it again.
+        if update.error is not None and (isinstance(item, Command) or self._seatless(item)):
+            # A command refused changed nothing, nor did an observation of no seat
+            # here: a recount must not read it again.
             self.ignored.add(number)
         return update
 
     def _read(self, number: int, item: Input) -> None:
         self._current = number
+        if isinstance(item, TableObservation) and self._seatless(item):
+            # a layout of more seats than the game's players (or a line written by
+            # hand): no seat's row to read it in, and no alert to open
+            players = int(self.game.rules.players)
+            where = f"zone {item.zone!r}" if item.zone else "its zone"
+            self.fail(
+                f"observation {item.kind} {item.card}: {where} is seat {item.seat}, "
+                f"not at this table of {players} (seats 0..{players - 1})"
+            )
+            return
         before = (len(self.game.events), len(self.reader.pending()))
         try:
             if isinstance(item, TableObservation):
@@ -329,6 +340,11 @@ class TableReading:
         if (len(self.game.events), len(self.reader.pending())) != before:
             self._effective.append(number)
             self.update.changed = True
+
+    def _seatless(self, item: Input) -> bool:
+        """An observation in a zone of a seat this table has not."""
+        seat = item.seat if isinstance(item, TableObservation) else None
+        return seat is not None and not 0 <= seat < int(self.game.rules.players)
 
     def _command(self, cmd: Command) -> None:
         r = self.reader
