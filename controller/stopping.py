@@ -14,7 +14,9 @@ So the main thread waits in short slices and looks between them.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Callable
 
 POLL_S = 0.2  # how soon a signal taken by another thread is acted on, at the latest
 
@@ -44,3 +46,40 @@ def stop_on_sigterm() -> None:
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, terminated)
+
+
+def calm_while_stopping(prog: str, *, patience: int = 2) -> Callable[[], None]:
+    """Once a command has begun to stop (a first Ctrl-C or SIGTERM, caught): another
+    Ctrl-C or SIGTERM while it winds down is said (one line on standard error,
+    ``prog: already stopping …``) and otherwise let be, so that the wind-down is
+    not cut short part way: ``kiebitz run``'s summary written, its broker stopped
+    and its folder removed (two quick Ctrl-Cs ended it with the summary
+    unwritten). The wind-down's waits are bounded; the ``patience``-th signal
+    after the first stops at once all the same (a ``KeyboardInterrupt``). Main
+    thread only, as :func:`stop_on_sigterm`; returns what puts the handlers before
+    back (call it once the wind-down is done)."""
+    import os
+    import signal
+
+    count = 0
+    words = f"{prog}: already stopping; the summary and the broker's stop come first "
+    words += "(once more: at once)\n"
+
+    def again(signum: int, frame: object) -> None:
+        nonlocal count
+        count += 1
+        if count >= patience:
+            raise KeyboardInterrupt
+        # os.write, not print: the handler may run in the middle of a print
+        with contextlib.suppress(OSError):
+            os.write(2, words.encode())
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    before = {n: signal.signal(n, again) for n in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for n, handler in before.items():
+            signal.signal(n, handler)
+
+    return restore

@@ -236,13 +236,17 @@ def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     assert len(err) == 1 and "game.jsonl: line" in err[0] and "not JSON" in err[0]
 
 
-@pytest.mark.parametrize(("signame", "status"), [("SIGINT", 130), ("SIGTERM", 0)])
+@pytest.mark.parametrize(
+    ("signame", "status"), [("SIGINT", 130), ("SIGTERM", 0), ("SIGINT SIGINT", 130)]
+)
 def test_ctrl_c_or_sigterm_stops_every_part_cleanly(tmp_path, signame, status):
     """kiebitz run (not headless) on a recorded file waits for Ctrl-C once the file is
     read; SIGINT then closes the table service, the board, the referee and the
     broker, writes the summary and exits 130 with no traceback. SIGTERM (a service
     manager's stop) does the same and exits 0: before, it killed the run at once and
-    left the run's own Mosquitto running and its folder behind."""
+    left the run's own Mosquitto running and its folder behind. A second Ctrl-C
+    while the run winds down is said and let be (it cut the wind-down short, the
+    summary unwritten)."""
     import os
     import signal
     import subprocess
@@ -284,7 +288,10 @@ def test_ctrl_c_or_sigterm_stops_every_part_cleanly(tmp_path, signame, status):
             if "Ctrl-C stops the table" in lines[-1]:
                 break
         assert list(runs.iterdir()), "the run's folder"
-        proc.send_signal(getattr(signal, signame))
+        for k, name in enumerate(signame.split()):
+            if k:
+                time.sleep(0.3)  # the first is being acted on: the run winds down
+            proc.send_signal(getattr(signal, name))
         # the run then waits for the referee to read what was sent (up to 20 s), the
         # narrator and the board (5 s each): on a loaded machine the whole game's
         # reading lands after the Ctrl-C; the bound is a guard against a hang
@@ -298,6 +305,7 @@ def test_ctrl_c_or_sigterm_stops_every_part_cleanly(tmp_path, signame, status):
     s = json.loads(summary.read_text())
     assert s["interrupted"] and s["scores"] == list(game.scores)
     assert s["terminated"] == (signame == "SIGTERM")
+    assert ("already stopping" in text) == (signame == "SIGINT SIGINT")
     # nothing left behind: the run's folder is gone, and no process runs from it
     assert list(runs.iterdir()) == []
     left = subprocess.run(["pgrep", "-f", str(runs)], capture_output=True, text=True)

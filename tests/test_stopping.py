@@ -65,3 +65,24 @@ def test_a_stop_set_by_another_thread_ends_the_wait():
     threading.Timer(0.05, stop.set).start()
     wait_for_stop(stop)
     assert stop.is_set()
+
+
+def test_while_stopping_a_second_signal_is_said_a_third_obeyed_and_the_handlers_put_back(capfd):
+    import os
+
+    import pytest
+
+    from controller.stopping import calm_while_stopping
+
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    restore = calm_while_stopping("kiebitz test")
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)  # the second: said, let be
+        assert "kiebitz test: already stopping" in capfd.readouterr().err
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)  # the third: at once
+            for _ in range(100):  # the handler runs between bytecodes, soon
+                threading.Event().wait(0.01)
+    finally:
+        restore()
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before

@@ -34,7 +34,7 @@ from controller.bus.topics import EVENT, STATE, TABLE_EVENT, topic
 from controller.errors import UsageError
 from controller.referee import InputLog, Referee
 from controller.run.narrate import Narrator
-from controller.stopping import Terminated, wait_for_stop
+from controller.stopping import Terminated, calm_while_stopping, wait_for_stop
 from controller.table.service import TableService, status_will
 from rules.reading import TableSetup
 
@@ -168,7 +168,9 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
 
     live = not cfg.headless and cfg.out.isatty()
     table = cfg.table_id
+    calmed: list[Callable[[], None]] = []  # the handlers to put back once all is stopped
     with contextlib.ExitStack() as stack:
+        stack.callback(lambda: [restore() for restore in calmed])  # the last to run
         workdir = cfg.workdir or Path(
             stack.enter_context(tempfile.TemporaryDirectory(prefix="kiebitz-run-"))
         )
@@ -263,6 +265,8 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (stopping.Terminated)
             interrupted = True
             terminated = isinstance(exc, Terminated)
+            # a second Ctrl-C while the run winds down is said, not obeyed (a third is)
+            calmed.append(calm_while_stopping("kiebitz run"))
         sent = service.health().get("observations", 0)
         service.flush()
         settled = _wait(lambda: referee.inputs(table) >= sent, cfg.settle_s)
