@@ -157,6 +157,47 @@ def test_a_service_killed_before_any_acknowledgement_sends_it_all_again(tmp_path
     referee.close()
 
 
+def test_an_outbox_whose_folder_is_removed_in_use_is_made_again_with_nothing_lost(tmp_path, caplog):
+    # `rm -rf` of the outbox's folder under a running table service: SQLite wrote on
+    # into the removed file, and what the broker had not acknowledged went with the
+    # process (the referee's log and the records are made again alike)
+    import shutil
+
+    import controller.table.service as table_service
+
+    lines = game_lines()
+    clean = fault_free(tmp_path, lines)
+    broker = MemoryBroker()
+    referee = referee_on(broker, tmp_path / "ref.db")
+    folder = tmp_path / "table"
+    folder.mkdir()
+    path = folder / "o.db"
+    first = TableService(
+        "t1", Lost(broker, "t1-table"), observations=lines, outbox=Outbox(path), recorded_as="g"
+    )
+    first.start()
+    for _ in range(20):
+        first.step()
+    shutil.rmtree(folder)
+    table_service.KEEP_LOOK_S, before = 0.0, table_service.KEEP_LOOK_S
+    try:
+        for _ in range(20):  # the next message's send looks, and makes the file again
+            first.step()
+    finally:
+        table_service.KEEP_LOOK_S = before
+    assert path.is_file() and "made again from the open copy, nothing lost" in caplog.text
+    first.close()  # the process dies: none of the 40 was acknowledged
+    assert referee.inputs("t1") == 0 and len(Outbox(path)) == 40
+    second = TableService(
+        "t1", MemoryBus(broker, "t1-table"), observations=lines, outbox=Outbox(path),
+        recorded_as="g",
+    )  # fmt: skip
+    second.run()
+    assert final(referee) == clean
+    second.close()
+    referee.close()
+
+
 def test_a_message_delivered_but_not_acknowledged_is_counted_once(tmp_path):
     # the broker delivered the first 25 but the PUBACKs were lost with the process:
     # they are sent again with the same ids, and the referee counts each once

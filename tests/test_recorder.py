@@ -332,6 +332,31 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(
     assert_round_trip(rig)
 
 
+def test_records_whose_folder_is_removed_in_use_are_made_again_with_nothing_lost(tmp_path, caplog):
+    # `rm -rf` of the records' folder under a running recorder: SQLite wrote on into
+    # the removed file without a word, and the match went with the process
+    import shutil
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    path = folder / "r.db"
+    rig = Rig(str(path), TableSetup("cribbage", {"game_to": 61}, dealer=0))
+    lines = game_lines()
+    rig.feed(lines[:30])
+    shutil.rmtree(folder)
+    rig.feed(lines[30:60])
+    with caplog.at_level(logging.ERROR, logger="kiebitz.recorder"):
+        rig.recorder.tick()  # (the ticks' thread, every second)
+    assert path.is_file() and "made again from the open copy, nothing lost" in caplog.text
+    rig.feed(lines[60:])  # into the file made again
+    assert_round_trip(rig)
+    match = rig.recorder.match_of("t1")
+    rig.recorder.close()
+    again = RecordStore(path)  # what a start reads: the whole match, on disk
+    assert again.match(match).complete
+    again.close()
+
+
 def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path, caplog):
     rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
     rig.feed(game_lines()[:6])

@@ -100,6 +100,7 @@ class Recorder:
     ) -> None:
         self.bus = bus
         self.store = store
+        self._file_lost_said = False  # the records' file removed and not yet made again
         self.only = None if tables is None else frozenset(tables)
         #: called with (table, match id) after each message stored
         self.on_record = on_record
@@ -173,6 +174,7 @@ class Recorder:
         """Write what the store could not take before, in order; once all of it is
         written, say so (the error said when it began to wait was the last word)."""
         with self._lock:
+            self._keep_file()
             waited = len(self.backlog)
             while self.backlog:
                 table, env = self.backlog[0]
@@ -181,6 +183,25 @@ class Recorder:
                 self.backlog.popleft()
             if waited:
                 log.info("the %d message(s) kept in memory are in the records", waited)
+
+    def _keep_file(self) -> None:
+        """The records' SQLite file removed while in use (a folder cleaned by hand) is
+        made again from the open copy (:meth:`RecordStore.keep_file`), and said."""
+        keep = getattr(self.store, "keep_file", None)
+        if keep is None:
+            return
+        try:
+            if keep():
+                self._file_lost_said = False
+                log.error(
+                    "%s: the records were removed while in use: made again from the open "
+                    "copy, nothing lost",
+                    self.store.shown,
+                )
+        except RecordsError as exc:
+            if not self._file_lost_said:  # once, not every tick (it is tried every tick)
+                self._file_lost_said = True
+                log.error("%s", exc)
 
     def run_ticks(self, stop: threading.Event, every: float = 1.0) -> threading.Thread:
         def loop() -> None:

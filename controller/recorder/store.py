@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from controller.errors import ControllerError
+from controller.kept_file import copy_back, file_inode, removed
 from controller.recorder.schema import (
     deals,
     events,
@@ -188,6 +190,31 @@ class RecordStore:
         except (sa.exc.SQLAlchemyError, OSError, ValueError) as exc:
             raise RecordsError(f"{self.shown}: cannot open the records: {_one_line(exc)}") from exc
         self._lock = threading.Lock()
+        # an SQLite file's path and inode (keep_file); None for PostgreSQL or memory
+        self._file = self.engine.url.database if self.url.startswith("sqlite") else None
+        self._inode = file_inode(self._file or "")
+
+    def keep_file(self) -> bool:
+        """Make the SQLite file again where it was removed while open (its folder
+        cleaned by hand: :mod:`controller.kept_file`); True when it was. The open
+        database is copied back to its path and the connections that knew the
+        removed file are let go. :class:`RecordsError` where it cannot be (the next
+        call tries again)."""
+        if self._file is None or not removed(self._file, self._inode):
+            return False
+        with self._lock:
+            raw = self.engine.raw_connection()
+            try:
+                copy_back(raw.driver_connection, self._file).close()
+            except (OSError, sqlite3.Error) as exc:
+                raise RecordsError(
+                    f"{self.shown}: the records were removed and cannot be made again: {exc}"
+                ) from exc
+            finally:
+                raw.close()
+            self.engine.dispose()  # the pool's connections open the file made again
+            self._inode = file_inode(self._file)
+        return True
 
     def _migrate(self) -> None:
         _quiet_alembic()  # before alembic loads: it says its plugins as it imports

@@ -24,9 +24,7 @@ sender's redelivery brings them again.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import ControllerError
+from controller.kept_file import KeptFile, file_inode
 
 __all__ = ["InputLog", "StoreError"]
 
@@ -63,67 +62,35 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
+
+
 class StoreError(ControllerError, OSError):
     """The log cannot be opened or written (a full disk, a file that is not a log)."""
 
 
-class InputLog:
-    """One SQLite file (or ``:memory:``) holding the inputs of every table."""
+class InputLog(KeptFile):
+    """One SQLite file (or ``:memory:``) holding the inputs of every table. Its file
+    removed while open (its folder cleaned by hand: SQLite wrote on into the removed
+    file, and the whole log went with the process) is made again from the open copy
+    by :meth:`keep_file` (:mod:`controller.kept_file`)."""
+
+    _pragmas = _PRAGMAS
+    _what = "the log"
+    _error = StoreError
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            for pragma in _PRAGMAS:
+                self._db.execute(pragma)
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the referee's log: {exc}") from exc
         self._lock = threading.Lock()
         self._next: dict[str, int] = {}
-        self._inode = self._file_inode()
-
-    def _file_inode(self) -> int | None:
-        """The log file's inode (None: in memory, or not there)."""
-        if self.path == ":memory:" or self.path.startswith("file:"):
-            return None
-        try:
-            return os.stat(self.path).st_ino
-        except OSError:
-            return None
-
-    def keep_file(self) -> bool:
-        """Make the log's file again where it was removed while open (its folder
-        cleaned by hand): SQLite goes on writing into the removed file, and the whole
-        log went with the process. The open database is copied to its path (SQLite's
-        backup, with its folder made again) and used from there; True when it was.
-        A file of another inode at the path is left alone (someone put it there);
-        StoreError where the copy cannot be made."""
-        if self._inode is None or self._file_inode() is not None:
-            return False
-        with self._lock:
-            fresh = None
-            try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                fresh = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-                self._db.backup(fresh)
-                fresh.execute("PRAGMA journal_mode=WAL")
-                fresh.execute("PRAGMA synchronous=NORMAL")
-            except (OSError, sqlite3.Error) as exc:
-                # no half-made file left at the path: the next tick tries again (a
-                # full disk freed), where a partial one would pass for the log
-                if fresh is not None:
-                    fresh.close()
-                for suffix in ("", "-wal", "-shm", "-journal"):
-                    with contextlib.suppress(OSError):
-                        os.unlink(self.path + suffix)
-                raise StoreError(
-                    f"{self.path}: the log was removed and cannot be made again: {exc}"
-                ) from exc
-            old, self._db = self._db, fresh
-            old.close()
-            self._inode = self._file_inode()
-        return True
+        self._inode = file_inode(self.path)
 
     def close(self) -> None:
         with self._lock:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.errors import ControllerError
+from controller.kept_file import KeptFile, file_inode
 
 __all__ = ["Outbox", "OutboxError", "Pending"]
 
@@ -52,6 +53,10 @@ CREATE TABLE IF NOT EXISTS progress (
 """
 
 
+# WAL; FULL: a commit is on the card when put() returns, power cut or not
+_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL")
+
+
 class OutboxError(ControllerError, OSError):
     """The outbox cannot be opened or written (a full disk, a file that is not an outbox)."""
 
@@ -64,20 +69,26 @@ class Pending:
     retain: bool
 
 
-class Outbox:
-    """One SQLite file (or ``:memory:``) of messages not yet acknowledged."""
+class Outbox(KeptFile):
+    """One SQLite file (or ``:memory:``) of messages not yet acknowledged. Its file
+    removed while open (its folder cleaned by hand) is made again from the open
+    copy by :meth:`keep_file` (:mod:`controller.kept_file`)."""
+
+    _pragmas = _PRAGMAS
+    _what = "the outbox"
+    _error = OutboxError
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # FULL: a commit is on the card when put() returns, power cut or not
-            self._db.execute("PRAGMA synchronous=FULL")
+            for pragma in _PRAGMAS:
+                self._db.execute(pragma)
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise OutboxError(f"{self.path}: cannot open the outbox: {exc}") from exc
+        self._inode = file_inode(self.path)
 
     def put(
         self,

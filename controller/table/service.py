@@ -377,6 +377,8 @@ class TableService:
                 continue
             if name == "bus" and self._online_since is not None:
                 self._say_offline()
+            if name == "outbox" and isinstance(self.publisher, _KeptPublisher):
+                self.publisher.keep_file(now=True)  # what it still keeps, kept on disk
             try:
                 part.close()
             except Exception:
@@ -656,6 +658,10 @@ class TableService:
         return out
 
 
+# How often the outbox's file is looked for (a stat) as messages are sent, in seconds
+KEEP_LOOK_S = 1.0
+
+
 class _KeptPublisher(Publisher):
     """Keeps each message in the outbox before it is published; forgets it when the
     broker answers. A message the outbox cannot keep (a full card) is still sent,
@@ -672,6 +678,25 @@ class _KeptPublisher(Publisher):
         # its own lock: _answered runs on paho's thread, which may hold paho's mutex that
         # a send holding _order waits for
         self._late_lock = threading.Lock()
+        self._looked = -KEEP_LOOK_S  # when the outbox's file was last looked for
+
+    def keep_file(self, *, now: bool = False) -> None:
+        """The outbox's file removed while in use (its folder cleaned by hand) is made
+        again from the open copy (:meth:`Outbox.keep_file`), and said; looked for
+        at most once a ``KEEP_LOOK_S`` (``now``: at once)."""
+        t = time.monotonic()
+        if not now and t - self._looked < KEEP_LOOK_S:
+            return
+        self._looked = t
+        try:
+            if self.outbox.keep_file():
+                log.error(
+                    "%s: the outbox was removed while in use: made again from the open "
+                    "copy, nothing lost",
+                    self.outbox.path,
+                )
+        except OutboxError as exc:
+            self.on_trouble(str(exc))
 
     def send(
         self,
@@ -684,6 +709,7 @@ class _KeptPublisher(Publisher):
     ) -> Envelope:
         if self._late:
             self.forget_late()
+        self.keep_file()
         # stamped, kept and published as one step: a button's command (a gpiozero
         # thread) and an observation (the main loop) keep their order on disk too
         with self._order:

@@ -1,0 +1,93 @@
+"""An SQLite file removed while a service has it open, made again from the open copy.
+
+A folder cleaned by hand (``rm -rf /var/lib/kiebitz``, a tidy-up script) takes the
+file of an open SQLite database with it, and SQLite goes on writing into the
+removed file without a word: everything kept since it was opened goes with the
+process. The referee's log, the recorder's records and the table service's outbox
+each look now and then whether their file is still theirs (its inode), and where
+it is gone copy the open database back to its path with SQLite's backup
+(:func:`copy_back`) and go on from there.
+
+A file of another inode at the path is left alone: someone put it there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def file_inode(path: str) -> int | None:
+    """The inode of the file at ``path`` (``None``: not there, or not a file path:
+    ``:memory:``, a ``file:`` URI)."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return None
+
+
+def removed(path: str, inode: int | None) -> bool:
+    """Whether the file opened as ``inode`` at ``path`` is gone from it (nothing there
+    now; a file of another inode there is someone else's and not taken for it)."""
+    return inode is not None and file_inode(path) is None
+
+
+def copy_back(db: sqlite3.Connection, path: str, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
+    """Copy the open database ``db`` to ``path`` (its folder made again) and return a
+    connection to the copy, with ``pragmas`` run on it; the caller closes ``db`` and
+    uses the new one. Where the copy cannot be made (a full disk), no half-made file
+    is left at the path, where it would pass for the database, and the error
+    (``OSError`` or ``sqlite3.Error``) is raised: the caller tries again later."""
+    fresh = None
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fresh = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        db.backup(fresh)
+        for pragma in pragmas:
+            fresh.execute(pragma)
+    except (OSError, sqlite3.Error):
+        if fresh is not None:
+            fresh.close()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(OSError):
+                os.unlink(path + suffix)
+        raise
+    return fresh
+
+
+class KeptFile:
+    """What a store of one SQLite connection (``_db``, used under ``_lock``) at
+    ``path`` needs to make its file again: it sets ``_inode`` (:func:`file_inode`)
+    once open, and names its pragmas, what it is (``_what``) and its error."""
+
+    path: str
+    _db: sqlite3.Connection
+    _lock: threading.Lock
+    _inode: int | None
+    _pragmas: tuple[str, ...] = ()
+    _what = "the database"
+    _error: type[OSError] = OSError
+
+    def keep_file(self) -> bool:
+        """Make the file again where it was removed while open: the open database is
+        copied to its path (:func:`copy_back`) and used from there; True when it
+        was. ``_error`` where the copy cannot be made (the next call tries again)."""
+        if not removed(self.path, self._inode):
+            return False
+        with self._lock:
+            try:
+                fresh = copy_back(self._db, self.path, self._pragmas)
+            except (OSError, sqlite3.Error) as exc:
+                raise self._error(
+                    f"{self.path}: {self._what} was removed and cannot be made again: {exc}"
+                ) from exc
+            old, self._db = self._db, fresh
+            old.close()
+            self._inode = file_inode(self.path)
+        return True
