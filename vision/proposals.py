@@ -409,16 +409,16 @@ class Picture:
 
     def margin(self, d: float) -> int:
         """How far around a region its crop must reach, for indices of rank-to-suit
-        distance up to about ``d`` pixels: the background window, a blob's paper band,
-        the pairing reach of its neighbours and theirs (blobs up to 1.5 d, pairs up
-        to 2.6 sizes apart), and a whole card (about 10 d long) lying free; the
-        background window's half, or the ink closing's reach (:attr:`reach`); and
-        how far the paper's sheet test looks (:data:`PAPER_CORE`, in half-size
-        pixels: a box's mask differs from the whole's that far in from its edge)."""
-        sheet = 2 * (PAPER_CORE // 2 + PAPER_CORE_REACH)
-        # the ink read round the region (ink_margin) with the reach of its tests
-        ink = self.ink_margin(d) + self.reach + 2
-        return max(self.reach + int(np.ceil(11 * d)) + 8 + sheet, ink)
+        distance up to about ``d`` pixels: the ink read round it
+        (:meth:`ink_margin`) and as far again as the ink tests look
+        (:attr:`reach`: the background window's half, or the ink closing's); and
+        the paper of a whole card lying free whose index lies in the region (its
+        far corner 10.3 d from the index's midpoint, and another reading of that
+        index up to 0.7 d away), a few pixels for the outline's closing, and how
+        far the paper's sheet test looks (:data:`PAPER_CORE`, in half-size pixels:
+        a box's mask differs from the whole's that far in from its edge). (Until
+        the ninth session the card's paper was given the ink's reach as well.)"""
+        return crop_margin(self.shape, d)
 
     def ink_margin(self, d: float) -> int:
         """How far round a region (``roi`` of :meth:`crop`) its ink is read, for
@@ -429,7 +429,7 @@ class Picture:
         whose boxes reach one size further: 8.75 d, and a few pixels. The rest of
         the crop (:meth:`margin`: a whole card lying free, its paper's sheet) is
         read for paper alone, at half size."""
-        return int(np.ceil(INK_MARGIN * d)) + 8
+        return ink_margin(d)
 
     def ink_box(self, roi: Box, d: float, box: Box) -> Box:
         """Where ink is read for proposals in ``roi`` (the picture's pixels) when the
@@ -486,6 +486,17 @@ def ink_reach(shape: tuple[int, int]) -> int:
     (14, 54)
     """
     return max(background_window(shape) // 2, INK_CLOSE - 1)
+
+
+def ink_margin(d: float) -> int:
+    """:meth:`Picture.ink_margin`."""
+    return int(np.ceil(INK_MARGIN * d)) + 8
+
+
+def crop_margin(shape: tuple[int, int], d: float) -> int:
+    """:meth:`Picture.margin` of a picture of ``shape``."""
+    sheet = 2 * (PAPER_CORE // 2 + PAPER_CORE_REACH)
+    return max(int(np.ceil(11 * d)) + 8 + sheet, ink_margin(d) + ink_reach(shape) + 2)
 
 
 def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:

@@ -58,9 +58,9 @@ from vision.proposals import (
     Proposals,
     Pyramid,
     all_proposals,
+    crop_margin,
     extract_patches,
     grey_percentile,
-    ink_reach,
 )
 
 __all__ = ["CardReading", "IndexDetection", "Recognizer", "suppress"]
@@ -543,8 +543,7 @@ class Recognizer:
         (:meth:`Picture.margin` for this camera), give or take the grid it is cut on."""
         s = self.scale if self.shrinks else 1.0
         h, w = frame_shape
-        reach = ink_reach((int(h * s), int(w * s)))
-        return (reach + 11 * self._region_d(index_px) + 8) / s
+        return crop_margin((int(h * s), int(w * s)), self._region_d(index_px)) / s
 
     @property
     def shrinks(self) -> bool:
