@@ -112,11 +112,11 @@ def _table(args: argparse.Namespace) -> int:
     if args.layout is not None:
         from vision.layout import load_layout
 
-        with _usage("--layout"):
+        with _usage(_named(args, "layout", "--layout")):
             layout = load_layout(args.layout)
     observations = None
     if args.observations is not None:
-        with _usage(f"--observations {args.observations}"):
+        with _usage(f"{_named(args, 'observations', '--observations')} {args.observations}"):
             observations = list(read_observation_lines(args.observations, layout=layout))
     source = watcher = None
     if args.source is not None:
@@ -125,9 +125,9 @@ def _table(args: argparse.Namespace) -> int:
         from vision.sources import open_source
         from vision.watch import TableWatcher
 
-        with _usage("--source"):
+        with _usage(_named(args, "source", "--source")):
             source = open_source(args.source, fps=args.fps)
-        with _usage("--model"):
+        with _usage(_named(args, "model", "--model")):
             watcher = TableWatcher(Recognizer(args.model or DEFAULT_MODEL), layout=layout)
     board = None
     tracks = 2
@@ -135,7 +135,7 @@ def _table(args: argparse.Namespace) -> int:
         from controller.board.layouts import load_layout as load_board_layout
         from controller.board.link import BoardLink
 
-        with _usage("--board-layout"):
+        with _usage(_named(args, "board_layout", "--board-layout")):
             board_layout = load_board_layout(args.board_layout)
         board = BoardLink(args.board, board_layout)
         tracks = board_layout.tracks
@@ -145,8 +145,9 @@ def _table(args: argparse.Namespace) -> int:
         from controller.gpio.panel import Panel
         from controller.gpio.pins import PanelPins
 
-        with _usage("--gpio"):
-            factory = make_pin_factory(args.gpio, where="--gpio")
+        gpio_said = _named(args, "gpio", "--gpio")
+        with _usage(gpio_said):
+            factory = make_pin_factory(args.gpio, where=gpio_said)
 
         def panel(on_command: Any) -> Panel:
             return Panel(PanelPins(), pin_factory=factory, on_command=on_command)
@@ -163,14 +164,14 @@ def _table(args: argparse.Namespace) -> int:
         try:
             outbox = Outbox(args.outbox)
         except OutboxError as exc:
-            raise UsageError(f"--outbox: {exc}") from exc
+            raise UsageError(f"{_named(args, 'outbox', '--outbox')}: {exc}") from exc
     else:
         print(
             "kiebitz: warning: no --outbox: what the broker has not acknowledged when "
             "the service stops is lost",
             file=sys.stderr,
         )
-    with _usage("--gpio"):
+    with _usage(_named(args, "gpio", "--gpio")):
         service = TableService(
             table,
             bus,
@@ -189,7 +190,7 @@ def _table(args: argparse.Namespace) -> int:
     stop = threading.Event()
     _stop_on_sigterm(stop)
     try:
-        with _usage("--source"):
+        with _usage(_named(args, "source", "--source")):
             service.start()
         service.run(stop)
         if not service.flush(timeout=5.0):
@@ -216,6 +217,12 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _named(args: argparse.Namespace, attr: str, flag: str) -> str:
+    """What to call a value in an error: its config key where the config gave it
+    (``table.source in /etc/kiebitz/kiebitz.toml``), else its flag."""
+    return str(getattr(args, "said", {}).get(attr, flag))
+
+
 def _recording_key(path: str) -> str:
     """A recorded file as the outbox knows it: its path, size and time, so that a new
     recording at the same path starts from its first line."""
@@ -228,6 +235,8 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
     """Fill what the command line left out from ``--config``; check what is needed.
     Returns the broker account's options for :func:`open_bus`."""
     options: dict[str, Any] = {}
+    said: dict[str, str] = {}
+    args.said = {}
     if args.config is not None:
         from controller.cli_config import read_config
 
@@ -247,13 +256,21 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
             )
         if args.source is None and args.observations is None:
             args.source, args.observations = t.source, t.observations
-        args.layout = args.layout or t.layout
-        args.board = args.board or t.board_port
-        args.board_layout = args.board_layout or t.board_layout
-        args.gpio = args.gpio or t.gpio
-        args.fps = args.fps or t.fps
-        args.model = args.model or t.model
-        args.outbox = args.outbox or t.outbox
+            said.update(source="table.source", observations="table.observations")
+        for attr, key, value in (
+            ("layout", "table.layout", t.layout),
+            ("board", "table.board.port", t.board_port),
+            ("board_layout", "table.board.layout", t.board_layout),
+            ("gpio", "table.panel.gpio", t.gpio),
+            ("fps", "table.fps", t.fps),
+            ("model", "table.model", t.model),
+            ("outbox", "table.outbox", t.outbox),
+        ):
+            if not getattr(args, attr):
+                setattr(args, attr, value)
+                said[attr] = key
+        # an error in a value the config gave names its key there, not the flag
+        args.said = {attr: f"{key} in {args.config}" for attr, key in said.items()}
     args.board_layout = args.board_layout or DEFAULT_BOARD_LAYOUT
     args.fps = args.fps or 10.0
     for name, value in (("--table-id", args.table_id), ("--broker", args.broker)):

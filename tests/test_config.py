@@ -211,6 +211,25 @@ def test_the_table_service_runs_from_the_config(tmp_path, capsys):
     ]
 
 
+def test_a_value_the_config_gave_is_named_by_its_key_when_it_fails(tmp_path, capsys):
+    # a camera that is not there, named in the config: the error said "--source", a
+    # flag the installer never gave
+    name = f"config-{id(tmp_path)}"
+    path = example(tmp_path, url=f'"memory://{name}"', username='"t1"')
+    text = path.read_text().replace('source = "picamera"', f'source = "{tmp_path}/no.mp4"')
+    text = text.replace('layout = "cribbage-2"', f'layout = "{TABLE}"')
+    path.write_text(
+        "\n".join(ln for ln in text.splitlines() if not ln.startswith(("port =", "gpio =")))
+    )
+    status, out, err = run(capsys, "table", "--config", str(path))
+    assert (status, out) == (2, "")
+    assert err.startswith(f"kiebitz: error: table.source in {path}: ") and "no.mp4" in err
+    assert len(err.splitlines()) == 1
+    # given on the command line, it is the flag's
+    status, _, err = run(capsys, "table", "--config", str(path), "--source", f"{tmp_path}/x.mp4")
+    assert status == 2 and err.startswith("kiebitz: error: --source: ")
+
+
 def test_a_service_with_a_bad_config_does_not_start(tmp_path, capsys):
     path = example(tmp_path, fps="-1")
     for command in ("table", "referee", "recorder", "web"):
