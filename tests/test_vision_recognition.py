@@ -529,6 +529,34 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     assert all(not r.flags for r in rec.cards([nine, other]))
 
 
+def test_in_a_slanted_single_picture_two_corners_read_as_two_suits_are_one_card():
+    # the single-card bench's URW 7C, shot leaning: its near corner read 7C with an index
+    # 1.3 times the far one's, the far one 7S, both sure, and both stood as cards
+    from vision.recognize import _OTHER_CORNER, SQUEEZES, IndexDetection
+
+    d = 20.0
+    far = IndexDetection("7", "S", 0.97, 0.99, 200.0, 150.0, 0.0, 1.0, d)
+    # the near corner: a card 1.2 times a typical one's length in the far index's sizes
+    k = 1.2 * d
+    ex = far.x + k * (_OTHER_CORNER[0] * far.uy + _OTHER_CORNER[1] * far.ux)
+    ey = far.y + k * (_OTHER_CORNER[0] * -far.ux + _OTHER_CORNER[1] * far.uy)
+    near = IndexDetection("7", "C", 0.99, 0.99, ex, ey, 0.05, -1.0, 1.3 * d)
+    rec = Recognizer(threshold=0.0)
+    # a table frame (the strict rule: one pack at one scale, straight down): two cards
+    assert {r.card: r.flags for r in rec.cards([far, near])} == {"7C": (), "7S": ()}
+    rec.squeezes = SQUEEZES  # as read_any_scale reads a single picture
+    readings = {r.card: r for r in rec.cards([far, near])}
+    assert all("corners-disagree" in r.flags for r in readings.values())
+    assert readings["7C"].confidence == pytest.approx(0.99)
+    assert readings["7S"].confidence < rec.confident  # the less sure corner gives way
+    # a card beside it, turned the other way but a card's width off: not one card
+    beside = IndexDetection("7", "C", 0.99, 0.99, ex + 4 * d, ey, 0.05, -1.0, 1.3 * d)
+    assert all(not r.flags for r in rec.cards([far, beside]))
+    # another rank there keeps the strict rule (a fan's neighbour, not a misread suit)
+    king = IndexDetection("K", "C", 0.99, 0.99, ex, ey, 0.05, -1.0, 1.3 * d)
+    assert all(not r.flags for r in rec.cards([far, king]))
+
+
 def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     # the live check's URW pack: a 5S whose lower index reads 6S at 0.98, its upper one
     # 5S at 0.69; the face shows five pips plainly (vision/pips.py)

@@ -103,6 +103,9 @@ INDEX_SPREAD = (0.7, 1.5)
 # opposite corner (a half-covered index is read off its centre: the crib's 9H
 # and the "JH" of its half-covered corner in bench/live.py, 1.8 and 0.9)
 DISAGREE_REACH = 2.0
+# ... and in a single picture, which may be taken at a slant, their index sizes within
+# this ratio (_one_card_two_readings)
+SLANT_SIZES = 1.6
 # A reading of a number rank whose card's face plainly shows another number of pips
 # (vision.pips) is this share as sure as the network says.
 PIP_DOUBT = 0.2
@@ -469,15 +472,34 @@ def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
     return miss < 2.5
 
 
-def _one_card_two_readings(a: IndexDetection, b: IndexDetection) -> bool:
+def _one_card_two_readings(a: IndexDetection, b: IndexDetection, slant: bool = False) -> bool:
     """Are two readings of different cards the two corners of one card, one of them
     misread? Of one pack (index sizes within a quarter), turned opposite (within 18
     degrees), each where the other puts the opposite corner (within
     ``DISAGREE_REACH`` index sizes). Two cards of one pack cannot lie so: the one on
-    top would hide the other's index."""
-    if a.ux * b.ux + a.uy * b.uy > -0.95 or not 0.8 <= b.d / a.d <= 1.25:
+    top would hide the other's index.
+
+    ``slant``: a single picture, which may be taken at a slant. Its near corner's
+    index is then larger than the far one's (a phone leaning over one card: 1.3
+    times, 1.5 at another scale), and a pack of other proportions puts its far
+    corner elsewhere. Two readings of one rank in two suits (a suit misread at one
+    corner) are then one card with the sizes within ``SLANT_SIZES``, and either
+    corner where the other puts its own for a card of ``INDEX_SPREAD`` times a
+    typical length, as :func:`_same_card` joins two corners of one card. (A
+    URW-printed 5C in a dim webcam picture and a 7C shot leaning were read at both
+    corners, once as the spade, each reading sure, and both stood.) Two ranks keep
+    the strict rule: the fanned pinochle photographs lost an ace or a king in four
+    of their changed rows to it, a neighbour's index taken for the other corner."""
+    if a.ux * b.ux + a.uy * b.uy > -0.95:
         return False
-    return max(_opposite_corner_miss(a, b), _opposite_corner_miss(b, a)) < DISAGREE_REACH
+    if not slant or a.rank != b.rank:
+        if not 0.8 <= b.d / a.d <= 1.25:
+            return False
+        return max(_opposite_corner_miss(a, b), _opposite_corner_miss(b, a)) < DISAGREE_REACH
+    if not 1 / SLANT_SIZES <= b.d / a.d <= SLANT_SIZES:
+        return False
+    miss = min(_opposite_corner_miss(a, b, INDEX_SPREAD), _opposite_corner_miss(b, a, INDEX_SPREAD))
+    return miss < DISAGREE_REACH
 
 
 class Recognizer:
@@ -991,7 +1013,8 @@ class Recognizer:
         for i in singles:
             for j in singles:
                 a, b = groups[i][1][0], groups[j][1][0]
-                if i < j and a.card != b.card and _one_card_two_readings(a, b):
+                slant = bool(self.squeezes)  # a single picture (read_any_scale)
+                if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
         outlines = [
