@@ -297,16 +297,15 @@ class Picture:
         small = lift[ey0 : max(ey1, ey0 + 1), ex0 : max(ex1, ex0 + 1)]
         if cv2.minMaxLoc(small)[1] <= LIFT_ONE:
             return None
-        # the blocks (cv2.resize, nearest, by exactly eight: a tenth of NumPy's
-        # gathering time at 4608 x 2592), then the box's rows and columns past the
-        # last block: copies of the last ones
+        # the blocks (_blown_up by exactly eight: a tenth of NumPy's gathering time at
+        # 4608 x 2592, a seventh of cv2.resize's), then the box's rows and columns
+        # past the last block: copies of the last ones
         ya, xa = min(y1, 8 * sh), min(x1, 8 * sw)
         if y0 >= ya or x0 >= xa:  # the box lies wholly past the last row or column
             rows = np.minimum(np.arange(y0, y1) // 8, sh - 1) - ey0
             cols = np.minimum(np.arange(x0, x1) // 8, sw - 1) - ex0
             return np.ascontiguousarray(small[np.ix_(rows, cols)])
-        size = (8 * small.shape[1], 8 * small.shape[0])
-        big = cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)
+        big = _blown_up(small, 8)
         part = big[y0 - 8 * ey0 : ya - 8 * ey0, x0 - 8 * ex0 : xa - 8 * ex0]
         if ya < y1 or xa < x1:
             part = cv2.copyMakeBorder(part, 0, y1 - ya, 0, x1 - xa, cv2.BORDER_REPLICATE)
@@ -1195,12 +1194,21 @@ def _doubled(mask: NDArray[np.uint8], shape: tuple[int, int]) -> NDArray[np.uint
     mh, mw = mask.shape
     if mh == 0 or mw == 0:
         return np.zeros(shape, np.uint8)
-    big = cv2.resize(mask, (2 * mw, 2 * mh), interpolation=cv2.INTER_NEAREST)[:h, :w]
+    big = _blown_up(mask[: -(-h // 2)], 2)[:h, :w]
     if big.shape != (h, w):
         big = cv2.copyMakeBorder(
             big, 0, h - big.shape[0], 0, w - big.shape[1], cv2.BORDER_REPLICATE
         )
     return big
+
+
+def _blown_up(small: NDArray[np.uint8], k: int) -> NDArray[np.uint8]:
+    """``small`` at ``k`` times its size, each pixel a k x k block: ``cv2.resize``'s
+    nearest, faster. Each byte ``k`` times along its row (``k`` channels of one,
+    interleaved), then each row ``k`` times: 0.29 ms, not 0.76, for a 4608 x 2592
+    frame's half-size mask doubled; a seventh of the time blown up by eight."""
+    rows = cv2.merge([small] * k).reshape(small.shape[0], k * small.shape[1])
+    return np.repeat(rows, k, axis=0)
 
 
 def _doubled_at(
