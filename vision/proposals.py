@@ -663,8 +663,10 @@ def _ink_areas(
     gh, gw = -(-h // INK_CELL), -(-w // INK_CELL)
     if gh < 4 or gw < 4:
         return whole
-    padded = np.zeros((gh * cell, gw * cell), np.uint8)
-    padded[:hh, :hw] = paper
+    padded = paper
+    if paper.shape != (gh * cell, gw * cell):  # (a 4608 x 2592 frame's is not)
+        padded = np.zeros((gh * cell, gw * cell), np.uint8)
+        padded[:hh, :hw] = paper
     cells = cv2.resize(padded, (gw, gh), interpolation=cv2.INTER_AREA)
     if not cells.any():
         return []
