@@ -820,3 +820,33 @@ def test_a_picture_halved_is_the_mean_of_each_two_by_two_block():
         h, w = shape[:2]
         want = cv2.resize(image, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
         np.testing.assert_array_equal(_halved(image), want)
+
+
+def test_a_pieces_paper_bands_are_counted_alike_on_its_own_integral_to_its_edges():
+    """A piece counts the paper round its blobs on an integral of the paper under it
+    alone (_Piece.of): for every box in its roi up to the largest a blob joined to a
+    thin line may be (JOINED_LARGEST times the largest blob), at its very edges, the
+    shares are those of the whole mask's integral (a joined blob at a piece's edge
+    reached past it in the live check's photographed faces)."""
+    from vision.proposals import JOINED_LARGEST, _Piece
+
+    rng = np.random.default_rng(21)
+    paper = ((rng.random((300, 400)) > 0.4) * 255).astype(np.uint8)
+    max_size = 40.0
+    whole_ii = cv2.integral(paper, sdepth=cv2.CV_32S)
+    largest = int(JOINED_LARGEST * max_size)
+    for roi in [(0, 0, 800, 600), (101, 77, 333, 291), (400, 300, 800, 600), (3, 500, 797, 599)]:
+        piece = _Piece.of(roi, (0, 0), paper, max_size)
+        whole = _Piece(roi, (0, 0), whole_ii, paper.shape)
+        w = rng.integers(1, largest + 1, 200)
+        h = rng.integers(1, largest + 1, 200)
+        # boxes anywhere in the roi, half of them against its edges
+        x = rng.integers(roi[0], np.maximum(roi[0] + 1, roi[2] - w))
+        y = rng.integers(roi[1], np.maximum(roi[1] + 1, roi[3] - h))
+        x[::4], y[1::4] = roi[0], roi[1]
+        x[2::4], y[3::4] = roi[2] - w[2::4], roi[3] - h[3::4]
+        ok = (x >= roi[0]) & (y >= roi[1]) & (x + w <= roi[2]) & (y + h <= roi[3])
+        x, y, w, h = x[ok], y[ok], w[ok], h[ok]
+        assert len(x) > 100
+        assert piece.ii.size < whole_ii.size or roi == (0, 0, 800, 600)
+        assert np.array_equal(piece.ringed(x, y, w, h), whole.ringed(x, y, w, h))

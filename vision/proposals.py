@@ -931,10 +931,12 @@ class _Piece:
     def of(
         cls, roi: Box, origin: tuple[int, int], paper: NDArray[np.uint8], max_size: float
     ) -> _Piece:
-        """The piece of ``roi``, its paper's integral over the widest band a blob of up
-        to ``max_size`` in the roi has (:meth:`ringed`) and a pixel more."""
+        """The piece of ``roi``, its paper's integral over the widest band a blob in the
+        roi is ringed by (:meth:`ringed`: a quarter of its size; a blob joined to a
+        thin line, :func:`_thin_joins`, may be ``JOINED_LARGEST`` times the
+        largest) and a pixel more."""
         hh, hw = paper.shape
-        band = max(2, int(max_size * 0.25)) + 2
+        band = max(2, int(JOINED_LARGEST * max_size * 0.25)) + 2
         x0, y0 = max(0, (roi[0] - band) // 2), max(0, (roi[1] - band) // 2)
         x1, y1 = min(hw, (roi[2] + band + 1) // 2), min(hh, (roi[3] + band + 1) // 2)
         ii = cv2.integral(paper[y0:y1, x0:x1], sdepth=cv2.CV_32S)
@@ -968,6 +970,10 @@ class _Piece:
         ax, ay = self.at
         ix0, ix1, ox0, ox1 = ix0 - ax, ix1 - ax, ox0 - ax, ox1 - ax
         iy0, iy1, oy0, oy1 = iy0 - ay, iy1 - ay, oy0 - ay, oy1 - ay
+        if ox0.size and (
+            min(ox0.min(), oy0.min()) < 0 or ox1.max() >= ii.shape[1] or oy1.max() >= ii.shape[0]
+        ):  # a defect, not a picture's fault: never a silently wrapped index
+            raise ValueError("a blob's paper band reaches past its piece's integral")
 
         def box_sum(x0: I64, y0: I64, x1: I64, y1: I64) -> I64:
             return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
