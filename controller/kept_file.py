@@ -81,6 +81,8 @@ class KeptFile:
         if not removed(self.path, self._inode):
             return False
         with self._lock:
+            if not removed(self.path, self._inode):  # another thread made it meanwhile
+                return False
             try:
                 fresh = copy_back(self._db, self.path, self._pragmas)
             except (OSError, sqlite3.Error) as exc:

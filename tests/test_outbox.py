@@ -398,3 +398,31 @@ def test_a_removed_log_that_cannot_be_made_again_leaves_no_empty_one_and_is_made
     assert log.keep_file() and path.is_file()
     log.close()
     assert len(list(InputLog(path).inputs("t1"))) == 5
+
+
+def test_two_threads_making_a_removed_outbox_again_make_it_once(tmp_path):
+    # a button's command (gpiozero's thread) and an observation (the main loop) may
+    # both find the file gone; the second must not copy the made file onto itself
+    # (a locked copy's cleanup removed the file just made)
+    import threading
+
+    path = tmp_path / "box" / "o.db"
+    path.parent.mkdir()
+    box = Outbox(path)
+    for n in range(20):
+        box.put(OBS, b"{}", False, "t1/table", n + 2)
+    path.unlink()
+    start = threading.Barrier(4)
+    made: list[bool] = []
+
+    def keep() -> None:
+        start.wait()
+        made.append(box.keep_file())
+
+    threads = [threading.Thread(target=keep) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(made) == [False, False, False, True]
+    assert path.is_file() and len(Outbox(path)) == 20

@@ -203,6 +203,8 @@ class RecordStore:
         if self._file is None or not removed(self._file, self._inode):
             return False
         with self._lock:
+            if not removed(self._file, self._inode):  # another thread made it meanwhile
+                return False
             raw = self.engine.raw_connection()
             try:
                 copy_back(raw.driver_connection, self._file).close()
