@@ -256,7 +256,7 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
             )
         if args.source is None and args.observations is None:
             args.source, args.observations = t.source, t.observations
-            said.update(source="table.source", observations="table.observations")
+            said.update({a: f"table.{a}" for a in ("source", "observations") if getattr(t, a)})
         for attr, key, value in (
             ("layout", "table.layout", t.layout),
             ("board", "table.board.port", t.board_port),
@@ -266,9 +266,9 @@ def _with_config(args: argparse.Namespace) -> dict[str, Any]:
             ("model", "table.model", t.model),
             ("outbox", "table.outbox", t.outbox),
         ):
-            if not getattr(args, attr):
+            if not getattr(args, attr) and value is not None:
                 setattr(args, attr, value)
-                said[attr] = key
+                said[attr] = key  # (a value the config left out is no key of it)
         # an error in a value the config gave names its key there, not the flag
         args.said = {attr: f"{key} in {args.config}" for attr, key in said.items()}
     args.board_layout = args.board_layout or DEFAULT_BOARD_LAYOUT

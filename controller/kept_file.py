@@ -33,9 +33,29 @@ def file_inode(path: str) -> int | None:
 
 
 def removed(path: str, inode: int | None) -> bool:
-    """Whether the file opened as ``inode`` at ``path`` is gone from it (nothing there
-    now; a file of another inode there is someone else's and not taken for it)."""
-    return inode is not None and file_inode(path) is None
+    """Whether the file opened as ``inode`` at ``path`` is gone from it: nothing there
+    now, or an empty file or database of another inode (what SQLite makes where a
+    connection opens a path that is gone: a pool's next connection). A file of
+    another inode with something in it is someone else's and not taken for it."""
+    if inode is None:
+        return False
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True
+    if st.st_ino == inode:
+        return False
+    if st.st_size == 0:
+        return True
+    try:  # an empty database (a pool's connection set its journal mode): nothing in it
+        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            (tables,) = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            probe.close()
+    except sqlite3.Error:
+        return False  # not a database: someone else's
+    return int(tables) == 0
 
 
 def copy_back(db: sqlite3.Connection, path: str, pragmas: Sequence[str] = ()) -> sqlite3.Connection:
@@ -44,6 +64,10 @@ def copy_back(db: sqlite3.Connection, path: str, pragmas: Sequence[str] = ()) ->
     uses the new one. Where the copy cannot be made (a full disk), no half-made file
     is left at the path, where it would pass for the database, and the error
     (``OSError`` or ``sqlite3.Error``) is raised: the caller tries again later."""
+    # what is at the path holds nothing (removed() said so), and the write-ahead log
+    # and index left beside it are the removed file's (its open connections keep
+    # them by descriptor): a new file must not read them as its own
+    _unlink_all(path)
     fresh = None
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -54,11 +78,16 @@ def copy_back(db: sqlite3.Connection, path: str, pragmas: Sequence[str] = ()) ->
     except (OSError, sqlite3.Error):
         if fresh is not None:
             fresh.close()
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(OSError):
-                os.unlink(path + suffix)
+        _unlink_all(path)
         raise
     return fresh
+
+
+def _unlink_all(path: str) -> None:
+    """Remove an SQLite file and the journal, log and index beside it, if there."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            os.unlink(path + suffix)
 
 
 class KeptFile:

@@ -400,6 +400,31 @@ def test_a_removed_log_that_cannot_be_made_again_leaves_no_empty_one_and_is_made
     assert len(list(InputLog(path).inputs("t1"))) == 5
 
 
+def test_an_outbox_that_cannot_be_made_again_is_said_once_not_at_every_look(tmp_path, caplog):
+    import shutil
+
+    import controller.table.service as table_service
+
+    folder = tmp_path / "table"
+    folder.mkdir()
+    service = TableService(
+        "t1", MemoryBus(MemoryBroker(), "t1-table"), observations=[],
+        outbox=Outbox(folder / "o.db"),
+    )  # fmt: skip
+    service.start()
+    shutil.rmtree(folder)
+    folder.write_text("a file where the folder was: nothing can be made under it")
+    table_service.KEEP_LOOK_S, before = 0.0, table_service.KEEP_LOOK_S
+    try:
+        for body in game_lines()[:5]:
+            service.publisher.send(OBS, "observation", body)
+    finally:
+        table_service.KEEP_LOOK_S = before
+    said = [r for r in caplog.records if "cannot be made again" in r.getMessage()]
+    assert len(said) == 1
+    service.close()
+
+
 def test_two_threads_making_a_removed_outbox_again_make_it_once(tmp_path):
     # a button's command (gpiozero's thread) and an observation (the main loop) may
     # both find the file gone; the second must not copy the made file onto itself

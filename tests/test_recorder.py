@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from reading_helpers import trick_told
 from test_outbox import game_lines
 
@@ -332,29 +333,62 @@ def test_a_database_away_keeps_the_messages_and_writes_them_when_it_is_back(
     assert_round_trip(rig)
 
 
-def test_records_whose_folder_is_removed_in_use_are_made_again_with_nothing_lost(tmp_path, caplog):
-    # `rm -rf` of the records' folder under a running recorder: SQLite wrote on into
-    # the removed file without a word, and the match went with the process
-    import shutil
-
+def _records_in_a_folder(tmp_path: Path) -> tuple[Rig, Path, list[dict[str, Any]]]:
+    """A rig recording into ``records/r.db``, the first 30 lines of a game fed."""
     folder = tmp_path / "records"
     folder.mkdir()
     path = folder / "r.db"
     rig = Rig(str(path), TableSetup("cribbage", {"game_to": 61}, dealer=0))
     lines = game_lines()
     rig.feed(lines[:30])
-    shutil.rmtree(folder)
+    return rig, path, lines
+
+
+def _the_whole_match_is_on_disk(rig: Rig, path: Path) -> None:
+    """The match round-trips, and a store opened afresh (a start) holds all of it."""
+    assert_round_trip(rig)
+    match = rig.recorder.match_of("t1")
+    rig.recorder.close()
+    again = RecordStore(path)
+    assert again.match(match).complete
+    again.close()
+
+
+def test_records_whose_folder_is_removed_in_use_are_made_again_with_nothing_lost(tmp_path, caplog):
+    # `rm -rf` of the records' folder under a running recorder: SQLite wrote on into
+    # the removed file without a word, and the match went with the process
+    import shutil
+
+    rig, path, lines = _records_in_a_folder(tmp_path)
+    shutil.rmtree(path.parent)
     rig.feed(lines[30:60])
     with caplog.at_level(logging.ERROR, logger="kiebitz.recorder"):
         rig.recorder.tick()  # (the ticks' thread, every second)
     assert path.is_file() and "made again from the open copy, nothing lost" in caplog.text
     rig.feed(lines[60:])  # into the file made again
-    assert_round_trip(rig)
-    match = rig.recorder.match_of("t1")
-    rig.recorder.close()
-    again = RecordStore(path)  # what a start reads: the whole match, on disk
-    assert again.match(match).complete
-    again.close()
+    _the_whole_match_is_on_disk(rig, path)
+
+
+def test_records_removed_while_the_pool_holds_a_connection_are_made_again_whole(tmp_path, caplog):
+    # the web view may hold the pool's only connection: the copy was taken from a
+    # connection the pool opened afresh, which cannot open a path whose folder is
+    # gone (a traceback every tick, the backlog never written); the store copies
+    # from a connection of its own, kept open on the file it opened
+    import shutil
+
+    rig, path, lines = _records_in_a_folder(tmp_path)
+    store = rig.recorder.store
+    held = store.engine.connect()  # a spectator's request, still open
+    shutil.rmtree(path.parent)
+    with pytest.raises(sa.exc.OperationalError), store.engine.connect():
+        pass  # the pool's next connection: the folder is gone
+    with caplog.at_level(logging.ERROR, logger="kiebitz.recorder"):
+        rig.recorder.tick()
+    assert "made again from the open copy, nothing lost" in caplog.text
+    assert "tick failed" not in caplog.text
+    held.close()
+    rig.feed(lines[30:])
+    _the_whole_match_is_on_disk(rig, path)
 
 
 def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path, caplog):

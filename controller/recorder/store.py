@@ -190,9 +190,25 @@ class RecordStore:
         except (sa.exc.SQLAlchemyError, OSError, ValueError) as exc:
             raise RecordsError(f"{self.shown}: cannot open the records: {_one_line(exc)}") from exc
         self._lock = threading.Lock()
-        # an SQLite file's path and inode (keep_file); None for PostgreSQL or memory
+        # an SQLite file's path and inode (keep_file), and a connection of the store's
+        # own kept open on that file: what keep_file copies from, whatever the pool
+        # holds or has let go (a connection the pool opens after the file is removed
+        # makes an empty one at the path); None for PostgreSQL or memory
         self._file = self.engine.url.database if self.url.startswith("sqlite") else None
         self._inode = file_inode(self._file or "")
+        self._keeper = self._open_keeper()
+
+    def _open_keeper(self) -> sqlite3.Connection | None:
+        if self._inode is None or self._file is None:
+            return None
+        try:
+            keeper = sqlite3.connect(self._file, check_same_thread=False, isolation_level=None)
+            # a first read opens the write-ahead log and its index, which a removed
+            # folder takes with it: opened now, they stay this connection's
+            keeper.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            return None
+        return keeper
 
     def keep_file(self) -> bool:
         """Make the SQLite file again where it was removed while open (its folder
@@ -200,22 +216,21 @@ class RecordStore:
         database is copied back to its path and the connections that knew the
         removed file are let go. :class:`RecordsError` where it cannot be (the next
         call tries again)."""
-        if self._file is None or not removed(self._file, self._inode):
+        if self._file is None or self._keeper is None or not removed(self._file, self._inode):
             return False
         with self._lock:
             if not removed(self._file, self._inode):  # another thread made it meanwhile
                 return False
-            raw = self.engine.raw_connection()
             try:
-                copy_back(raw.driver_connection, self._file).close()
+                copy_back(self._keeper, self._file).close()
             except (OSError, sqlite3.Error) as exc:
                 raise RecordsError(
                     f"{self.shown}: the records were removed and cannot be made again: {exc}"
                 ) from exc
-            finally:
-                raw.close()
             self.engine.dispose()  # the pool's connections open the file made again
-            self._inode = file_inode(self._file)
+            old, self._inode = self._keeper, file_inode(self._file)
+            self._keeper = self._open_keeper()
+            old.close()
         return True
 
     def _migrate(self) -> None:
@@ -243,6 +258,8 @@ class RecordStore:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._keeper is not None:
+            self._keeper.close()
 
     # Writing ---------------------------------------------------------------------------
 

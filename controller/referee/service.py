@@ -360,6 +360,7 @@ class Referee:
             return
         try:
             if keep():
+                self._log_lost_said = False  # a later removal is said again
                 log.error(
                     "%s: the referee's log was removed while in use: made again from the "
                     "open copy, nothing lost",

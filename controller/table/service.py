@@ -375,10 +375,11 @@ class TableService:
         for name, part in parts:
             if part is None:
                 continue
+            if name == "bus" and isinstance(self.publisher, _KeptPublisher):
+                # what the outbox still keeps, on disk (trouble said while the bus is up)
+                self.publisher.keep_file(now=True)
             if name == "bus" and self._online_since is not None:
                 self._say_offline()
-            if name == "outbox" and isinstance(self.publisher, _KeptPublisher):
-                self.publisher.keep_file(now=True)  # what it still keeps, kept on disk
             try:
                 part.close()
             except Exception:
@@ -679,6 +680,7 @@ class _KeptPublisher(Publisher):
         # a send holding _order waits for
         self._late_lock = threading.Lock()
         self._looked = -KEEP_LOOK_S  # when the outbox's file was last looked for
+        self._lost_said = False  # a removed outbox that cannot be made again: said once
 
     def keep_file(self, *, now: bool = False) -> None:
         """The outbox's file removed while in use (its folder cleaned by hand) is made
@@ -690,13 +692,16 @@ class _KeptPublisher(Publisher):
         self._looked = t
         try:
             if self.outbox.keep_file():
+                self._lost_said = False
                 log.error(
                     "%s: the outbox was removed while in use: made again from the open "
                     "copy, nothing lost",
                     self.outbox.path,
                 )
         except OutboxError as exc:
-            self.on_trouble(str(exc))
+            if not self._lost_said:  # once, not at every look (it is tried at each)
+                self._lost_said = True
+                self.on_trouble(str(exc))
 
     def send(
         self,
