@@ -14,10 +14,11 @@ A file of another inode at the path is left alone: someone put it there.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -122,3 +123,40 @@ class KeptFile:
             old.close()
             self._inode = file_inode(self.path)
         return True
+
+
+class KeptFileWatch:
+    """A service's look at one store's file (:meth:`KeptFile.keep_file`, or the
+    records' own): a file made again is said, as an error line on the service's
+    ``log`` (something removed it); a file that cannot be made again is told to
+    ``on_trouble`` (default: an error line on ``log``) once, not at every look,
+    until it is made again."""
+
+    def __init__(
+        self,
+        keep: Callable[[], bool],
+        where: str,
+        what: str,
+        log: logging.Logger,
+        on_trouble: Callable[[str], None] | None = None,
+    ) -> None:
+        self._keep, self._where, self._what = keep, where, what
+        self._log = log
+        self._on_trouble = on_trouble or (lambda why: log.error("%s", why))
+        self._trouble_said = False
+
+    def look(self) -> None:
+        try:
+            made = self._keep()
+        except OSError as exc:  # the stores' errors are OSErrors: StoreError, ...
+            if not self._trouble_said:
+                self._trouble_said = True
+                self._on_trouble(str(exc))
+            return
+        if made:
+            self._trouble_said = False  # a later removal is said again
+            self._log.error(
+                "%s: %s was removed while in use: made again from the open copy, nothing lost",
+                self._where,
+                self._what,
+            )

@@ -38,6 +38,7 @@ from controller.bus.bus import Bus
 from controller.bus.dispatch import Dispatcher
 from controller.bus.envelope import Envelope
 from controller.bus.topics import EVENT, STATE, all_tables, parse_topic, topic
+from controller.kept_file import KeptFileWatch
 from controller.recorder.replay import initial_events
 from controller.recorder.store import RecordsError, RecordStore, Writer
 from rules.errors import RulesError
@@ -100,7 +101,10 @@ class Recorder:
     ) -> None:
         self.bus = bus
         self.store = store
-        self._file_lost_said = False  # the records' file removed and not yet made again
+        keep = getattr(store, "keep_file", None)
+        self._file_watch = (
+            None if keep is None else KeptFileWatch(keep, store.shown, "the records", log)
+        )
         self.only = None if tables is None else frozenset(tables)
         #: called with (table, match id) after each message stored
         self.on_record = on_record
@@ -187,21 +191,8 @@ class Recorder:
     def _keep_file(self) -> None:
         """The records' SQLite file removed while in use (a folder cleaned by hand) is
         made again from the open copy (:meth:`RecordStore.keep_file`), and said."""
-        keep = getattr(self.store, "keep_file", None)
-        if keep is None:
-            return
-        try:
-            if keep():
-                self._file_lost_said = False
-                log.error(
-                    "%s: the records were removed while in use: made again from the open "
-                    "copy, nothing lost",
-                    self.store.shown,
-                )
-        except RecordsError as exc:
-            if not self._file_lost_said:  # once, not every tick (it is tried every tick)
-                self._file_lost_said = True
-                log.error("%s", exc)
+        if self._file_watch is not None:
+            self._file_watch.look()
 
     def run_ticks(self, stop: threading.Event, every: float = 1.0) -> threading.Thread:
         def loop() -> None:

@@ -41,6 +41,7 @@ from controller.bus.topics import (
     status_topic,
     topic,
 )
+from controller.kept_file import KeptFileWatch
 from controller.referee.store import InputLog, StoreError
 from rules.cards import parse_card
 from rules.errors import InvalidOptionError, RulesError
@@ -184,7 +185,10 @@ class Referee:
         self._dispatch = Dispatcher(bus, on_error=self._bad_payload)
         self._connects = 0  # the bus's connections seen by tick (a reconnect: say it again)
         self._started = time.time()  # the online status's "since"
-        self._log_lost_said = False  # a removed log that cannot be made again: said once
+        keep = getattr(store, "keep_file", None)  # a stand-in store may have none
+        self._log_watch = (
+            None if keep is None else KeptFileWatch(keep, store.path, "the referee's log", log)
+        )
 
     # Life ------------------------------------------------------------------------------
 
@@ -355,21 +359,8 @@ class Referee:
         """The log's file removed while in use (a folder cleaned by hand) is made again
         from the open database (:meth:`InputLog.keep_file`), and said; before, the
         referee wrote on into the removed file without a word and the log was gone."""
-        keep = getattr(self.store, "keep_file", None)
-        if keep is None:
-            return
-        try:
-            if keep():
-                self._log_lost_said = False  # a later removal is said again
-                log.error(
-                    "%s: the referee's log was removed while in use: made again from the "
-                    "open copy, nothing lost",
-                    self.store.path,
-                )
-        except StoreError as exc:
-            if not self._log_lost_said:
-                self._log_lost_said = True
-                log.error("%s", exc)
+        if self._log_watch is not None:
+            self._log_watch.look()
 
     def run_ticks(self, stop: threading.Event, every: float = 0.25) -> threading.Thread:
         """A thread calling :meth:`tick` until ``stop`` is set."""

@@ -60,6 +60,7 @@ from controller.bus.topics import (
     topic,
 )
 from controller.bus.topics import status_topic as _status_topic
+from controller.kept_file import KeptFileWatch
 from controller.table.board_view import board_state
 from controller.table.observations import observation_body
 from controller.table.outbox import Outbox, OutboxError
@@ -680,7 +681,7 @@ class _KeptPublisher(Publisher):
         # a send holding _order waits for
         self._late_lock = threading.Lock()
         self._looked = -KEEP_LOOK_S  # when the outbox's file was last looked for
-        self._lost_said = False  # a removed outbox that cannot be made again: said once
+        self._watch = KeptFileWatch(outbox.keep_file, outbox.path, "the outbox", log, on_trouble)
 
     def keep_file(self, *, now: bool = False) -> None:
         """The outbox's file removed while in use (its folder cleaned by hand) is made
@@ -690,18 +691,7 @@ class _KeptPublisher(Publisher):
         if not now and t - self._looked < KEEP_LOOK_S:
             return
         self._looked = t
-        try:
-            if self.outbox.keep_file():
-                self._lost_said = False
-                log.error(
-                    "%s: the outbox was removed while in use: made again from the open "
-                    "copy, nothing lost",
-                    self.outbox.path,
-                )
-        except OutboxError as exc:
-            if not self._lost_said:  # once, not at every look (it is tried at each)
-                self._lost_said = True
-                self.on_trouble(str(exc))
+        self._watch.look()
 
     def send(
         self,
