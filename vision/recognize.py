@@ -1010,10 +1010,10 @@ class Recognizer:
         # card laid over it, a hand, a shadow: an 8 read as a 3): the less sure gives way
         against: dict[int, float] = {}
         singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
+        slant = bool(self.squeezes)  # a single picture (read_any_scale)
         for i in singles:
             for j in singles:
                 a, b = groups[i][1][0], groups[j][1][0]
-                slant = bool(self.squeezes)  # a single picture (read_any_scale)
                 if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
