@@ -21,8 +21,9 @@ Prints, each with the command that measures it:
   time per frame by what it read (the whole frame, regions, nothing), for the
   frames that settled an observation, and a whole reading of such a frame.
 
-* bounded work: a frame of noise, a page of print and two patterned cloths against a table frame,
-  time and memory;
+* bounded work: a frame of noise, a page of print and two patterned cloths against a
+  table frame of a few cards and the real photographs of whole deals, time (per frame
+  and per megapixel) and memory;
 
 ``--only PART`` (``real``, ``single``, ``synthetic``, ``occlusion``, ``speed``, ``bounded``,
 ``live``; may be repeated) runs only those parts.
@@ -455,20 +456,27 @@ def full_mode(rec: Recognizer, frames: int = 8, passes: int = 2) -> None:
     )
 
 
-def bounded(rec: Recognizer, reads: int = 5) -> None:
+def bounded(rec: Recognizer, data: Path, reads: int = 5) -> None:
     """Frames that are no card table (:func:`vision.synth.clutter`: uniform noise, a page
-    of small print, two patterned cloths) against a
-    synthetic table, 1280x720: time per reading and the memory of a process reading
-    them (targets: about twice a table frame's)."""
+    of small print, two patterned cloths) against a synthetic table of a few cards,
+    1280x720, and against the real photographs of whole deals (``bidly/deals``, 52
+    cards, 1200x1200): time per reading, per megapixel, and the memory of a process
+    reading them (targets: about twice a table frame's)."""
     rng = np.random.default_rng(EVAL_SEED - 7)
     table = make_scene(rng, size=(1280, 720), d_range=(d_for_mounting(2.35), d_for_mounting(2.8)))
     print(
-        "\nbounded work, 1280x720, one core (median of 5 readings; a fresh process's peak memory)"
+        "\nbounded work, 1280x720, one core (median of 5 readings; a fresh process's peak "
+        "memory; ms per megapixel)"
     )
     names = {"noise": "uniform noise", "print": "print", "dots": "a cloth of dots"}
     names["flowers"] = "a flowered cloth"
-    frames = [("a card table", table.image)]
+    deals = sorted((data / "bidly" / "deals").glob("*.jpg"))
+    if not deals:
+        raise SystemExit(f"no whole-deal photographs under {data / 'bidly' / 'deals'}")
+    frames = [("a card table (synthetic, a few cards)", table.image)]
+    frames += [(f"a whole deal ({path.stem})", cv2.imread(str(path))) for path in deals]
     frames += [(names[kind], clutter(kind, rng)) for kind in CLUTTER]
+    per_mp: dict[str, float] = {}
     for name, image in frames:
         times = []
         for _ in range(reads):
@@ -478,10 +486,24 @@ def bounded(rec: Recognizer, reads: int = 5) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             cv2.imwrite(f"{tmp}/frame.png", image)
             rss = _reader_memory(tmp, str(rec.classifier.path))
+        ms = 1000 * statistics.median(times)
+        per_mp[name] = ms / (image.shape[0] * image.shape[1] / 1e6)
         print(
-            f"  {name}: {1000 * statistics.median(times):.1f} ms, "
-            f"{rec.timings.get('proposals_n', 0):.0f} proposals, {rss:.0f} MB"
+            f"  {name}: {ms:.1f} ms ({per_mp[name]:.0f} ms/MP), "
+            f"{rec.timings.get('proposals_n', 0):.0f} proposals, "
+            f"{rec.classifier.passed} past the gate, {rss:.0f} MB"
         )
+    table_mp = per_mp[frames[0][0]]
+    deal_mp = statistics.median(per_mp[name] for name, _ in frames[1 : 1 + len(deals)])
+    print(
+        "  per megapixel, each kind of clutter against the few-card table and against the "
+        "whole deals' median: "
+        + "; ".join(
+            f"{names[kind]} {per_mp[names[kind]] / table_mp:.1f} and "
+            f"{per_mp[names[kind]] / deal_mp:.1f} times"
+            for kind in CLUTTER
+        )
+    )
 
 
 def live_table(rec: Recognizer) -> None:
@@ -602,7 +624,7 @@ def main() -> int:
         speed(rec)
         full_mode(rec)
     if "bounded" in only:
-        bounded(rec)
+        bounded(rec, data)
     if "live" in only:
         live_table(rec)
     return 0

@@ -845,17 +845,45 @@ def test_a_grey_or_bgra_picture_is_read_and_another_depth_is_a_clear_error(rec):
                 read(bad)
 
 
+def test_a_tables_first_reading_spares_the_other_networks_and_every_rereading_asks_all(
+    rec, monkeypatch
+):
+    """docs/model.md, "Asked only where it can matter": the first reading of a
+    table's proposals spares the other networks where the model is sure of no index;
+    a re-reading (RECHECK, whose probabilities are averaged) and every reading of a
+    single picture (whose squeezed cuts follow what was leant to) ask them all."""
+    asked: list[bool] = []
+    classify = rec.classifier.classify
+
+    def watched(patches, *, spare=False):
+        asked.append(spare)
+        return classify(patches, spare=spare)
+
+    monkeypatch.setattr(rec.classifier, "classify", watched)
+    scene = make_scene(np.random.default_rng(9_000_003), size=(960, 720))
+    rec.read(scene.image)
+    assert asked[0] is True and not any(asked[1:])
+    asked.clear()
+    rec.read_any_scale(card_photo("7C", np.random.default_rng(5), next(iter(PHOTO_VIEWS))))
+    assert asked and not any(asked)
+    asked.clear()
+    rec.read(scene.image)  # sparing again after the single picture
+    assert asked[0] is True
+
+
 def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp_path):
     """docs/model.md, "More networks": the networks a model card lists (cards.2.onnx
     beside cards.onnx, with its hash) read what the gate passes too; their
-    probabilities are averaged. A card that lists none reads alone; a network
-    missing, changed or of another shape is named."""
+    probabilities are averaged (sparing them, except where the model alone is sure
+    a patch shows no index: a table's first reading). A card that lists none reads
+    alone; a network missing, changed or of another shape is named."""
     import json
     import shutil
 
     from vision.errors import ModelError
     from vision.model import (
         DEFAULT_MODEL,
+        SURELY_NONE,
         IndexClassifier,
         gate_path,
         more_paths,
@@ -876,10 +904,23 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
     rank1, suit1 = first.classify(patches)
     each = [o.classify(patches) for o in others]
     n = 1 + len(each)
-    assert np.allclose(rank, (rank1 + sum(r for r, _ in each)) / n, atol=1e-6)
-    assert np.allclose(suit, (suit1 + sum(s for _, s in each)) / n, atol=1e-6)
+    mean_r = (rank1 + sum(r for r, _ in each)) / n
+    mean_s = (suit1 + sum(s for _, s in each)) / n
+    assert np.allclose(rank, mean_r, atol=1e-6)
+    assert np.allclose(suit, mean_s, atol=1e-6)
     for r, _ in each:  # other networks, not one read again
         assert not np.allclose(rank1, r, atol=1e-3)
+    # sparing, only where the model is not sure the patch shows no index ...
+    rank, suit = pair.classify(patches, spare=True)
+    ask = rank1[:, 0] < SURELY_NONE
+    assert 0 < ask.sum() < len(ask)  # both kinds among a table's proposals
+    assert np.allclose(rank[ask], mean_r[ask], atol=1e-6)
+    assert np.allclose(suit[ask], mean_s[ask], atol=1e-6)
+    # ... its own reading where it is (docs/model.md, "Asked only where it can matter")
+    assert np.allclose(rank[~ask], rank1[~ask], atol=1e-6)
+    assert np.allclose(suit[~ask], suit1[~ask], atol=1e-6)
+    assert (mean_r[~ask].argmax(axis=1) == 0).all()  # which the average would not change
+    rank, suit = pair.classify(patches)
     # a model whose card lists no network reads alone, whatever lies beside it
     alone = tmp_path / "cards.onnx"
     shutil.copy(DEFAULT_MODEL, alone)

@@ -609,7 +609,9 @@ class Recognizer:
         props = all_proposals(pic)
         t1 = time.perf_counter()
         pyramid = pic.pyramid()
-        rank_p, suit_p = self.classifier.read(pyramid, props, pic.pyramid(gate=True))
+        rank_p, suit_p = self.classifier.read(
+            pyramid, props, pic.pyramid(gate=True), spare=self._spares
+        )
         t2 = time.perf_counter()
         rechecked = self._recheck(pyramid, props, rank_p, suit_p)
         squeezed = self._squeezed(pyramid, props, rank_p, suit_p)
@@ -675,7 +677,9 @@ class Recognizer:
             props = props.take(np.nonzero(near)[0])
             tb = time.perf_counter()
             pyramid = pic.pyramid(box)
-            rank_p, suit_p = self.classifier.read(pyramid, props, pic.pyramid(box, gate=True))
+            rank_p, suit_p = self.classifier.read(
+                pyramid, props, pic.pyramid(box, gate=True), spare=self._spares
+            )
             tc = time.perf_counter()
             counts["rechecked_n"] += self._recheck(pyramid, props, rank_p, suit_p)
             parts["proposals"] += tb - ta
@@ -720,6 +724,14 @@ class Recognizer:
         total = rank_p.sum(axis=1)
         rank_p /= np.maximum(total, 1e-12)[:, None]
         rank_p[total <= 0, 0] = 1.0
+
+    @property
+    def _spares(self) -> bool:
+        """Whether the first reading of a picture's proposals spares the other
+        networks where the model is sure of no index (``IndexClassifier.classify``):
+        not in a single picture, whose squeezed cuts follow what the networks leant
+        to where they read no index (:meth:`_squeezed`)."""
+        return not self.squeezes
 
     def _index_read(self, rank_p: NDArray[np.float32]) -> NDArray[np.bool_]:
         """Which proposals read as an index: a rank, not "no index", at a rank
