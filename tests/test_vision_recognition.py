@@ -860,9 +860,21 @@ def test_a_tables_first_reading_spares_the_other_networks_and_every_rereading_as
         return classify(patches, spare=spare)
 
     monkeypatch.setattr(rec.classifier, "classify", watched)
-    scene = make_scene(np.random.default_rng(9_000_003), size=(960, 720))
+    from vision.synth import d_for_mounting
+
+    scene = make_scene(  # the occlusion table: a doubtful 4S under score-pad writing
+        np.random.default_rng(9_000_000 - 1),
+        size=(1280, 720),
+        d_range=(d_for_mounting(2.35), d_for_mounting(3.0)),
+        hands=0.0,
+    )
     rec.read(scene.image)
-    assert asked[0] is True and not any(asked[1:])
+    assert rec.timings["rechecked_n"] > 0  # read again ...
+    assert asked[0] is True and len(asked) > 1 and not any(asked[1:])  # ... asking all
+    asked.clear()
+    h, w = scene.image.shape[:2]
+    rec.detect_regions(scene.image, [(0, 0, w // 2, h), (w // 2, 0, w, h)])
+    assert asked[:1] == [True]  # the live loop's regions spare as a whole frame does
     asked.clear()
     rec.read_any_scale(card_photo("7C", np.random.default_rng(5), next(iter(PHOTO_VIEWS))))
     assert asked and not any(asked)
@@ -935,6 +947,16 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
     # listed with its hash, it reads with it
     card.write_text(json.dumps({"networks": [network_hash(network_path(alone, 2))]}))
     assert np.allclose(IndexClassifier(alone).classify(patches)[0], rank, atol=1e-6)
+    # two others spare nothing: of one mind, they could outvote the model's sureness
+    shutil.copy(network_path(alone, 2), network_path(alone, 3))
+    listed = [network_hash(network_path(alone, k)) for k in (2, 3)]
+    card.write_text(json.dumps({"networks": listed}))
+    three = IndexClassifier(alone)
+    assert len(three.others) == 2
+    every = three.classify(patches)
+    spared = three.classify(patches, spare=True)
+    assert np.array_equal(every[0], spared[0]) and np.array_equal(every[1], spared[1])
+    network_path(alone, 3).unlink()
     # another file under that name, a listed file missing, a list that is none: named
     shutil.copy(DEFAULT_MODEL, network_path(alone, 2))
     with pytest.raises(ModelError, match=r"cards\.2\.onnx is not the network its model card"):

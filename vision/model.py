@@ -23,9 +23,9 @@ gate passes too, and the networks' probabilities are averaged. Networks wrong in
 different ways are seldom all sure of the same wrong card: the pair read every
 bench set with fewer readings of cards not there than either alone
 (docs/model.md, "More networks"), each network's time added (a millisecond or
-two a frame). A table's first reading of its proposals may spare them
-(``classify(spare=True)``): where the model alone is sure a patch shows no index
-(``SURELY_NONE`` of its probability) the others are not asked, since their average
+two a frame). A table's first reading of its proposals may spare a single other
+network (``classify(spare=True)``): where the model alone is sure a patch shows no
+index (``SURELY_NONE`` of its probability) it is not asked, since the average
 could not make it an index (docs/model.md, "Asked only where it can matter").
 """
 
@@ -61,8 +61,9 @@ GATE_H, GATE_W = PATCH_H // 2, PATCH_W // 2  # the gate's patches: the same stre
 RANK_CLASSES = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_CLASSES = ("S", "H", "D", "C")
 #: The model's own "no index" probability from which a patch is not read by the
-#: other networks. Averaged with it, they could then read an index only where one of
-#: them was at least 0.999 sure of one rank, and only at about 0.5 confidence.
+#: other network (where there is one other). Averaged with it, it could then read
+#: an index only where it was at least 0.999 sure of one rank, and only at about 0.5
+#: confidence.
 #: Measured (docs/model.md, "Asked only where it can matter"): 3,285 of 5,638 patches
 #: the gate passed (real photos, synthetic tables, unseen fonts, hard light,
 #: patterned cloth and print: 45 to 64 % of a table's, 96 % of the cloths') were
@@ -228,10 +229,12 @@ class IndexClassifier:
         self, patches: NDArray[np.uint8], *, spare: bool = False
     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Rank and suit probabilities per full-size patch: the full network's, or its
-        and the other networks' averaged. ``spare``: the others do not read a patch
-        the model is sure (``SURELY_NONE``) shows no index, which then has the
-        model's probabilities alone (what is done with them must ask only whether
-        an index was read: a re-reading that averages them asks all)."""
+        and the other networks' averaged. ``spare``: where there is one other
+        network, it does not read a patch the model is sure (``SURELY_NONE``) shows
+        no index, which then has the model's probabilities alone (what is done with
+        them must ask only whether an index was read: a re-reading that averages
+        them asks all). With two others or more every patch is read by all: two
+        others each about 0.75 sure of one rank would outvote the model."""
         nr, ns = len(RANK_CLASSES), len(SUIT_CLASSES)
         if len(patches) == 0:
             return np.zeros((0, nr), np.float32), np.zeros((0, ns), np.float32)
@@ -240,8 +243,12 @@ class IndexClassifier:
         suit_p = _softmax(logits[:, nr : nr + ns])
         if not self.others:
             return rank_p, suit_p
-        # sparing, the other networks read only what the model is not sure shows no index
-        ask = np.nonzero(rank_p[:, 0] < SURELY_NONE)[0] if spare else np.arange(len(patches))
+        # sparing, the other network reads only what the model is not sure shows no
+        # index; not where there are more: two others of one mind could outvote it
+        if spare and len(self.others) == 1:
+            ask = np.nonzero(rank_p[:, 0] < SURELY_NONE)[0]
+        else:
+            ask = np.arange(len(patches))
         if ask.size == 0:
             return rank_p, suit_p
         asked = patches[ask]

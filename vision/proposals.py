@@ -898,7 +898,10 @@ def _thin_joins(
             if not compact or part < SPLIT_KEEP * whole:
                 continue
             if part_labels is None:
-                part_labels = np.zeros_like(labels)
+                # np.zeros, not zeros_like: the operating system's zeroed pages, touched
+                # only where a part is written (zeros_like fills the piece's whole label
+                # image: 3 ms for a 4608 x 2592 one)
+                part_labels = np.zeros(labels.shape, labels.dtype)
             view = part_labels[by : by + bh, bx : bx + bw]
             view[o_labels == j] = len(rows) + 1
             rows.append([bx + px, by + py, pw, ph, part, bx + o_cen[j][0], by + o_cen[j][1]])
