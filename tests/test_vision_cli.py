@@ -125,6 +125,38 @@ def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys,
     assert len(errors) == 1 and "cut short" in errors[0] and f"1{suffix}" in errors[0]
 
 
+def test_a_jpeg_damaged_inside_is_named_damaged_in_one_line(tmp_path, capfd):
+    # a stretch of zeros inside the scan (a failing card) and a stretch lost (a bad
+    # copy): OpenCV printed "Corrupt JPEG data" on the console, decoded the rest as
+    # garbage and the reading went on with status 0 (a real deal photo: 11 cards,
+    # 2 of them false)
+    from vision.synth import make_scene
+
+    whole = tmp_path / "table.jpg"
+    cv2.imwrite(str(whole), make_scene(np.random.default_rng(5), size=(640, 480)).image)
+    data = whole.read_bytes()
+    n = len(data)
+    zeroed = bytearray(data)
+    zeroed[n // 2 : n // 2 + 400] = bytes(400)
+    for name, damaged in (
+        ("zeroed", bytes(zeroed)),
+        ("lost", data[: n // 2] + data[n // 2 + 300 :]),
+    ):
+        path = tmp_path / f"{name}.jpg"
+        path.write_bytes(damaged)
+        assert main(["vision", "identify", str(path)]) == 2
+        out, err = capfd.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1, err
+        assert f"cannot read image {path}: the JPEG is damaged: corrupt JPEG data" in err
+    # a writer's few bytes of padding before the end marker leave it whole
+    padded = tmp_path / "padded.jpg"
+    padded.write_bytes(data[:-2] + b"\x00\x00" + data[-2:])
+    assert main(["vision", "identify", "--json", str(padded)]) == 0
+    got = capfd.readouterr().out
+    assert main(["vision", "identify", "--json", str(whole)]) == 0
+    assert json.loads(got)["cards"] == json.loads(capfd.readouterr().out)["cards"] != []
+
+
 def test_a_png_with_a_damaged_byte_is_named_damaged_in_one_line(tmp_path, capfd):
     # a byte flipped in the compressed pixels: libpng printed "bad adaptive filter
     # value" on the console beside our own line; the chunk's checksum says it first
