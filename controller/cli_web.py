@@ -178,6 +178,11 @@ def _parts(args: argparse.Namespace) -> tuple[Any, Any, str | None]:
     if args.secret_file:
         try:
             secret = Path(args.secret_file).read_text(encoding="utf-8").strip()
+        except UnicodeDecodeError as exc:  # random bytes (head -c 32 /dev/urandom)
+            raise UsageError(
+                f"--secret-file {args.secret_file}: not UTF-8 text (byte {exc.start}); "
+                "write the key as text, e.g. openssl rand -hex 32"
+            ) from None
         except OSError as exc:
             raise UsageError(f"--secret-file {args.secret_file}: {exc.strerror or exc}") from exc
         if len(secret) < 32:

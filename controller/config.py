@@ -262,7 +262,10 @@ def _utf8_text(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path!r} is not UTF-8 text (byte {exc.start})") from None
+        raise ValueError(
+            f"{path!r} is not UTF-8 text (byte {exc.start}); write it as text "
+            "(a key: openssl rand -hex 32)"
+        ) from None
     except OSError as exc:
         raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
@@ -545,9 +548,14 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         from rules.reading.games import engine_for
 
         try:
-            engine_for(game.game, game.options)
+            engine = engine_for(game.game, game.options)
         except RulesError as exc:
             problems.append(f"game: {exc}")
+        else:
+            seats = engine.rules.players
+            if game.dealer is not None and not 0 <= game.dealer < seats:
+                # the referee refused it at every start, as `--dealer`
+                problems.append(f"game.dealer: {game.dealer}: seats are 0 to {seats - 1}")
     if problems:
         raise ConfigError([f"{path}: {p}" for p in problems])
     return KiebitzConfig(path, broker, table, referee, game, recorder, web)
@@ -562,7 +570,9 @@ def load_config(path: str | Path) -> KiebitzConfig:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError([f"{p}: cannot read: {why}"]) from None
     try:
-        data = tomllib.loads(text)
+        # a byte-order mark before the first line (Windows Notepad writes one):
+        # tomllib calls it an "Invalid statement" at line 1, column 1
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{p}: not valid TOML: {exc}"]) from None
     return parse_config(data, str(p))

@@ -123,3 +123,23 @@ def test_observation_files_with_an_old_macs_line_ends_read_as_before(tmp_path):
     lines.write_bytes(('{"status": "calibrated"}\r{oops\r' + body).encode())
     with pytest.raises(ValueError, match="line 2: not JSON"):
         list(read_observation_lines(lines))
+
+
+def test_an_observation_line_with_a_number_json_does_not_allow_is_named(tmp_path, capfd):
+    # {"t": Infinity} (or NaN, or 1e999) was taken, then not sent because the bus
+    # cannot encode it, with a warning that named no line, and the run said status 0
+    good = '{"kind": "placed", "card": "QH", "zone": "play.0", "t": 1.0}\n'
+    lines = tmp_path / "game.jsonl"
+    for bad, why in (
+        ("Infinity", "Infinity is not a number JSON allows"),
+        ("NaN", "NaN is not a number JSON allows"),
+        ("1e999", "the number 1e999 is out of range"),
+    ):
+        lines.write_text(good + good.replace("1.0", bad))
+        err = one_line_error(
+            capfd, "run", "--observations", str(lines), "--headless", "--no-records"
+        )
+        assert f"--observations {lines}: line 2: {why}" in err
+    lines.write_text(good.replace('"t": 1.0', '"t": 1.0, "t": 2.0'))
+    err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
+    assert "line 1: the key 't' twice" in err

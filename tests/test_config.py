@@ -146,6 +146,29 @@ def test_a_web_secret_under_32_characters_is_found_by_the_check(tmp_path, capsys
     assert "web.secret_file:" in err and "holds 5 characters, at least 32 are needed" in err
 
 
+def test_a_dealer_the_table_has_no_seat_for_is_found_by_the_check(tmp_path, capsys):
+    # `config check` said ok; the referee then refused it at every start, as `--dealer`
+    path = tmp_path / "c.toml"
+    for game, dealer, seats in (("cribbage", 7, 2), ("cribbage", -1, 2), ("skat", 3, 3)):
+        path.write_text(f'[game]\ngame = "{game}"\ndealer = {dealer}\n')
+        status, _, err = run(capsys, "config", "check", str(path))
+        assert status == 2, err
+        assert err.strip() == (
+            f"kiebitz: error: {path}: game.dealer: {dealer}: seats are 0 to {seats - 1}"
+        )
+    path.write_text('[game]\ngame = "cribbage"\nplayers = 3\ndealer = 2\n')
+    assert run(capsys, "config", "check", str(path))[0] == 0
+
+
+def test_a_config_saved_with_a_byte_order_mark_reads(tmp_path, capsys):
+    # Windows Notepad's UTF-8 starts with one: "not valid TOML: Invalid statement
+    # (at line 1, column 1)" before
+    path = example(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    status, out, err = run(capsys, "config", "check", str(path))
+    assert (status, err) == (0, "") and ": ok: broker" in out
+
+
 def test_unknown_keys_and_every_problem_are_listed(tmp_path, capsys):
     path = tmp_path / "k.toml"
     path.write_text(

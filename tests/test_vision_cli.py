@@ -307,6 +307,13 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
         (b"file,cards\nx.png\n", "labels.csv: line 2: no cards cell"),
         (b"file,cards\n,10H\n", "labels.csv: line 2: no file name"),
         (b"file,labels\nx.png,10H\n", "labels.csv: needs the columns file and cards"),
+        # a NUL in a name was a traceback (open() refuses it); a quote left open took
+        # every row after it for one file's cards, without a word
+        (b"file,cards\n\x00x.png,10H\n", "labels.csv: line 2: the file name has a NUL byte"),
+        (
+            b"file,cards\nx.png,10H\ny.png,\"10H\nz.png,QS\n",
+            "labels.csv is not readable CSV (line 3): unexpected end of data",
+        ),
         (
             b"file,cards\n" + b"".join(b"x%d.png,1S\n" % i for i in range(7)),
             "line 6: '1S' is not a card (as 10H, TH, Q\u2660; a rank alone: A?); and 2 more",

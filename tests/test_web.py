@@ -204,6 +204,20 @@ def test_operators_passwords_are_stored_hashed(tmp_path, capsys, monkeypatch):
     assert "expected name:$argon2id$" in capsys.readouterr().err
 
 
+def test_a_secret_of_random_bytes_is_named_in_one_line(tmp_path, capsys):
+    # `head -c 48 /dev/urandom > web.secret` is a natural way to make a key: `web`
+    # gave a UnicodeDecodeError traceback (and `config check` one line)
+    from controller.cli import main
+
+    secret = tmp_path / "web.secret"
+    secret.write_bytes(bytes(range(200, 248)))
+    assert main(["web", "--broker", "mqtt://127.0.0.1:1", "--secret-file", str(secret)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert f"--secret-file {secret}: not UTF-8 text (byte 0)" in err
+    assert "openssl rand -hex 32" in err
+
+
 def test_operators_added_or_removed_while_the_view_runs_count_at_once(club, caplog):
     # `web-passwd` run while the web view serves: before, the view read the file at
     # start only, so an operator added later could not log in until a restart (and a

@@ -16,6 +16,7 @@ import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rules.cards import InvalidCardError, parse_card
 from vision.errors import SourceError
@@ -70,12 +71,19 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise SourceError(f"{path} is not UTF-8 text (line {line}, byte {exc.start})") from exc
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    # strict: a quote left open runs to the end of the file, and every row after it
+    # would be one file's cards (read without a word before)
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    rows: list[tuple[int, dict[str, Any]]] = []
     try:
         columns = reader.fieldnames
-        rows = [(reader.line_num, row) for row in reader]
+        for row in reader:
+            rows.append((reader.line_num, row))
     except csv.Error as exc:
-        raise SourceError(f"{path} is not readable CSV (line {reader.line_num}): {exc}") from exc
+        # the fault lies in the row after the last one read whole (a quote left open
+        # is only found at the file's end)
+        line = rows[-1][0] + 1 if rows else 1 if columns is None else 2
+        raise SourceError(f"{path} is not readable CSV (line {line}): {exc}") from exc
     if not columns:
         raise SourceError(f"{path} is empty: it needs the columns file and cards")
     if not {"file", "cards"} <= set(columns):
@@ -93,6 +101,9 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
         if not file or cards is None or None in row:
             why = "no file name" if not file else "no cards cell" if cards is None else ""
             faults.append(f"line {line}: " + (why or "more cells than columns"))
+            continue
+        if "\x00" in file:  # no file system names a file so (open() raised ValueError)
+            faults.append(f"line {line}: the file name has a NUL byte")
             continue
         if file in first:
             faults.append(f"line {line}: {file!r} is labelled again (first on line {first[file]})")
