@@ -241,6 +241,40 @@ def _readable_file(value: Any) -> str:
     return str(path)
 
 
+def _source(value: Any) -> str:
+    """What the table reads frames from, as ``--source`` takes it (``picamera``, a
+    camera's number or device, a network camera's URL, a video file, a folder of
+    pictures): a file or folder that is not there was found only when the service
+    started. A camera device (``/dev/video0``) may be unplugged while the config is
+    checked: ``kiebitz status`` says whether it is there."""
+    from vision.errors import SourceError
+    from vision.sources import open_source
+
+    text = _text(value)
+    if "\x00" in text:
+        raise ValueError(f"{_shown(text)} has a NUL byte in it")
+    if text.startswith("/dev/"):
+        return text
+    try:
+        open_source(text)  # made, not opened: no camera is touched
+    except SourceError as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
+# Frames a second a table may ask for: a frame every ten seconds to a fast camera's
+# 120 (1e-300 waited for ever between frames and passed the check)
+FPS_RANGE = (0.1, 120.0)
+
+
+def _fps(value: Any) -> float:
+    fps = _positive(value)
+    low, high = FPS_RANGE
+    if not low <= fps <= high:
+        raise ValueError(f"expected frames a second from {low:g} to {high:g}, got {_shown(value)}")
+    return fps
+
+
 def _model_file(value: Any) -> str:
     """A card model the vision loop can load: an ONNX network that reads index patches
     (and its gate and second network beside it, where they are), loaded once here as
@@ -293,6 +327,8 @@ def _secret_file(value: Any) -> str:
 def _new_file(value: Any) -> str:
     """A file the service writes (a log, an outbox): its folder must exist."""
     path = Path(_text(value))
+    if "\x00" in str(path):  # no file system names a file so (open() raised ValueError)
+        raise ValueError(f"{_shown(str(path))} has a NUL byte in it")
     if not path.parent.is_dir():
         raise ValueError(f"no folder {str(path.parent)!r} for {path.name!r}")
     if path.is_dir():
@@ -418,12 +454,12 @@ SCHEMA: dict[str, dict[str, Any]] = {
     },
     "table": {
         "id": _table_id,
-        "source": _text,
+        "source": _source,
         "observations": _readable_file,
         "layout": _table_layout,
-        "fps": _positive,
+        "fps": _fps,
         "model": _model_file,
-        "outbox": _new_file,
+        "outbox": _sqlite_file,
         "board": {"port": _text, "layout": _board_layout},
         "panel": {"gpio": _gpio},
     },
