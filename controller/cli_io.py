@@ -55,6 +55,7 @@ __all__ = [
     "name_commands",
     "open_input",
     "positive_number",
+    "read_byte_lines",
     "read_lines",
     "run_batch",
     "serve",
@@ -320,6 +321,19 @@ def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
     >>> [(line, getattr(line, "length", None)) for line in read_lines(io.BytesIO(data), 8)]
     [('5H 5S\r5C', None), ('', None), ('', 10), ('KD', None)]
     """
+    for line in read_byte_lines(stream, max_line):
+        yield line if isinstance(line, OverlongLine) else line.decode("utf-8", errors="replace")
+
+
+def read_byte_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[bytes | OverlongLine]:
+    r"""The lines of a byte stream, as :func:`read_lines` reads them but not decoded
+    (for a reader that names a line's bytes that are not UTF-8 itself): a line
+    longer than ``max_line`` bytes is an :class:`OverlongLine`, never held whole.
+
+    >>> import io
+    >>> list(read_byte_lines(io.BytesIO(b"\xef\xbb\xbf{}\r\n\xe9\n"), 8))
+    [b'{}', b'é']
+    """
     limit = max_line + 2  # the line and its CRLF
     first = True
     while True:
@@ -340,7 +354,7 @@ def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
                 length += len(more) - more.endswith(b"\n")
             yield OverlongLine(length)
             continue
-        yield line.decode("utf-8", errors="replace")
+        yield line
 
 
 @contextmanager

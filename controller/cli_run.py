@@ -350,6 +350,7 @@ _NOT_INPUTS = frozenset({"status", "reading", "warning", "error"})
 
 
 def _replay(path: str, setup) -> int:
+    from controller.cli_io import OverlongLine, read_byte_lines
     from rules.errors import RulesError
     from rules.reading import TableReading, parse_input
 
@@ -368,9 +369,13 @@ def _replay(path: str, setup) -> int:
 
     try:
         with handle:
-            for number, raw in enumerate(handle, 1):
+            # lines of at most MAX_LINE bytes: one of 200 MB was held whole (640 MB)
+            for number, raw in enumerate(read_byte_lines(handle), 1):
+                if isinstance(raw, OverlongLine):
+                    fault(raw.error())
+                    continue
                 try:
-                    line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                    line = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     fault(f"not UTF-8 text (byte {exc.start + 1})")
                     continue

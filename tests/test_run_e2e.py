@@ -234,6 +234,17 @@ def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     assert state["scores"] == list(game.scores)
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and "game.jsonl: line" in err[0] and "not JSON" in err[0]
+    # a line of 200 kB is named and read past, never held whole (one of 200 MB took
+    # 640 MB); the lines after it are read
+    lines = path.read_text().splitlines()
+    lines[-1] = '{"kind": "placed", "card": "' + "x" * 200_000 + '"}'
+    path.write_text("\n".join([*lines[:3], lines[-1], *lines[3:-1]]) + "\n")
+    assert main(["referee", "--replay", str(path), "--game-to", "61"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["scores"] == list(game.scores)
+    assert captured.err.strip().splitlines() == [
+        f"kiebitz: {path}: line 4: a line of 200,030 bytes, longer than 65,536: not read"
+    ]
 
 
 @pytest.mark.parametrize(

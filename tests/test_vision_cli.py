@@ -311,7 +311,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
         # every row after it for one file's cards, without a word
         (b"file,cards\n\x00x.png,10H\n", "labels.csv: line 2: the file name has a NUL byte"),
         (
-            b"file,cards\nx.png,10H\ny.png,\"10H\nz.png,QS\n",
+            b'file,cards\nx.png,10H\ny.png,"10H\nz.png,QS\n',
             "labels.csv is not readable CSV (line 3): unexpected end of data",
         ),
         (
