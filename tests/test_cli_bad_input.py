@@ -143,3 +143,11 @@ def test_an_observation_line_with_a_number_json_does_not_allow_is_named(tmp_path
     lines.write_text(good.replace('"t": 1.0', '"t": 1.0, "t": 2.0'))
     err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
     assert "line 1: the key 't' twice" in err
+
+
+def test_an_observation_line_too_long_is_named_not_held(tmp_path, capfd):
+    good = '{"kind": "placed", "card": "QH", "zone": "play.0", "t": 1.0}\n'
+    lines = tmp_path / "game.jsonl"
+    lines.write_text(good + '{"kind": "placed", "card": "' + "x" * 100_000 + '"}\n' + good)
+    err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
+    assert f"--observations {lines}: line 2: longer than 65,536 bytes" in err

@@ -106,6 +106,8 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
 
 
 _LINE_END = re.compile(rb"\r\n?")
+#: The longest line of a recorded file, in bytes (as ``kiebitz referee --replay``'s)
+MAX_LINE = 1 << 16
 
 
 def _text_lines(handle: IO[bytes]) -> Iterator[str]:
@@ -113,7 +115,11 @@ def _text_lines(handle: IO[bytes]) -> Iterator[str]:
     a line in another encoding is named by its number (a whole-file decoder said
     only which byte of which block of the file it stumbled on)."""
     number = 0
-    for raw in handle:
+    while raw := handle.readline(MAX_LINE + 2):
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            # one of 200 MB was held whole, and then its copies: a line of an
+            # observation is a few hundred bytes
+            raise ValueError(f"line {number + 1}: longer than {MAX_LINE:,} bytes")
         # a line ends at LF, CRLF or a lone CR (an old Mac's), as text mode reads it
         for piece in _LINE_END.split(raw.rstrip(b"\r\n")):
             number += 1
