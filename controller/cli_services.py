@@ -94,7 +94,8 @@ def _usage(what: str) -> Iterator[None]:
         text = str(exc) if not isinstance(exc, KeyError) else f"unknown {exc}"
         if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
             text = exc.strerror  # the path is named in ``what`` already
-        raise UsageError(f"{what}: {text}") from exc
+        # an error that names its source itself is not named twice ("--gpio: --gpio:")
+        raise UsageError(text if text.startswith(f"{what}: ") else f"{what}: {text}") from exc
 
 
 def _table(args: argparse.Namespace) -> int:

@@ -151,3 +151,14 @@ def test_an_observation_line_too_long_is_named_not_held(tmp_path, capfd):
     lines.write_text(good + '{"kind": "placed", "card": "' + "x" * 100_000 + '"}\n' + good)
     err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
     assert f"--observations {lines}: line 2: longer than 65,536 bytes" in err
+
+
+def test_an_unknown_pin_factory_is_named_once(tmp_path, capfd):
+    # `kiebitz table --gpio bogus` said "--gpio: --gpio: unknown pin factory"
+    lines = tmp_path / "game.jsonl"
+    lines.write_text("")
+    err = one_line_error(
+        capfd, "table", "--table-id", "t1", "--broker", "memory://gpio",
+        "--observations", str(lines), "--gpio", "bogus",
+    )  # fmt: skip
+    assert err.startswith("kiebitz: error: --gpio: unknown pin factory 'bogus'"), err

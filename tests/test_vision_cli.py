@@ -157,6 +157,16 @@ def test_a_jpeg_damaged_inside_is_named_damaged_in_one_line(tmp_path, capfd):
     assert json.loads(got)["cards"] == json.loads(capfd.readouterr().out)["cards"] != []
 
 
+def test_a_picture_opencv_cannot_decode_is_one_line_without_its_warning(tmp_path, capfd):
+    # a TIFF of 32-bit float samples: OpenCV printed "[ WARN:0@0.008] global
+    # grfmt_tiff.cpp:811 ... can not handle images with 32-bit samples" above ours
+    tiff = tmp_path / "f32.tiff"
+    cv2.imwrite(str(tiff), np.random.default_rng(1).random((40, 60, 3)).astype(np.float32))
+    assert main(["vision", "identify", str(tiff)]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err == f"kiebitz: error: cannot read image {tiff}: not a readable image\n"
+
+
 def test_a_png_with_a_damaged_byte_is_named_damaged_in_one_line(tmp_path, capfd):
     # a byte flipped in the compressed pixels: libpng printed "bad adaptive filter
     # value" on the console beside our own line; the chunk's checksum says it first
@@ -270,6 +280,10 @@ def test_a_picture_too_large_to_decode_is_refused_before_decoding(tmp_path, caps
         (["vision", "annotate", "{png}", "{here}/no/o.png"], "no folder"),
         (["vision", "eval", "{here}", "--model", "/no/model.onnx"], "model file not found"),
         (
+            ["vision", "identify", "{png}", "--model", "{here}"],
+            "model file {here} is a folder, not an ONNX file",  # was "not found"
+        ),
+        (
             ["vision", "watch", "/no/such/video.mp4", "--model", "/no/model.onnx"],
             "model file not found",
         ),
@@ -283,6 +297,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     names = {"{here}": tmp_path, "{text}": text, "{png}": png}
     for key, value in names.items():
         argv = [a.replace(key, str(value)) for a in argv]
+        message = message.replace(key, str(value))
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0], err

@@ -202,6 +202,17 @@ def test_operators_passwords_are_stored_hashed(tmp_path, capsys, monkeypatch):
     users.write_text("ben:plaintext\n")
     assert main(["web", "--broker", "mqtt://127.0.0.1:1", "--users", str(users)]) == 2
     assert "expected name:$argon2id$" in capsys.readouterr().err
+    # a file in a folder that is not there was named by its temporary file
+    # ("nodir/u.new"); a name of 10,000 characters was said back whole
+    monkeypatch.setattr("sys.stdin", io.StringIO("a-long-password\n"))
+    assert main(["web-passwd", "--users", str(tmp_path / "no" / "u"), "ben"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"kiebitz: error: {tmp_path / 'no' / 'u'}: no folder '{tmp_path / 'no'}'"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("a-long-password\n"))
+    assert main(["web-passwd", "--users", str(tmp_path / "fresh"), "b" * 10_000]) == 2
+    err = capsys.readouterr().err
+    assert len(err) < 200 and "operator name 'bbbb" in err
 
 
 def test_a_secret_of_random_bytes_is_named_in_one_line(tmp_path, capsys):

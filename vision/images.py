@@ -230,7 +230,7 @@ def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
         why = _jpeg_damage(data)
         if why is not None:
             raise ImageError(f"cannot read image {name}: {why}")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = _decoded(data)
     if image is None or image.size == 0:
         heif = _heif_brand(data)
         if heif is not None:
@@ -241,6 +241,19 @@ def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
             )
         raise ImageError(f"cannot read image {name}: not a readable image")
     return image
+
+
+def _decoded(data: bytes) -> NDArray[np.uint8] | None:
+    """OpenCV's decoding of ``data``, its own warnings kept off the console: a TIFF of
+    32-bit samples printed ``[ WARN:0@0.008] global grfmt_tiff.cpp:811 … can not
+    handle images with 32-bit samples`` above the one line that names the file."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+    return None if image is None else np.asarray(image, np.uint8)
 
 
 # ISO base media file brands of HEIF and AVIF stills (an iPhone's default, and

@@ -200,6 +200,8 @@ class IndexClassifier:
 
     @staticmethod
     def _load(path: Path) -> cv2.dnn.Net:
+        if path.is_dir():
+            raise ModelError(f"model file {path} is a folder, not an ONNX file")
         if not path.is_file():
             raise ModelError(f"model file not found: {path}")
         try:

@@ -138,7 +138,8 @@ class Users:
 
     def set(self, name: str, password: str) -> None:
         if not NAME.fullmatch(name):
-            raise UsersError(f"operator name {name!r}: 1 to 32 of A-Z a-z 0-9 _ . -")
+            shown = repr(name) if len(name) <= 40 else repr(name[:40])[:-1] + "…'"
+            raise UsersError(f"operator name {shown}: 1 to 32 of A-Z a-z 0-9 _ . -")
         if len(password) < 8:
             raise UsersError("a password of at least 8 characters")
         self.hashes[name] = _HASHER.hash(password)
@@ -148,6 +149,8 @@ class Users:
             raise UsersError("these operators have no file")
         lines = ["# Kiebitz web view operators: name:argon2 hash (kiebitz web passwd)"]
         lines += [f"{n}:{h}" for n, h in sorted(self.hashes.items())]
+        if not self.path.parent.is_dir():  # the error named the temporary file
+            raise UsersError(f"{self.path}: no folder {str(self.path.parent)!r}")
         tmp = self.path.with_suffix(self.path.suffix + ".new")
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
         tmp.chmod(0o600)
