@@ -166,8 +166,10 @@ def _run(args: argparse.Namespace) -> int:
         _layout_defaults(args)
     setup = setup_from_args(args)
     table_id(args.table_id)
-    if args.observations is not None and not Path(args.observations).is_file():
-        what = "a folder, not a file" if Path(args.observations).is_dir() else "no such file"
+    # a pipe is read as a file is (`--observations <(kiebitz vision watch …)`, /dev/stdin)
+    said = Path(args.observations) if args.observations is not None else None
+    if said is not None and (said.is_dir() or not said.exists()):
+        what = "a folder, not a file" if said.is_dir() else "no such file"
         raise UsageError(f"--observations {args.observations}: {what}")
     if args.source is not None and args.layout is None:
         raise UsageError("--source needs --table LAYOUT.toml (the zones and markers)")

@@ -224,6 +224,28 @@ def test_a_source_without_a_layout_and_a_missing_file_are_refused(tmp_path, caps
     assert err == [f"kiebitz: error: --source: no images in folder {tmp_path / 'frames'}"]
 
 
+def test_recorded_observations_read_from_a_pipe(tmp_path, capfd):
+    # `--observations <(kiebitz vision watch …)`: a pipe is no regular file, and `run`
+    # said "no such file"
+    import os
+    import threading
+
+    game, path = _cribbage_lines(tmp_path, seed=4)
+    argv = ["run", "--headless", "--no-records", "--game-to", "61", "--observations"]
+    assert main([*argv, str(path)]) == 0
+    from_file = capfd.readouterr().out
+    fifo = tmp_path / "lines"
+    os.mkfifo(fifo)
+    # a daemon: where the pipe is never opened for reading, its writer waits for ever
+    writer = threading.Thread(target=lambda: fifo.write_bytes(path.read_bytes()), daemon=True)
+    writer.start()
+    status = main([*argv, str(fifo)])
+    writer.join(timeout=30)
+    out, err = capfd.readouterr()
+    assert status == 0, err
+    assert out == from_file and f"scores {list(game.scores)}" in out
+
+
 def test_kiebitz_referee_replays_observation_lines_offline(tmp_path, capsys):
     game, path = _cribbage_lines(tmp_path, seed=4)
     with path.open("a") as f:
