@@ -13,7 +13,6 @@ import datetime
 import json
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli_io import counting_number, serve, service_logging, table_ids
@@ -53,8 +52,9 @@ def _add_recorder(commands: Commands) -> None:
 
 def _open(db: str | None, config: str | None = None, *, existing: bool = False) -> RecordStore:
     """The records store named by ``--db``, the config's ``[recorder] db`` or the
-    default. ``existing``: only read from (list, show, export), so a file that is
-    not there is a mistyped name, not a new database to make."""
+    default. ``existing``: only read from (list, show, export), so nothing is made
+    or migrated: a file that is not there is a mistyped name, and an empty one is
+    no records database, not new ones to make (:class:`RecordStore`'s ``read_only``)."""
     from controller.recorder.store import RecordsError, RecordStore
 
     if db is None and config is not None:
@@ -63,10 +63,8 @@ def _open(db: str | None, config: str | None = None, *, existing: bool = False) 
         cfg = read_config(config)
         db = cfg.recorder.db if cfg.recorder is not None else None
     where = db or DEFAULT_DB
-    if existing and "://" not in where and not Path(where).exists():
-        raise UsageError(f"{where}: no records database there (the recorder makes it)")
     try:
-        return RecordStore(where)
+        return RecordStore(where, read_only=existing)
     except RecordsError as exc:
         raise UsageError(str(exc)) from exc
 
@@ -178,9 +176,14 @@ def _scores(row: MatchRow) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    """The matches; one whose row is damaged is named on its own line on stderr (the
+    others are listed all the same) and makes the status 1, as a bad line of a batch."""
+    from controller.recorder.store import DamagedRecord
+
     store = _open(args.db, args.config, existing=True)
+    damaged: list[DamagedRecord] = []
     try:
-        rows = store.matches(table=args.table, game=args.game, limit=args.limit)
+        rows = store.matches(table=args.table, game=args.game, limit=args.limit, damaged=damaged)
     finally:
         store.close()
     for r in rows:
@@ -204,18 +207,21 @@ def _list(args: argparse.Namespace) -> int:
                 f"{r.id:>5}  {r.table_id:<12} {r.game:<9} {_when(r.started_at)}  "
                 f"{r.events:>5} events  scores {_scores(r):<14} {status}"
             )
-    if not rows and not args.json:
+    sys.stdout.flush()
+    for exc in damaged:
+        print(f"kiebitz: {' '.join(str(exc).split())}; not listed", file=sys.stderr)
+    if not rows and not damaged and not args.json:
         print("no matches recorded", file=sys.stderr)
-    return 0
+    return 1 if damaged else 0
 
 
 def _record(args: argparse.Namespace) -> Any:
-    from controller.recorder.store import RecordsError
+    from controller.recorder.store import DamagedRecord, RecordsError
 
     store = _open(args.db, args.config, existing=True)
     try:
         return store.match(args.match)
-    except RecordsError as exc:
+    except (RecordsError, DamagedRecord) as exc:
         raise UsageError(str(exc)) from exc
     finally:
         store.close()
@@ -223,6 +229,7 @@ def _record(args: argparse.Namespace) -> Any:
 
 def _show(args: argparse.Namespace) -> int:
     from controller.recorder.replay import ReplayError, check
+    from rules.errors import RulesError
 
     record = _record(args)
     r = record.row
@@ -241,6 +248,9 @@ def _show(args: argparse.Namespace) -> int:
         verdict = "agrees with the referee" if not differences else "; ".join(differences)
     except ReplayError as exc:
         verdict = str(exc)
+    except (RulesError, KeyError, TypeError, ValueError) as exc:
+        # events or a setup the rules refuse (a record mended by hand): said, as the web does
+        verdict = f"cannot be replayed: {' '.join(str(exc).split())[:300]}"
     print(f"replay   {verdict}")
     for d in record.deals:
         res = d.get("result") or {}

@@ -501,7 +501,7 @@ def test_kiebitz_records_lists_shows_and_exports(tmp_path, capsys):
     typo = tmp_path / "recrods.db"
     for argv in (["list"], ["show", str(match)], ["export", str(match)]):
         assert main(["records", "--db", str(typo), *argv]) == 2
-        assert f"{typo}: no records database there" in capsys.readouterr().err
+        assert f"{typo}: no such file" in capsys.readouterr().err
     assert not typo.exists()
 
 

@@ -67,7 +67,12 @@ def import_referee_log(
         if stored is None:
             tables = ", ".join(log.tables()) or "none"
             raise RecordsError(f"{log_path}: no table {table} in this log (it has: {tables})")
-        reading = TableReading(setup_from_json(stored))
+        try:
+            reading = TableReading(setup_from_json(stored))
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            raise RecordsError(
+                f"{log_path}: table {table}: its setup cannot be read: {exc}"
+            ) from None
         n = 0
         for number, _, body in log.inputs(table):
             n = number
@@ -75,6 +80,8 @@ def import_referee_log(
                 reading.feed(parse_input(body))
             except RulesError:  # as the referee: an input that no longer reads is skipped
                 continue
+    except StoreError as exc:  # a row of the log damaged: named (file, table, row)
+        raise RecordsError(str(exc)) from None
     finally:
         log.close()
     setup = reading.setup.to_json()

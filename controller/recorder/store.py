@@ -26,7 +26,9 @@ True
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -51,6 +53,7 @@ from controller.recorder.schema import (
 )
 
 __all__ = [
+    "DamagedRecord",
     "MatchRecord",
     "MatchRow",
     "RecordRefused",
@@ -66,9 +69,18 @@ __all__ = [
 #: ones between); one further is refused as malformed.
 MAX_GAP = 10_000
 
+log = logging.getLogger("kiebitz.recorder")
+
 
 class RecordsError(ControllerError, OSError):
     """The records cannot be opened, migrated or written; or a match asked for is not there."""
+
+
+class DamagedRecord(ControllerError, ValueError):
+    """A row of the records that cannot be read (its JSON mangled, a number that is
+    text): the message names the database, the match and the row. Not a
+    :class:`RecordsError`, which the recorder takes for a database away and tries
+    again: a damaged row stays damaged."""
 
 
 class RecordRefused(ControllerError, ValueError):
@@ -167,21 +179,39 @@ def _pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-class RecordStore:
-    """The records database (see the module's documentation)."""
+def _read_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """A store only read from: the file's journal mode is left as it is (setting WAL
+    writes the file's header), and SQLite refuses any change."""
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA query_only=ON")
+    cur.close()
 
-    def __init__(self, url: str | Path) -> None:
+
+class RecordStore:
+    """The records database (see the module's documentation). ``read_only``: for
+    those that only read (``kiebitz records list / show / export``): nothing is
+    made or changed, so a file that is not there, an empty one or one of an
+    older schema is refused (:class:`RecordsError`) rather than made a records
+    database."""
+
+    def __init__(self, url: str | Path, *, read_only: bool = False) -> None:
         self.url = database_url(url)
         self.shown = shown_url(self.url)
+        self.read_only = read_only
+        #: what messages name the database by: a file as it was given, else the URL
+        self.name = str(url) if "://" not in str(url) and str(url) != ":memory:" else self.shown
         try:
             if self.url.startswith("sqlite"):
                 memory = self.url in ("sqlite://", "sqlite:///:memory:")
+                if read_only and not memory:
+                    self._check_file(sa.engine.make_url(self.url).database or "")
                 self.engine: Engine = sa.create_engine(
                     self.url,
                     connect_args={"check_same_thread": False},
                     poolclass=sa.pool.StaticPool if memory else None,
                 )
-                sa.event.listen(self.engine, "connect", _pragmas)
+                sa.event.listen(self.engine, "connect", _read_pragmas if read_only else _pragmas)
             else:
                 self.engine = sa.create_engine(self.url, pool_pre_ping=True)
             self._migrate()
@@ -193,10 +223,30 @@ class RecordStore:
         # an SQLite file's path and inode (keep_file), and a connection of the store's
         # own kept open on that file: what keep_file copies from, whatever the pool
         # holds or has let go (a connection the pool opens after the file is removed
-        # makes an empty one at the path); None for PostgreSQL or memory
-        self._file = self.engine.url.database if self.url.startswith("sqlite") else None
+        # makes an empty one at the path); None for PostgreSQL or memory, and for a
+        # store only read from (nothing of it to keep)
+        self._file = (
+            self.engine.url.database if self.url.startswith("sqlite") and not read_only else None
+        )
         self._inode = file_inode(self._file or "")
         self._keeper = self._open_keeper()
+
+    def _check_file(self, path: str) -> None:
+        """A file only read from must be there and hold something: SQLite takes a
+        missing or empty file for an empty database, which the migrations made a
+        records database of (``kiebitz records list`` on a mistyped name)."""
+        if not os.path.lexists(path):
+            raise RecordsError(
+                f"{self.name}: no such file (no records database there: the recorder makes it)"
+            )
+        if os.path.isdir(path):
+            raise RecordsError(f"{self.name}: a folder, not a records database")
+        try:
+            size = os.path.getsize(path)
+        except OSError as exc:
+            raise RecordsError(f"{self.name}: cannot open the records: {exc.strerror}") from exc
+        if size == 0:
+            raise RecordsError(f"{self.name}: not a records database (empty file)")
 
     def _open_keeper(self) -> sqlite3.Connection | None:
         if self._inode is None or self._file is None:
@@ -234,23 +284,63 @@ class RecordStore:
         return True
 
     def _migrate(self) -> None:
+        """Bring the schema to the newest revision (a store only read from: check that
+        it is there). A database that holds other tables, or none where one is only
+        read, is not a records database; one at a revision these migrations do not
+        know was made by a newer Kiebitz, and is left as it is."""
         _quiet_alembic()  # before alembic loads: it says its plugins as it imports
         from alembic import command
         from alembic.config import Config
+        from alembic.script import ScriptDirectory
+        from alembic.util import CommandError
 
         with resources.as_file(resources.files("controller.recorder") / "migrations") as where:
             cfg = Config()
             cfg.set_main_option("script_location", str(where))
+            script = ScriptDirectory.from_config(cfg)
+            known = {rev.revision for rev in script.walk_revisions()}
+            head = script.get_current_head()
             with self.engine.begin() as conn:
                 inspector = sa.inspect(conn)
                 names = set(inspector.get_table_names())
                 if names and "alembic_version" not in names:
                     raise RecordsError(
-                        f"{self.shown}: holds tables ({', '.join(sorted(names)[:4])}) but no "
+                        f"{self.name}: holds tables ({', '.join(sorted(names)[:4])}) but no "
                         "records schema: not a records database"
                     )
+                if not names and self.read_only:
+                    raise RecordsError(f"{self.name}: not a records database (it holds no tables)")
+                if names:
+                    versions = [
+                        r[0]
+                        for r in conn.execute(sa.text("SELECT version_num FROM alembic_version"))
+                    ]
+                    if not versions:
+                        raise RecordsError(
+                            f"{self.name}: the records' schema version is missing "
+                            "(alembic_version is empty): not a records database Kiebitz can read"
+                        )
+                    for version in versions:
+                        if str(version) not in known:
+                            raise RecordsError(
+                                f"{self.name}: made by a newer Kiebitz (schema "
+                                f"{str(version)[:24]}), this one knows up to {head}"
+                            )
+                    if self.read_only:
+                        if versions != [head]:
+                            raise RecordsError(
+                                f"{self.name}: records of an older Kiebitz (schema "
+                                f"{versions[0]}); the recorder (or `kiebitz records import`) "
+                                f"brings them up to {head} when it opens them"
+                            )
+                        return
                 cfg.attributes["connection"] = conn
-                command.upgrade(cfg, "head")
+                try:
+                    command.upgrade(cfg, "head")
+                except CommandError as exc:  # a revision it cannot go on from
+                    raise RecordsError(
+                        f"{self.name}: cannot bring the records up to date: {_one_line(exc)}"
+                    ) from exc
 
     def version(self) -> str:
         with self.engine.connect() as conn:
@@ -288,20 +378,36 @@ class RecordStore:
                 raise RecordRefused(f"{self.shown}: refused: {_one_line(exc)}") from exc
 
     def open_matches(self) -> dict[str, MatchRow]:
-        """The match under way at each table (the newest one not ended)."""
+        """The match under way at each table (the newest one not ended). A match whose
+        row is damaged is logged and left out: the table's next state begins a new one."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(matches).where(matches.c.ended_at.is_(None)).order_by(matches.c.id)
+                sa.select(*_raw(matches)).where(matches.c.ended_at.is_(None)).order_by(matches.c.id)
             ).all()
-        return {r.table_id: _row(r) for r in rows}
+        found = {}
+        for r in rows:
+            try:
+                found[r.table_id] = _row(r, self.name)
+            except DamagedRecord as exc:
+                log.error("%s; that match is not taken up again", exc)
+                if isinstance(r.table_id, str):  # nor an older one of its table
+                    found.pop(r.table_id, None)
+        return found
 
     # Reading ---------------------------------------------------------------------------
 
     def matches(
-        self, *, table: str | None = None, game: str | None = None, limit: int | None = None
+        self,
+        *,
+        table: str | None = None,
+        game: str | None = None,
+        limit: int | None = None,
+        damaged: list[DamagedRecord] | None = None,
     ) -> list[MatchRow]:
-        """Matches, newest first."""
-        q = sa.select(matches).order_by(matches.c.id.desc())
+        """Matches, newest first. One whose row cannot be read is left out and put in
+        ``damaged`` where that is given (logged where it is not): the others are
+        listed all the same."""
+        q = sa.select(*_raw(matches)).order_by(matches.c.id.desc())
         if table is not None:
             q = q.where(matches.c.table_id == table)
         if game is not None:
@@ -309,35 +415,52 @@ class RecordStore:
         if limit is not None:
             q = q.limit(limit)
         with self.engine.connect() as conn:
-            return [_row(r) for r in conn.execute(q).all()]
+            rows = conn.execute(q).all()
+        found = []
+        for r in rows:
+            try:
+                found.append(_row(r, self.name))
+            except DamagedRecord as exc:
+                if damaged is None:
+                    log.error("%s", exc)
+                else:
+                    damaged.append(exc)
+        return found
 
     def match(self, match_id: int) -> MatchRecord:
+        """One match with everything stored of it: :class:`RecordsError` where there is
+        no such match, :class:`DamagedRecord` where a row of it cannot be read."""
         with self.engine.connect() as conn:
-            r = conn.execute(sa.select(matches).where(matches.c.id == match_id)).first()
+            r = conn.execute(sa.select(*_raw(matches)).where(matches.c.id == match_id)).first()
             if r is None:
-                raise RecordsError(f"{self.shown}: no match {match_id}")
+                raise RecordsError(f"{self.name}: no match {match_id}")
             evs = conn.execute(
-                sa.select(events.c.idx, events.c.event, events.c.outcome)
-                .where(events.c.match_id == match_id)
-                .order_by(events.c.idx)
+                sa.select(*_raw(events)).where(events.c.match_id == match_id).order_by(events.c.idx)
             ).all()
             gs = conn.execute(
                 sa.select(games).where(games.c.match_id == match_id).order_by(games.c.number)
             ).all()
             ds = conn.execute(
-                sa.select(deals).where(deals.c.match_id == match_id).order_by(deals.c.number)
+                sa.select(*_raw(deals)).where(deals.c.match_id == match_id).order_by(deals.c.number)
             ).all()
             ps = conn.execute(
                 sa.select(plays).where(plays.c.match_id == match_id).order_by(plays.c.idx)
             ).all()
             ss = conn.execute(
-                sa.select(said).where(said.c.match_id == match_id).order_by(said.c.id)
+                sa.select(*_raw(said)).where(said.c.match_id == match_id).order_by(said.c.id)
             ).all()
-        row = _row(r)
-        have = {e.idx for e in evs}
+        row = _row(r, self.name)
+        where = f"{self.name}: match {match_id}"
+        stored = []
+        for e in evs:
+            idx = _whole(e.idx, f"{where}: an event's index")
+            event = _json_object(e.event, f"{where}: event {idx}")
+            outcome = _json_object(e.outcome, f"{where}: the outcome of event {idx}")
+            stored.append((idx, event, outcome))
+        have = {idx for idx, _, _ in stored}
         return MatchRecord(
             row=row,
-            events=[(e.idx, dict(e.event), dict(e.outcome)) for e in evs],
+            events=stored,
             games=[{"number": g.number, "first_event": g.first_event} for g in gs],
             deals=[
                 {
@@ -345,13 +468,20 @@ class RecordStore:
                     "game": d.game,
                     "first_event": d.first_event,
                     "dealer": d.dealer,
-                    "result": d.result,
-                    "pegged": d.pegged,
+                    "result": _json_object(
+                        d.result, f"{where}: the result of {_deal(d.number)}", null=True
+                    ),
+                    "pegged": _json_object(
+                        d.pegged, f"{where}: the pegging of {_deal(d.number)}", null=True
+                    ),
                 }
                 for d in ds
             ],
             plays=[{"event": p.idx, "deal": p.deal, "seat": p.seat, "card": p.card} for p in ps],
-            said=[{"at": s.at, "type": s.type, **dict(s.body)} for s in ss],
+            said=[
+                {"at": s.at, "type": s.type, **_json_object(s.body, f"{where}: said row {s.id}")}
+                for s in ss
+            ],
             missing=[i for i in range(row.events) if i not in have],
         )
 
@@ -361,17 +491,81 @@ def _one_line(exc: BaseException) -> str:
     return (text[0] if text else type(exc).__name__)[:300]
 
 
-def _row(r: Any) -> MatchRow:
+def _raw(table: sa.Table) -> list[Any]:
+    """A table's columns with its JSON ones as the text stored, decoded row by row
+    (:func:`_json_object`), so that a damaged one is named, not a traceback out of
+    the driver's decoder."""
+    return [
+        sa.cast(c, sa.Text).label(c.name) if isinstance(c.type, sa.JSON) else c for c in table.c
+    ]
+
+
+def _deal(number: Any) -> str:
+    """A deal as ``kiebitz records show`` counts them (from 1), and its row's number."""
+    if isinstance(number, int) and not isinstance(number, bool):
+        return f"deal {number + 1} (row number {number})"
+    return f"deal row number {_clip(number)}"
+
+
+def _clip(value: Any) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 24 else text[:24] + "…")
+
+
+def _json_object(raw: Any, what: str, *, null: bool = False) -> Any:
+    """The JSON object stored as ``raw`` (``None`` for a null where ``null``);
+    :class:`DamagedRecord` naming ``what`` where it is not one."""
+    if raw is None and null:
+        return None
+    if isinstance(raw, (bytes, bytearray)):
+        raw = bytes(raw).decode("utf-8", "replace")
+    if raw is None:
+        raise DamagedRecord(f"{what} is damaged (empty)")
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise DamagedRecord(f"{what} is damaged (not JSON: {exc})") from None
+    else:  # a driver that decoded it itself
+        value = raw
+    if value is None and null:
+        return None
+    if not isinstance(value, dict):
+        raise DamagedRecord(f"{what} is damaged (not a JSON object: {_clip(raw)})")
+    return value
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DamagedRecord(f"{what} is damaged (not a whole number: {_clip(value)})")
+    return value
+
+
+def _time(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DamagedRecord(f"{what} is damaged (not a time: {_clip(value)})")
+    return float(value)
+
+
+def _row(r: Any, name: str) -> MatchRow:
+    where = f"{name}: match {r.id}"
+    for column in ("table_id", "game"):
+        if not isinstance(getattr(r, column), str):
+            raise DamagedRecord(f"{where}: its {column} is damaged ({_clip(getattr(r, column))})")
+    events_received = _whole(r.events, f"{where}: its count of events")
+    setup = _json_object(r.setup, f"{where}: its setup")
+    if not isinstance(setup.get("game"), str):
+        raise DamagedRecord(f"{where}: its setup is damaged (it names no game: {_clip(r.setup)})")
     return MatchRow(
         id=r.id,
         table_id=r.table_id,
         game=r.game,
-        setup=dict(r.setup),
-        started_at=r.started_at,
-        ended_at=r.ended_at,
-        events=r.events,
-        updated_at=r.updated_at,
-        state=None if r.state is None else dict(r.state),
+        setup=setup,
+        started_at=_time(r.started_at, f"{where}: its start"),
+        ended_at=None if r.ended_at is None else _time(r.ended_at, f"{where}: its end"),
+        events=events_received,
+        updated_at=_time(r.updated_at, f"{where}: its last change"),
+        state=_json_object(r.state, f"{where}: its state", null=True),
     )
 
 

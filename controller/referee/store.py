@@ -34,7 +34,7 @@ from typing import Any
 from controller.errors import ControllerError
 from controller.kept_file import KeptFile, file_inode
 
-__all__ = ["InputLog", "StoreError"]
+__all__ = ["DamagedLog", "InputLog", "StoreError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -67,6 +67,28 @@ _PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL")
 
 class StoreError(ControllerError, OSError):
     """The log cannot be opened or written (a full disk, a file that is not a log)."""
+
+
+class DamagedLog(StoreError):
+    """A row of the log that cannot be read (its JSON mangled, a number that is text):
+    the message names the log's file, the table and the row. The table cannot be read
+    again without it (the log is the truth of its game), so the referee does not start
+    on it; ``kiebitz`` says the one line (status 2), not a traceback, and under
+    systemd the journal says what to mend."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(f"{path}: {what}")
+        # the command line's one line for an error about a file: "FILE: WHAT"
+        self.filename = path
+        self.strerror = what
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _clip(value: Any) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 24 else text[:24] + "…")
 
 
 class InputLog(KeptFile):
@@ -116,7 +138,35 @@ class InputLog(KeptFile):
             row = self._db.execute(
                 "SELECT setup FROM tables WHERE table_id = ?", (table,)
             ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        if row is None:
+            return None
+        setup = self._json(row[0], f"table {table}: its setup")
+        if not isinstance(setup.get("game"), str):
+            raise DamagedLog(
+                self.path,
+                f"table {table}: its setup is damaged (it names no game: {_clip(row[0])})",
+            )
+        return setup
+
+    def _json(self, raw: Any, what: str) -> dict[str, Any]:
+        """The JSON object stored as ``raw``; :class:`DamagedLog` naming ``what``
+        where it is not one."""
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", "replace")
+        if not isinstance(raw, str):
+            raise DamagedLog(self.path, f"{what} is damaged (not JSON text: {_clip(raw)})")
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise DamagedLog(self.path, f"{what} is damaged (not JSON: {exc})") from None
+        if not isinstance(value, dict):
+            raise DamagedLog(self.path, f"{what} is damaged (not a JSON object: {_clip(raw)})")
+        return value
+
+    def _whole(self, raw: Any, what: str) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise DamagedLog(self.path, f"{what} is damaged (not a whole number: {_clip(raw)})")
+        return raw
 
     def set_setup(self, table: str, setup: Mapping[str, Any]) -> None:
         with self._lock:
@@ -140,7 +190,7 @@ class InputLog(KeptFile):
             row = self._db.execute(
                 "SELECT next_seq FROM tables WHERE table_id = ?", (table,)
             ).fetchone()
-        return 1 if row is None else int(row[0])
+        return 1 if row is None else self._whole(row[0], f"table {table}: its next_seq")
 
     # Inputs ---------------------------------------------------------------------------
 
@@ -201,7 +251,8 @@ class InputLog(KeptFile):
                 "SELECT n, kind, body FROM inputs WHERE table_id = ? ORDER BY n", (table,)
             ).fetchall()
         for n, kind, body in rows:
-            yield int(n), str(kind), json.loads(body)
+            number = self._whole(n, f"table {table}: an input's number")
+            yield number, str(kind), self._json(body, f"table {table}: input {number}")
 
     def last_seq(self, table: str, sender: str) -> int | None:
         """The highest seq stored from ``sender`` at ``table``, if any."""
@@ -209,7 +260,9 @@ class InputLog(KeptFile):
             row = self._db.execute(
                 "SELECT MAX(seq) FROM inputs WHERE table_id = ? AND sender = ?", (table, sender)
             ).fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+        if row is None or row[0] is None:
+            return None
+        return self._whole(row[0], f"table {table}: the seq of {sender}'s inputs")
 
     def count(self, table: str) -> int:
         with self._lock:
@@ -239,6 +292,6 @@ class InputLog(KeptFile):
     def events(self, table: str) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT event FROM events WHERE table_id = ? ORDER BY idx", (table,)
+                "SELECT idx, event FROM events WHERE table_id = ? ORDER BY idx", (table,)
             ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [self._json(event, f"table {table}: event {idx}") for idx, event in rows]

@@ -1,0 +1,264 @@
+"""Damaged records and a damaged referee's log: one line naming the file and the row
+(status 2), never a traceback; what is not damaged is still read; and the commands
+that only read never make or change a records database (docs/records.md)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from test_outbox import game_lines
+from test_recorder import Rig
+
+from controller.bus.bus import MemoryBroker, MemoryBus
+from controller.cli import main
+from controller.recorder.service import Recorder
+from controller.recorder.store import DamagedRecord, RecordsError, RecordStore, database_url
+from controller.referee import InputLog, Referee, StoreError
+from controller.referee.store import DamagedLog
+from rules.reading import TableSetup
+
+
+def _sql(path: Path, statement: str) -> None:
+    db = sqlite3.connect(path)
+    db.execute(statement)
+    db.commit()
+    db.close()
+
+
+@pytest.fixture(scope="module")
+def two_matches(tmp_path_factory) -> Path:
+    """A records file with two matches, recorded from the bus: 1 at t1, 2 at t2."""
+    path = tmp_path_factory.mktemp("records") / "records.db"
+    for table in ("t1", "t2"):
+        rig = Rig(str(path), TableSetup("cribbage", {"game_to": 61}, dealer=0), table=table)
+        rig.feed(game_lines()[:30])
+        rig.recorder.close()
+        rig.recorder.store.close()
+    return path
+
+
+def _damaged(two_matches: Path, tmp_path: Path, statement: str) -> Path:
+    path = tmp_path / "damaged.db"
+    path.write_bytes(two_matches.read_bytes())
+    _sql(path, statement)
+    return path
+
+
+def _one_line(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("kiebitz: error: "), err
+    return err
+
+
+# -- A: a damaged records database ----------------------------------------------------------
+
+
+def test_records_of_a_schema_this_kiebitz_does_not_know_are_refused_in_one_line(
+    two_matches, tmp_path, capsys
+):
+    path = _damaged(two_matches, tmp_path, "UPDATE alembic_version SET version_num = 'zzz'")
+    before = path.read_bytes()
+    for argv in (["list"], ["show", "1"], ["export", "1"]):
+        err = _one_line(capsys, ["records", "--db", str(path), *argv])
+        assert f"{path}: made by a newer Kiebitz (schema zzz), this one knows up to 0001" in err
+    # the recorder does not take it either, and nothing is changed
+    with pytest.raises(RecordsError, match="made by a newer Kiebitz"):
+        RecordStore(path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("statement", "says", "listed"),
+    [
+        (
+            "UPDATE events SET event = '{bad' WHERE match_id = 1 AND idx = 2",
+            "match 1: event 2 is damaged (not JSON: Expecting property name",
+            True,
+        ),
+        (
+            "UPDATE events SET outcome = '7' WHERE match_id = 1 AND idx = 4",
+            "match 1: the outcome of event 4 is damaged (not a JSON object: '7')",
+            True,
+        ),
+        (
+            "UPDATE matches SET setup = 'nope' WHERE id = 1",
+            "match 1: its setup is damaged (not JSON: Expecting value",
+            False,
+        ),
+        (
+            "UPDATE matches SET state = '[1' WHERE id = 1",
+            "match 1: its state is damaged (not JSON: ",
+            False,
+        ),
+        (
+            "UPDATE matches SET events = 'many' WHERE id = 1",
+            "match 1: its count of events is damaged (not a whole number: 'many')",
+            False,
+        ),
+    ],
+)
+def test_a_damaged_row_is_named_and_the_other_matches_are_still_read(
+    two_matches, tmp_path, capsys, statement, says, listed
+):
+    path = _damaged(two_matches, tmp_path, statement)
+    for argv in (["show", "1"], ["export", "1"], ["export", "1", "--format", "cribbage-log"]):
+        err = _one_line(capsys, ["records", "--db", str(path), *argv])
+        assert f"{path}: {says}" in err, err
+    # the other match is read as ever
+    assert main(["records", "--db", str(path), "show", "2"]) == 0
+    assert "match 2: cribbage at table t2" in capsys.readouterr().out
+    # the list lists the others and names the damaged one (status 1, as a bad batch line)
+    status = main(["records", "--db", str(path), "list"])
+    out, err = capsys.readouterr()
+    shown = [line.split()[0] for line in out.splitlines()]
+    if listed:  # the match's own row is whole: listed
+        assert status == 0 and shown == ["2", "1"] and err == ""
+    else:
+        assert status == 1 and shown == ["2"], out
+        assert err.count("\n") == 1 and f"kiebitz: {path}: {says}" in err, err
+        assert err.rstrip().endswith("; not listed")
+    # the recorder starts on it: the damaged match is not taken up again, said
+    store = RecordStore(path)
+    assert 2 in [m.id for m in store.open_matches().values()]
+    store.close()
+
+
+def test_the_recorder_starts_on_records_whose_match_under_way_is_damaged(
+    two_matches, tmp_path, caplog
+):
+    path = _damaged(two_matches, tmp_path, "UPDATE matches SET setup = '{}' WHERE id = 1")
+    store = RecordStore(path)
+    recorder = Recorder(MemoryBus(MemoryBroker(), "recorder"), store).start()
+    assert recorder.match_of("t1") is None and recorder.match_of("t2") == 2
+    assert "match 1: its setup is damaged (it names no game: '{}')" in caplog.text
+    with pytest.raises(DamagedRecord, match="match 1: its setup is damaged"):
+        store.match(1)
+    recorder.close()
+    store.close()
+
+
+# -- B: a damaged referee's log -----------------------------------------------------------
+
+
+def _referee_log(path: Path) -> Path:
+    log = InputLog(path)
+    log.set_setup("table1", TableSetup("cribbage", {"game_to": 61}, dealer=0).to_json())
+    for n, line in enumerate(game_lines()[:12], 1):
+        log.append("table1", f"m{n}", "table1/table", n, "observation", line)
+    log.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("statement", "says"),
+    [
+        (
+            "UPDATE inputs SET body = '{not json' WHERE n = 3",
+            "table table1: input 3 is damaged (not JSON: Expecting property name",
+        ),
+        (
+            "UPDATE tables SET setup = 'garbage'",
+            "table table1: its setup is damaged (not JSON: Expecting value",
+        ),
+    ],
+)
+def test_a_damaged_referee_log_is_one_line_naming_the_file_table_and_row(
+    tmp_path, capsys, statement, says
+):
+    log = _referee_log(tmp_path / "referee.db")
+    _sql(log, statement)
+    # the referee's own reading of it
+    referee = Referee(
+        MemoryBus(MemoryBroker(), "referee"),
+        InputLog(log),
+        setup_for=lambda _t: TableSetup("cribbage"),
+    )
+    with pytest.raises(StoreError) as raised:
+        referee.start()
+    assert isinstance(raised.value, DamagedLog) and str(raised.value).startswith(f"{log}: {says}")
+    referee.close()
+    # `kiebitz referee`, as systemd starts it: one line, status 2, no traceback
+    argv = ["referee", "--db", str(log), "--broker", "memory://damaged"]
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"kiebitz: error: {log}: {says}"), done.stderr
+    # `kiebitz records import` of it
+    records = tmp_path / "records.db"
+    argv = ["records", "--db", str(records), "import", "--referee-db", str(log)]
+    err = _one_line(capsys, [*argv, "--table", "table1"])
+    assert f"{log}: {says}" in err
+
+
+def test_a_referee_log_setup_naming_no_known_game_is_refused_by_the_import(tmp_path, capsys):
+    log = _referee_log(tmp_path / "referee.db")
+    _sql(log, """UPDATE tables SET setup = '{"game": "nope"}'""")
+    argv = ["records", "--db", str(tmp_path / "r.db"), "import", "--referee-db", str(log)]
+    err = _one_line(capsys, [*argv, "--table", "table1"])
+    assert f"{log}: table table1: its setup cannot be read: unknown game 'nope'" in err
+
+
+# -- C: the commands that only read make nothing ------------------------------------------
+
+
+def test_reading_an_empty_file_or_none_says_so_and_makes_no_records_database(tmp_path, capsys):
+    empty = tmp_path / "e2.db"
+    empty.touch()
+    for argv in (["list"], ["show", "1"], ["export", "1"]):
+        err = _one_line(capsys, ["records", "--db", str(empty), *argv])
+        assert f"{empty}: not a records database (empty file)" in err
+        assert empty.stat().st_size == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e2.db"]
+    for where in (str(tmp_path / "nosuch.db"), f"sqlite:///{tmp_path / 'nosuch2.db'}"):
+        for argv in (["list"], ["show", "1"], ["export", "1"]):
+            err = _one_line(capsys, ["records", "--db", where, *argv])
+            assert f"{where}: no such file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e2.db"]
+    # a file of tables but no records schema, and one of none at all
+    _sql(tmp_path / "bare.db", "PRAGMA user_version = 1")
+    err = _one_line(capsys, ["records", "--db", str(tmp_path / "bare.db"), "list"])
+    assert "not a records database (it holds no tables)" in err
+
+
+def test_reading_records_changes_nothing_in_the_file(two_matches, tmp_path, capsys):
+    path = tmp_path / "r.db"
+    path.write_bytes(two_matches.read_bytes())
+    before = path.read_bytes()
+    for argv in (["list"], ["show", "1"], ["export", "2", "--format", "csv"]):
+        assert main(["records", "--db", str(path), *argv]) == 0
+    capsys.readouterr()
+    assert path.read_bytes() == before
+
+
+def test_the_recorder_still_makes_its_records_in_an_empty_file(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    empty = tmp_path / "new.db"
+    empty.touch()
+    store = RecordStore(empty)
+    assert store.matches() == []
+    store.close()
+    assert empty.stat().st_size > 0
+
+
+def test_reading_an_empty_postgresql_database_makes_no_schema_in_it(postgres_url, capsys):
+    err = _one_line(capsys, ["records", "--db", postgres_url, "list"])
+    assert "not a records database (it holds no tables)" in err
+    engine = sa.create_engine(database_url(postgres_url))
+    with engine.connect() as conn:
+        assert sa.inspect(conn).get_table_names() == []
+    engine.dispose()
+    RecordStore(postgres_url).close()  # the recorder makes it; then it is read
+    assert main(["records", "--db", postgres_url, "list"]) == 0
+    assert "no matches recorded" in capsys.readouterr().err
