@@ -127,6 +127,19 @@ def test_a_damaged_row_is_named_and_the_other_matches_are_still_read(
     # the recorder starts on it: the damaged match is not taken up again, said
     store = RecordStore(path)
     assert 2 in [m.id for m in store.open_matches().values()]
+    # the web view's match page says it (it was a server error, 500), and the list
+    # lists the others
+    from starlette.testclient import TestClient
+
+    from controller.web.app import make_app
+    from controller.web.hub import TableHub
+
+    with TestClient(make_app(TableHub(), records=store)) as web:
+        page = web.get("/matches/1")
+        assert page.status_code == 200
+        assert "This match cannot be read" in page.text and "is damaged" in page.text
+        assert "match-2" in web.get("/matches/2/export/json").headers["content-disposition"]
+        assert '<a href="/matches/2">2</a>' in web.get("/matches").text
     store.close()
 
 
@@ -208,6 +221,23 @@ def test_a_referee_log_setup_naming_no_known_game_is_refused_by_the_import(tmp_p
     argv = ["records", "--db", str(tmp_path / "r.db"), "import", "--referee-db", str(log)]
     err = _one_line(capsys, [*argv, "--table", "table1"])
     assert f"{log}: table table1: its setup cannot be read: unknown game 'nope'" in err
+    # and by the referee (a traceback from building the table's game), as options the
+    # rules refuse are
+    for setup, says in (
+        ('{"game": "nope"}', "unknown game 'nope'"),
+        ('{"game": "cribbage", "options": {"players": 9}}', "players 9: cribbage is for 2"),
+    ):
+        _sql(log, f"UPDATE tables SET setup = '{setup}'")
+        referee = Referee(
+            MemoryBus(MemoryBroker(), "referee"),
+            InputLog(log),
+            setup_for=lambda _t: TableSetup("cribbage"),
+        )
+        with pytest.raises(
+            DamagedLog, match=f"^{log}: table table1: its setup cannot be read: {says}"
+        ):
+            referee.start()
+        referee.close()
 
 
 # -- C: the commands that only read make nothing ------------------------------------------

@@ -42,7 +42,7 @@ from controller.bus.topics import (
     topic,
 )
 from controller.kept_file import KeptFileWatch
-from controller.referee.store import InputLog, StoreError
+from controller.referee.store import DamagedLog, InputLog, StoreError
 from rules.cards import parse_card
 from rules.errors import InvalidOptionError, RulesError
 from rules.events import event_to_json
@@ -255,7 +255,10 @@ class Referee:
                 log.error("%s", exc)
                 unsaved = True
         else:
-            setup = setup_from_json(stored)
+            try:
+                setup = setup_from_json(stored)
+            except (KeyError, TypeError, ValueError, RulesError) as exc:
+                raise self._damaged(table, exc) from None
         stamper = Stamper(
             f"{table}/{self.component}", clock=self.clock, start_seq=self.store.next_seq(table)
         )
@@ -263,7 +266,9 @@ class Referee:
             reading = TableReading(setup)
         except InvalidOptionError as exc:
             if setup.contract is None:
-                raise
+                if stored is None:
+                    raise
+                raise self._damaged(table, exc) from None
             # a log written before such contracts were refused when set (Law 41): the
             # table waits for a contract it can take, as without one
             log.error("%s: the stored contract is dropped: %s", table, exc)
@@ -283,6 +288,12 @@ class Referee:
         self.runs[table] = run
         log.info("%s: %d inputs read from %s", table, run.inputs, self.store.path)
         return run
+
+    def _damaged(self, table: str, exc: Exception) -> DamagedLog:
+        """A stored setup the rules cannot take (a log mended by hand, an unknown game):
+        one line naming the log, the table and why, not a traceback."""
+        why = " ".join(str(exc).split())[:200]
+        return DamagedLog(self.store.path, f"table {table}: its setup cannot be read: {why}")
 
     # Inputs ------------------------------------------------------------------------------
 

@@ -303,7 +303,7 @@ def make_app(
     async def match_page(request: Request) -> Response:
         from controller.recorder.exports import FORMATS
         from controller.recorder.replay import ReplayError, check
-        from controller.recorder.store import RecordsError
+        from controller.recorder.store import DamagedRecord, RecordsError
 
         if records is None:
             return _page("Records", "<p>No records database.</p>")
@@ -311,6 +311,11 @@ def make_app(
             record = await asyncio.to_thread(records.match, int(request.path_params["id"]))
         except RecordsError:
             return _page("No such match", "<h1>No such match</h1>")
+        except DamagedRecord as exc:  # a row mangled on disc: said, not a server error
+            return _page(
+                "A damaged match",
+                f"<h1>This match cannot be read</h1><p>{html.escape(str(exc))}</p>",
+            )
         try:
             differences = await asyncio.to_thread(check, record)
             verdict = "agrees with the referee" if not differences else "; ".join(differences)
