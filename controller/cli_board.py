@@ -214,6 +214,15 @@ def _show(args: argparse.Namespace) -> int:
             brightness=args.brightness,
         )
         state.to_wire(layout)
+    holes = layout.games_won_holes
+    for track, won in enumerate(state.games_won):
+        # The board has this many games-won holes (seed 000: "nine extra pegs for
+        # counting games won"); 99 was taken, and the board showed nine.
+        if won > holes:
+            raise UsageError(
+                f"--games {args.games}: track {track} has {won} games won, but the board "
+                f"({layout.name}) has {holes} games-won holes (0 to {holes})"
+            )
     if "://" not in args.port and not Path(args.port).exists():
         # a device that is not there: say so now, not after waiting out --timeout
         raise UsageError(
@@ -347,7 +356,10 @@ def _add_check(sub: Commands) -> None:
     check = sub.add_parser(
         "check",
         help="validate board layout files",
-        description="Load and validate layouts; print each error with its file and key path.",
+        description=(
+            "Load and validate layouts: 'ok: …' on stdout for each good one; each bad one "
+            "is a line on stderr naming its file and key path, and the status is 2."
+        ),
     )
     check.add_argument("layouts", nargs="*", metavar="LAYOUT", help="default: all shipped")
     check.set_defaults(handler=_check)
@@ -357,16 +369,22 @@ def _check(args: argparse.Namespace) -> int:
     from controller.board.errors import LayoutFileError
     from controller.board.layouts import available, load_layout
 
-    status = 0
+    # Bad input, as every board command has it (docs/cli.md): status 2 and the
+    # error on stderr, one line a bad layout; it was 'error: …' on stdout, status 1.
+    errors: list[str] = []
     for name in args.layouts or available():
         try:
             layout = load_layout(name)
         except LayoutFileError as exc:
-            print(f"error: {exc}")
-            status = 1
+            errors.append(str(exc))
             continue
         print(
             f"ok: {layout.name}: {layout.tracks} tracks of {layout.game} holes, "
             f"{layout.led_count} LEDs, fingerprint 0x{layout.fingerprint():04x}"
         )
-    return status
+    if errors:
+        sys.stdout.flush()
+        for line in errors[:-1]:
+            print(f"kiebitz: error: {line}", file=sys.stderr)
+        raise UsageError(errors[-1])
+    return 0

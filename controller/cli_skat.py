@@ -4,9 +4,11 @@
 (one a line; ``-`` is stdin), replays each through :class:`rules.skat.game.SkatGame`
 and prints one line per record: the result the referee reached (declarer, won,
 value, matadors, points, tricks, schneider, schwarz, overbid), the verdicts, and
-whether the record's own result field agrees. A malformed record prints
-``error: line N: <why>`` and the rest go on. Exit status 0 when every record was
-read and agrees with its result field, 1 otherwise.
+whether the record's own result field agrees (``no result in the record`` where it
+has none). A malformed record prints ``error: line N: <why>`` and the rest go on.
+Exit status 0 when every record was read and none differs from its result field,
+1 otherwise; an input with no record at all is bad input (status 2, one line on
+stderr naming the file).
 
 >>> import io
 >>> from rules.cards import SKAT_DECK
@@ -28,7 +30,8 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli_io import OverlongLine, name_commands, open_input
+from controller.cli_io import STDIN, OverlongLine, name_commands, open_input
+from controller.errors import UsageError
 from rules.errors import RulesError
 from rules.skat.iss import Replay, parse_record, read_records, replay
 from rules.skat.rulesets import RULE_SETS, SkatRules
@@ -70,12 +73,17 @@ def register(commands: Commands) -> None:
 
 def _replay(args: argparse.Namespace) -> int:
     with open_input(args.file) as lines:
-        return replay_lines(lines, rules=args.rules, as_json=args.json, out=sys.stdout)
+        return replay_lines(
+            lines, rules=args.rules, as_json=args.json, out=sys.stdout, name=args.file
+        )
 
 
-def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO) -> int:
+def replay_lines(
+    lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO, name: str = STDIN
+) -> int:
     """Replay every record of ``lines``; write a line for each; return the status (1
-    where a record is refused or differs, 2 where there is no record at all)."""
+    where a record is refused or differs). Where there is no record at all, raise
+    :class:`UsageError` naming the input ``name`` (``-``: stdin)."""
     rule_set = SkatRules(rules)
     status = 0
     records = 0  # records met, replayed or not
@@ -99,8 +107,10 @@ def replay_lines(lines: Iterable[str], *, rules: str, as_json: bool, out: TextIO
         data = result.to_json()
         out.write((json.dumps(data) if as_json else format_replay(result, data)) + "\n")
     if records == 0 and status == 0:  # an empty file, or comments only: nothing was checked
-        out.write("error: no game record in the input (one a line: '(;GM[Skat]…;)')\n")
-        return 2
+        # bad input (docs/cli.md): one line on stderr naming the file, status 2; it was
+        # on stdout and named no file
+        where = "stdin" if name == STDIN else name
+        raise UsageError(f"{where}: no game record in the input (one a line: '(;GM[Skat]…;)')")
     return status
 
 
@@ -108,7 +118,10 @@ def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
     """One line for people: ``ID: seat 2 diamonds lost -54 (…) (agrees)``."""
     data = data or result.to_json()
     name = data["id"] or "?"
-    agreement = "agrees" if not result.differs else "differs: " + ", ".join(result.differs)
+    if result.agrees is None:  # no R[…]: nothing to agree with
+        agreement = "no result in the record"
+    else:
+        agreement = "agrees" if result.agrees else "differs: " + ", ".join(result.differs)
     if data["kind"] == "passed":
         head = "passed in"
     elif data["kind"] == "ramsch":

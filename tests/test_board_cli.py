@@ -262,12 +262,50 @@ def test_check_names_file_and_key(tmp_path: Path, capsys: pytest.CaptureFixture[
     bad = tmp_path / "bad.toml"
     text = Path("config/boards/two-player-61.toml").read_text().replace("pin = 2 ", "pin = 40 ")
     bad.write_text(text)
-    status, out, _ = run(capsys, "board", "check", "two-player-61", str(bad))
-    assert status == 1
+    status, out, err = run(capsys, "board", "check", "two-player-61", str(bad))
+    # bad input as every board command has it (docs/cli.md): status 2, stderr; it was
+    # 'error: …' on stdout and status 1
+    assert status == 2
     assert out.splitlines() == [
         "ok: two-player-61: 2 tracks of 61 holes, 148 LEDs, fingerprint 0xa5b0",
-        f"error: {bad}: leds.pin: expected an integer from 0 to 29, got 40",
     ]
+    assert err == f"kiebitz: error: {bad}: leds.pin: expected an integer from 0 to 29, got 40\n"
+
+
+def test_check_of_a_bad_layout_is_one_line_on_stderr_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("empty.txt").write_text("")
+    status, out, err = run(capsys, "board", "check", "empty.txt")
+    assert (status, out, err) == (2, "", "kiebitz: error: empty.txt: name: missing\n")
+    # a symlink loop is named as one, not taken for a shipped layout's name
+    Path("loop2").symlink_to("loop1")
+    Path("loop1").symlink_to("loop2")
+    status, out, err = run(capsys, "board", "check", "loop1")
+    assert (status, out) == (2, "")
+    assert err == "kiebitz: error: loop1: cannot read: Too many levels of symbolic links\n"
+    # several bad layouts: a line each, in order
+    status, out, err = run(capsys, "board", "check", "loop1", "two-player-61", "empty.txt")
+    assert status == 2 and out.startswith("ok: two-player-61: ")
+    assert err.splitlines() == [
+        "kiebitz: error: loop1: cannot read: Too many levels of symbolic links",
+        "kiebitz: error: empty.txt: name: missing",
+    ]
+
+
+def test_show_refuses_more_games_won_than_the_board_has_holes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the board has nine games-won holes: 99 was taken and sent
+    status, out, err = run(
+        capsys, "board", "show", "--port", "loop://", "--layout", "two-player-61", "--games", "99,0"
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        "kiebitz: error: --games 99,0: track 0 has 99 games won, but the board "
+        "(two-player-61) has 9 games-won holes (0 to 9)\n"
+    )
 
 
 def test_power_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -191,6 +191,29 @@ def test_not_toml_and_missing_file(tmp_path: Path) -> None:
         load_layout("five-player")
 
 
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    # Windows Notepad writes one: it was "not valid TOML: Invalid statement (at line 1,
+    # column 1)"
+    path = tmp_path / "board.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + shipped_text().encode("utf-8"))
+    assert load_layout(path).fingerprint() == load_layout("two-player-61").fingerprint()
+
+
+def test_a_symlink_loop_is_named_not_taken_for_a_layout_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # it said "no board layout named 'loop1'"
+    monkeypatch.chdir(tmp_path)
+    Path("loop2").symlink_to("loop1")
+    Path("loop1").symlink_to("loop2")
+    with pytest.raises(LayoutFileError) as info:
+        load_layout("loop1")
+    assert str(info.value) == "loop1: cannot read: Too many levels of symbolic links"
+    Path("dangling").symlink_to("nowhere")
+    with pytest.raises(LayoutFileError, match=r"^dangling: cannot read: No such file"):
+        load_layout("dangling")
+
+
 def test_layout_error_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="layout: expected a table"):
         Layout([])  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from controller.cli import main
 from controller.cli_skat import replay_lines
+from controller.errors import UsageError
 from rules.cards import Card
 from rules.errors import InvalidEventError
 from rules.skat.autoplay import random_deal
@@ -349,8 +350,112 @@ def test_the_plain_replay_line_says_how_a_cut_short_game_ended():
 
 
 @pytest.mark.parametrize("text", ["", "# the club's records, to come\n\n"])
-def test_a_file_with_no_record_is_an_error_not_silence(text):
-    # an empty file, or comments only, printed nothing with status 0: nothing checked
+def test_a_file_with_no_record_is_an_error_not_silence(text, tmp_path, capsys, monkeypatch):
+    # an empty file, or comments only, printed nothing with status 0: nothing checked;
+    # then it was status 2 with the message on stdout, naming no file. Bad input
+    # (docs/cli.md): one line on stderr naming the file, nothing on stdout.
     out = io.StringIO()
-    assert replay_lines(text.splitlines(), rules="isko", as_json=False, out=out) == 2
-    assert out.getvalue() == "error: no game record in the input (one a line: '(;GM[Skat]…;)')\n"
+    with pytest.raises(UsageError, match=r"^stdin: no game record in the input"):
+        replay_lines(text.splitlines(), rules="isko", as_json=False, out=out)
+    assert out.getvalue() == ""
+    empty = tmp_path / "empty.txt"
+    empty.write_text(text, encoding="utf-8")
+    assert main(["skat", "replay", str(empty)]) == 2
+    got = capsys.readouterr()
+    assert got.out == ""
+    assert got.err == (
+        f"kiebitz: error: {empty}: no game record in the input (one a line: '(;GM[Skat]…;)')\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["skat", "replay", "-"]) == 2
+    got = capsys.readouterr()
+    assert got.out == "" and got.err.startswith("kiebitz: error: stdin: no game record")
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "records.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("cut", [r"R\[[^]]*\]", r"(?<=R\[)[^]]*(?=\])"])
+def test_a_record_without_a_result_does_not_agree_or_differ(tmp_path, capsys, cut):
+    # no R[…] (or an empty one) said "(agrees)" and "agrees": true: nothing compared
+    import re
+
+    text = re.sub(cut, "", records()[0], count=1)
+    assert parse_record(text).result == {}
+    done = replay(parse_record(text))
+    assert done.agrees is None and done.to_json()["agrees"] is None
+    path = _write(tmp_path, text)
+    assert main(["skat", "replay", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        "k1: seat 0 grand hand won 192 (matadors 4, 120 points, 10 tricks, schneider, "
+        "schwarz) (no result in the record)\n"
+    )
+    assert main(["skat", "replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["agrees"], data["differs"]) == (None, [])
+    assert replay(parse_record(records()[0])).agrees is True
+
+
+def test_a_deal_that_is_no_skat_pack_is_refused(tmp_path, capsys):
+    # CJ twice and no SJ: replayed, with the referee's verdicts beside the result
+    text = records()[0].replace("CJ.SJ", "CJ.CJ", 1)
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(text))
+    assert str(info.value) == "the deal has CJ twice and lacks SJ (an imperfect pack: Law 19)"
+    assert main(["skat", "replay", str(_write(tmp_path, text))]) == 1
+    assert capsys.readouterr().out == (
+        "error: line 1: the deal has CJ twice and lacks SJ (an imperfect pack: Law 19)\n"
+    )
+    three = DEAL.replace("SJ", "CJ").replace("HJ", "CJ")
+    with pytest.raises(InvalidEventError, match="has CJ three times and lacks SJ, HJ"):
+        record_events(parse_record(f"(;GM[Skat]MV[w {three} 1 p 2 p 0 p ]R[passed] ;)"))
+    hands = "CJ.CJ.HJ.DJ.CA.CT.CK.CQ.C9.C8|SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK|"
+    hands += "HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8|C7.D7"  # written with '|': the same check
+    with pytest.raises(InvalidEventError, match="the deal has CJ twice and lacks SJ"):
+        record_events(parse_record(f"(;GM[Skat]MV[w {hands} 1 p 2 p 0 p ]R[passed] ;)"))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # H7 played twice by seat 2: the verdict was listed, and "(agrees)", status 0
+        (
+            "0 CJ 1 S7 2 D8",
+            "0 CJ 1 S7 2 H7",
+            "move 2 'H7' (trick 7): seat 2 does not hold H7 (H7 already played by seat 2)",
+        ),
+        (
+            "2 D8 0 SJ",
+            "2 D8 0 D9",
+            "move 0 'D9' (trick 2): seat 0 does not hold D9 (D9 is in seat 2's hand)",
+        ),
+        (
+            "2 D8 0 SJ",
+            "2 D8 0 C7",
+            "move 0 'C7' (trick 2): seat 0 does not hold C7 (C7 is in the skat)",
+        ),
+    ],
+)
+def test_a_card_the_player_does_not_hold_is_refused_naming_the_move(
+    tmp_path, capsys, old, new, message
+):
+    text = records()[0]
+    assert old in text
+    text = text.replace(old, new, 1)
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(text))
+    assert str(info.value) == message
+    assert main(["skat", "replay", str(_write(tmp_path, text))]) == 1
+    assert capsys.readouterr().out == f"error: line 1: {message}\n"
+
+
+def test_cards_laid_away_that_the_player_does_not_hold_are_refused():
+    text = next(r for r in records() if "ID[k5]" in r)
+    assert replay(parse_record(text)).differs == ()
+    broken = text.replace("0 C.S8.H7", "0 C.S8.SJ", 1)
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(broken))
+    assert str(info.value) == "move 0 'C.S8.SJ': seat 0 does not hold SJ (SJ is not the player's)"

@@ -67,7 +67,48 @@ def test_zone_lookup(tmp_path):
         ('"DICT_4X4_50"', '"DICT_9X9"', "markers.dictionary"),
         (", 3 = [30, 870] }", " }", "markers.positions: need at least 4 markers"),
         ("[450, 500]]", "[450, 5000]]", "zones[1]: point 2 (450, 5000) lies off the table"),
-        ("width_mm = 900", "width_mm = -1", "table.width_mm: must be positive"),
+        (
+            "width_mm = 900",
+            "width_mm = -1",
+            "table.width_mm: must be a finite number above 0 and at most 10000 (mm), got -1",
+        ),
+        # TOML writes nan and inf: nan was taken and reported as a zone off the table,
+        # inf and 1e300 were taken
+        ("width_mm = 900", "width_mm = nan", "table.width_mm: must be a finite number above 0"),
+        ("width_mm = 900", "width_mm = inf", "table.width_mm: must be a finite number above 0"),
+        ("depth_mm = 900", "depth_mm = inf", "table.depth_mm: must be a finite number above 0"),
+        ("width_mm = 900", "width_mm = 1e300", "table.width_mm: must be a finite number above 0"),
+        ("width_mm = 900", "width_mm = 10001", "and at most 10000 (mm), got 10001"),
+        ("width_mm = 900", 'width_mm = "900"', "table.width_mm: expected a number, got '900'"),
+        # size_mm = nan: 'run' said the markers gave no usable homography, played
+        # nothing and exited 0
+        ("size_mm = 40", "size_mm = nan", "markers.size_mm: must be a finite number above 0"),
+        ("size_mm = 40", "size_mm = 0", "markers.size_mm: must be a finite number above 0"),
+        ("size_mm = 40", "size_mm = -inf", "markers.size_mm: must be a finite number above 0"),
+        # DICT_4X4_50 has ids 0 to 49: marker 99 is never seen, the calibration never works
+        (
+            "3 = [30, 870]",
+            "99 = [30, 870]",
+            "markers.positions.99: not a marker of DICT_4X4_50 (ids 0 to 49)",
+        ),
+        (
+            '"DICT_4X4_50"',
+            '"DICT_6X6_250"',
+            None,  # ids up to 249 there: the same layout loads
+        ),
+        ("3 = [30, 870]", "3 = [30, 870], 03 = [30, 870]", "markers.positions.03: marker 3 is"),
+        # '²' is a digit to str.isdigit() and a ValueError (a traceback) to int()
+        ("3 = [30, 870]", '"3²" = [30, 870]', "markers.positions.3²: marker ids are whole"),
+        (
+            "3 = [30, 870]",
+            "3 = [1e300, 870]",
+            "markers.positions.3: expected [x, y] in millimetres, got [1e+300, 870]: "
+            "each a finite number from -10000 to 10000",
+        ),
+        ("[150, 180, 750, 330]", "[150, 180, inf, 330]", "zones[0].rect: expected [x, y]"),
+        ("[450, 500]]", "[450, nan]]", "zones[1].polygon[2]: expected [x, y] in millimetres"),
+        ("players = 2", "players = 2.0", "table.players: expected 2 to 6, got 2.0"),
+        ("seat = 0", "seat = 0.0", "zones[0].seat: expected a seat 0..1, got 0.0"),
         ('name = "starter"', 'name = "play.0"', "zones[1].name: duplicate zone name"),
         ("seat = 0", "seat = 0\ncolour = 3", "zones[0].colour: unknown key"),
         # TOML writes nan: a marker there broke the markers' spread test (a traceback)
@@ -93,6 +134,9 @@ def test_broken_layouts_name_the_file_and_key(tmp_path, old, new, message):
     assert old in GOOD
     f = tmp_path / "broken.toml"
     f.write_text(GOOD.replace(old, new, 1))
+    if message is None:
+        load_layout(f)
+        return
     with pytest.raises(LayoutError) as info:
         load_layout(f)
     assert str(info.value).startswith(str(f))
@@ -108,6 +152,17 @@ def test_unreadable_and_invalid_toml(tmp_path):
         load_layout(f)
     f.write_bytes(b"\xff\xfe[table]\n")  # another encoding: was a UnicodeDecodeError
     with pytest.raises(LayoutError, match=r"bad\.toml: not UTF-8 text \(byte 0\)"):
+        load_layout(f)
+
+
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path):
+    # Windows Notepad writes one: it was "not valid TOML: Invalid statement (at line 1,
+    # column 1)"
+    f = tmp_path / "bom.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + GOOD.encode("utf-8"))
+    assert load_layout(f).markers[2] == (870.0, 870.0)
+    f.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf" + GOOD.encode("utf-8"))  # one, not two
+    with pytest.raises(LayoutError, match="not valid TOML"):
         load_layout(f)
 
 

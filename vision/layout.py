@@ -38,9 +38,10 @@ from __future__ import annotations
 import importlib.resources
 import math
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from vision.decks import DECKS, Deck, deck_for_game
@@ -54,9 +55,22 @@ LAYOUT_DIR = Path(str(importlib.resources.files("kiebitz_config"))) / "tables"
 ZONE_KINDS = frozenset(
     {"play", "show", "crib", "starter", "trick", "skat", "tricks", "hand", "widow", "pack"}
 )
-ARUCO_DICTIONARIES = frozenset(
-    {"DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_5X5_100", "DICT_6X6_50", "DICT_6X6_250"}
+#: The ArUco dictionaries a layout may name, and how many markers each has (ids 0 to
+#: count - 1): a marker id past them is never detected, and the calibration then
+#: failed on every frame while ``run`` exited 0 having played nothing.
+ARUCO_DICTIONARIES: Mapping[str, int] = MappingProxyType(
+    {
+        "DICT_4X4_50": 50,
+        "DICT_4X4_100": 100,
+        "DICT_5X5_50": 50,
+        "DICT_5X5_100": 100,
+        "DICT_6X6_50": 50,
+        "DICT_6X6_250": 250,
+    }
 )
+#: The largest table, marker or distance a layout may give, in millimetres (10 m):
+#: ``width_mm = 1e300`` was taken, and ``inf`` and ``nan`` too (TOML writes them).
+MAX_MM = 10_000.0
 
 Point = tuple[float, float]
 
@@ -138,12 +152,16 @@ class _Checker:
             raise self.fail(key, "missing table" if value is None else "must be a table")
         return value
 
-    def number(self, data: dict[str, Any], key: str, where: str, *, positive: bool = True) -> float:
+    def size(self, data: dict[str, Any], key: str, where: str) -> float:
+        """A length in millimetres: a finite number above 0 and at most :data:`MAX_MM`."""
         value = data.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(f"{where}.{key}", f"expected a number, got {value!r}")
-        if positive and value <= 0:
-            raise self.fail(f"{where}.{key}", f"must be positive, got {value!r}")
+        if not (math.isfinite(value) and 0 < value <= MAX_MM):
+            raise self.fail(
+                f"{where}.{key}",
+                f"must be a finite number above 0 and at most {MAX_MM:g} (mm), got {value!r}",
+            )
         return float(value)
 
     def text(self, data: dict[str, Any], key: str, where: str) -> str:
@@ -157,9 +175,15 @@ class _Checker:
             not isinstance(value, list)
             or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-            or not all(math.isfinite(v) for v in value)  # TOML writes nan and inf
         ):
             raise self.fail(where, f"expected [x, y] in millimetres, got {value!r}")
+        # TOML writes nan and inf; 1e300 overflowed the markers' spread test
+        if not all(math.isfinite(v) and abs(v) <= MAX_MM for v in value):
+            raise self.fail(
+                where,
+                f"expected [x, y] in millimetres, got {value!r}: "
+                f"each a finite number from {-MAX_MM:g} to {MAX_MM:g}",
+            )
         return (float(value[0]), float(value[1]))
 
     def unknown(self, data: dict[str, Any], allowed: Sequence[str], where: str) -> None:
@@ -182,10 +206,10 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
     table = c.table(data, "table")
     c.unknown(table, ("name", "game", "players", "width_mm", "depth_mm"), "table")
     players = table.get("players")
-    if players not in (2, 3, 4, 5, 6):
+    if isinstance(players, bool) or not isinstance(players, int) or players not in range(2, 7):
         raise c.fail("table.players", f"expected 2 to 6, got {players!r}")
-    width = c.number(table, "width_mm", "table")
-    depth = c.number(table, "depth_mm", "table")
+    width = c.size(table, "width_mm", "table")
+    depth = c.size(table, "depth_mm", "table")
     markers = c.table(data, "markers")
     c.unknown(markers, ("dictionary", "size_mm", "positions"), "markers")
     dictionary = c.text(markers, "dictionary", "markers")
@@ -193,15 +217,24 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         raise c.fail(
             "markers.dictionary", f"expected one of {', '.join(sorted(ARUCO_DICTIONARIES))}"
         )
+    marker_size = c.size(markers, "size_mm", "markers")
     positions = c.table(markers, "positions")
     if len(positions) < 4:
         raise c.fail("markers.positions", f"need at least 4 markers, got {len(positions)}")
     marker_points: dict[int, Point] = {}
+    count = ARUCO_DICTIONARIES[dictionary]
     for key, value in positions.items():
-        if not key.isdigit():
-            raise c.fail(f"markers.positions.{key}", "marker ids are whole numbers")
-        marker_points[int(key)] = c.point(value, f"markers.positions.{key}")
-    _spread(c, marker_points, c.number(markers, "size_mm", "markers"))
+        where = f"markers.positions.{key}"
+        # ASCII digits only: '²' is a digit to str.isdigit and a ValueError to int()
+        if not (key.isascii() and key.isdigit()):
+            raise c.fail(where, "marker ids are whole numbers")
+        marker_id = int(key)
+        if marker_id >= count:
+            raise c.fail(where, f"not a marker of {dictionary} (ids 0 to {count - 1})")
+        if marker_id in marker_points:
+            raise c.fail(where, f"marker {marker_id} is given twice")
+        marker_points[marker_id] = c.point(value, where)
+    _spread(c, marker_points, marker_size)
     raw_zones = data.get("zones", [])
     if not isinstance(raw_zones, list) or not raw_zones:
         raise c.fail("zones", "expected at least one [[zones]] entry")
@@ -220,7 +253,9 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         if kind not in ZONE_KINDS:
             raise c.fail(f"{where}.kind", f"expected one of {', '.join(sorted(ZONE_KINDS))}")
         seat = raw.get("seat")
-        if seat is not None and (isinstance(seat, bool) or seat not in range(players)):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(players)
+        ):
             raise c.fail(f"{where}.seat", f"expected a seat 0..{players - 1}, got {seat!r}")
         if ("rect" in raw) == ("polygon" in raw):
             raise c.fail(where, "give exactly one of rect or polygon")
@@ -251,7 +286,7 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         width_mm=width,
         depth_mm=depth,
         dictionary=dictionary,
-        marker_size_mm=c.number(markers, "size_mm", "markers"),
+        marker_size_mm=marker_size,
         markers=marker_points,
         zones=tuple(zones),
         source=source,
@@ -298,7 +333,8 @@ def load_layout(path: str | Path) -> TableLayout:
     except UnicodeDecodeError as exc:
         raise LayoutError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     try:
-        data = tomllib.loads(text)
+        # a UTF-8 byte-order mark (Windows Notepad writes one) is no TOML statement
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"{p}: not valid TOML: {exc}") from exc
     return parse_layout(data, str(p))

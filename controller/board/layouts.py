@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,9 @@ def available() -> list[str]:
 def layout_path(name_or_path: str | Path) -> Path:
     """A shipped layout's file by name, or the path given."""
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists() or len(path.parts) > 1:
+    # lexists: a symlink that loops or dangles is the user's file, and reading it
+    # says so ("Too many levels of symbolic links"); it was "no board layout named"
+    if path.suffix == ".toml" or os.path.lexists(path) or len(path.parts) > 1:
         return path
     candidate = BOARDS_DIR / f"{name_or_path}.toml"
     if not candidate.exists():
@@ -51,7 +54,8 @@ def read_layout_data(name_or_path: str | Path) -> tuple[Path, dict[str, Any]]:
     except UnicodeDecodeError as exc:
         raise LayoutFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
-        return path, tomllib.loads(text)
+        # a UTF-8 byte-order mark (Windows Notepad writes one) is no TOML statement
+        return path, tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutFileError(f"{path}: not valid TOML: {exc}") from exc
 

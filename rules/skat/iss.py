@@ -32,11 +32,12 @@ What the record format is, as understood here, and its limits: ``docs/records.md
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from rules.cards import Card, Suit
+from rules.cards import SKAT_DECK, Card, Suit
 from rules.errors import InvalidEventError, quoted
 from rules.skat.declaration import Declaration
 from rules.skat.events import (
@@ -54,6 +55,7 @@ from rules.skat.events import (
 )
 from rules.skat.game import DealResult, SkatGame
 from rules.skat.rulesets import SkatRules
+from rules.verdicts import CardNotInHand, DuplicateCard
 
 __all__ = [
     "IssRecord",
@@ -211,7 +213,36 @@ def read_records(lines: Sequence[str] | Iterator[str]) -> Iterator[tuple[int, st
 
 def record_events(rec: IssRecord) -> list[Event]:
     """The record's moves as Kiebitz events (Hinterhand, seat 2, deals)."""
-    events: list[Event] = []
+    return [event for _, event in _record_moves(rec)]
+
+
+_TIMES: Final = {2: "twice", 3: "three times"}
+
+
+def _check_pack(cards: Sequence[Card]) -> None:
+    """Every card of the Skat pack once: "an imperfect pack is one in which there are
+    duplicate or missing cards" and "there must be a new deal" (Law 19). A record
+    dealing one twice was replayed, the referee's verdicts beside its result.
+
+    >>> _check_pack(SKAT_DECK[:1] * 2 + SKAT_DECK[2:])
+    Traceback (most recent call last):
+    ...
+    rules.errors.InvalidEventError: the deal has SA twice and lacks SK (an imperfect pack: Law 19)
+    """
+    counts = Counter(cards)
+    extra = [f"{iss_card(c)} {_TIMES.get(n, f'{n} times')}" for c, n in counts.items() if n > 1]
+    missing = [iss_card(c) for c in SKAT_DECK if c not in counts]
+    if extra or missing:
+        has = f"has {', '.join(extra)}" if extra else ""
+        lacks = f"lacks {', '.join(missing)}" if missing else ""
+        raise InvalidEventError(
+            f"the deal {' and '.join(x for x in (has, lacks) if x)} (an imperfect pack: Law 19)"
+        )
+
+
+def _record_moves(rec: IssRecord) -> list[tuple[str, Event]]:
+    """The record's events, each with the move it came from (``"0 CJ"``), to name it."""
+    events: list[tuple[str, Event]] = []
     moves = list(rec.moves)
     if not moves or moves[0][0] != "w":
         raise InvalidEventError("the moves must begin with the deal 'w <cards>'")
@@ -238,23 +269,25 @@ def record_events(rec: IssRecord) -> list[Event]:
             raise InvalidEventError(f"the deal has {len(cards)} cards, expected 32")
         hands = (cards[0:10], cards[10:20], cards[20:30])
         skat = cards[30:32]
-    events.append(Deal(dealer=2, hands=hands, skat=skat))
+    _check_pack([c for hand in hands for c in hand] + list(skat))
+    events.append(("w", Deal(dealer=2, hands=hands, skat=skat)))
     i = 1
     declared = False
     while i < len(moves):
         who, what = moves[i]
         i += 1
+        move = f"{who} {_short(what)}"
         if who == "w":
             if what.startswith(("LE.", "TI.")):
                 break
             raise InvalidEventError(f"unexpected world move {_short(what)}")
         seat = int(who)
         if what == "y":
-            events.append(Hold(seat))
+            events.append((move, Hold(seat)))
         elif what == "p":
-            events.append(Pass(seat))
+            events.append((move, Pass(seat)))
         elif _BID.fullmatch(what):
-            events.append(Bid(seat, int(what)))
+            events.append((move, Bid(seat, int(what))))
         elif what.isdigit():  # '18²', a thousand digits: no bid of the record format
             raise InvalidEventError(
                 f"move {seat} {_short(what)}: not a bid (digits 0-9, at most 4)"
@@ -264,15 +297,15 @@ def record_events(rec: IssRecord) -> list[Event]:
             if i < len(moves) and moves[i][0] == "w" and re.fullmatch(r"..\...", moves[i][1]):
                 shown = _cards(moves[i][1]) if "?" not in moves[i][1] else ()
                 i += 1
-            events.append(PickUp(seat, shown))
+            events.append((move, PickUp(seat, shown)))
         elif what == "RE":
-            events.append(Concede(seat))
+            events.append((move, Concede(seat)))
         elif what.startswith("SC"):
-            events.append(Claim(seat, "open", _cards(what[3:]) if len(what) > 2 else ()))
+            events.append((move, Claim(seat, "open", _cards(what[3:]) if len(what) > 2 else ())))
         elif what.startswith(("TI.", "LE.")):
             break
         elif _is_card(what) and declared:
-            events.append(Play(seat, parse_iss_card(what)))
+            events.append((move, Play(seat, parse_iss_card(what))))
         elif not declared:
             code, _, rest = what.partition(".")
             try:
@@ -292,14 +325,14 @@ def record_events(rec: IssRecord) -> list[Event]:
                 listed = _cards(moves[i][1])
                 i += 1
             if decl.hand:
-                events.append(Declare.of(seat, decl, listed))
+                events.append((move, Declare.of(seat, decl, listed)))
             else:
                 if len(listed) < 2:
                     raise InvalidEventError(
                         f"move {seat} {_short(what)}: two cards laid away expected"
                     )
-                events.append(Discard(seat, listed[:2]))
-                events.append(Declare.of(seat, decl, listed[2:]))
+                events.append((move, Discard(seat, listed[:2])))
+                events.append((move, Declare.of(seat, decl, listed[2:])))
             declared = True
         else:
             raise InvalidEventError(f"move {seat} {_short(what)}: not a move of the record format")
@@ -338,7 +371,9 @@ def record_end(rec: IssRecord) -> tuple[str, int | None] | None:
 class Replay:
     """A record replayed: the game, its result, the record's own result, and the
     fields where they differ. ``ended`` is how a game cut short ended (see
-    :func:`record_end`): it has no result, only the play up to that move."""
+    :func:`record_end`): it has no result, only the play up to that move. A record
+    without a result field (no ``R[…]``, or an empty one) has nothing to compare:
+    ``agrees`` is ``None``, neither true nor false."""
 
     record: IssRecord
     game: SkatGame
@@ -346,6 +381,11 @@ class Replay:
     expected: dict[str, Any]
     differs: tuple[str, ...]
     ended: tuple[str, int | None] | None = None
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the record's result field agrees; ``None`` where it has none."""
+        return (not self.differs) if self.record.result else None
 
     def to_json(self) -> dict[str, Any]:
         r = self.result
@@ -386,7 +426,8 @@ class Replay:
             {"kind": x.kind, "seat": x.seat, "trick": x.trick, "cards": [str(c) for c in x.cards]}
             for x in self.game.verdicts
         ]
-        out["agrees"] = not self.differs
+        # nothing to compare without a result field: not "agrees"
+        out["agrees"] = self.agrees
         out["differs"] = list(self.differs)
         return out
 
@@ -421,8 +462,20 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
     Null games: ISS writes no matadors (``m:0``), as here.
     """
     game = SkatGame(rules or SkatRules())
-    for event in record_events(rec):
-        game.apply(event)
+    for move, event in _record_moves(rec):
+        outcome = game.apply(event)
+        if isinstance(event, (Play, Discard)):
+            # The server deals and plays only cards held: a card the player does not
+            # hold (or played already) is a broken record, not a verdict to report
+            # beside an "agrees".
+            for x in outcome.verdicts:
+                if isinstance(x, (CardNotInHand, DuplicateCard)):
+                    card = iss_card(x.cards[0]) if x.cards else "?"
+                    detail = x.detail.replace(str(x.cards[0]), card) if x.cards else x.detail
+                    trick = f" (trick {x.trick})" if x.trick is not None else ""
+                    raise InvalidEventError(
+                        f"move {move}{trick}: seat {event.seat} does not hold {card} ({detail})"
+                    )
     result = game.results[-1] if game.results else None
     expected = _expected(rec)
     ended = record_end(rec)
