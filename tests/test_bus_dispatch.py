@@ -47,6 +47,32 @@ def test_duplicates_dropped_reordered_accepted_once() -> None:
     assert rig.errors == []
 
 
+def test_a_sender_named_on_another_tables_topic_takes_none_of_its_seqs() -> None:
+    # three messages on t7's topic naming t6's table as sender (refused by the
+    # referee as not of that table) took seqs 1-3 of t6's window: t6's own first
+    # three were then dropped as duplicates, without a word
+    rig = Rig()
+    for seq in (1, 2, 3):
+        rig.bus.publish("kiebitz/v1/t7/game/event", event(seq, sender="t6/referee"))
+    for seq in (1, 2, 3, 4):
+        rig.bus.publish("kiebitz/v1/t6/game/event", event(seq, sender="t6/referee"))
+    assert rig.seen == [("t6/referee", s) for s in (1, 2, 3, 1, 2, 3, 4)]
+    # and one far ahead there does not make the sender's own next seqs look old
+    rig.bus.publish("kiebitz/v1/t7/game/event", event(1502, sender="t6/referee"))
+    rig.bus.publish("kiebitz/v1/t6/game/event", event(5, sender="t6/referee"))
+    assert rig.seen[-1] == ("t6/referee", 5)
+
+
+def test_a_seq_past_what_the_log_can_store_is_refused() -> None:
+    # 2**63 reached the referee's SQLite log: an OverflowError traceback, and the log
+    # left inside a transaction that refused the next good message
+    rig = Rig()
+    rig.send(event(2**63 - 1))
+    rig.send(event(7).replace(b'"seq":7', b'"seq":%d' % 2**63))  # encode() refuses it
+    assert rig.seen == [("t1/referee", 2**63 - 1)]
+    assert len(rig.errors) == 1 and "seq" in rig.errors[0][1]
+
+
 def test_invalid_payloads_are_logged_and_reported(caplog: pytest.LogCaptureFixture) -> None:
     rig = Rig()
     bad = encode(Envelope(1, "d" * 32, "t1/web", 1, 1.0, "event", {"type": "x"})).replace(

@@ -140,6 +140,10 @@ def test_a_damaged_row_is_named_and_the_other_matches_are_still_read(
         assert "This match cannot be read" in page.text and "is damaged" in page.text
         assert "match-2" in web.get("/matches/2/export/json").headers["content-disposition"]
         assert '<a href="/matches/2">2</a>' in web.get("/matches").text
+        # a number past SQLite's integers was a server error (500)
+        for huge in ("99999999999999999999", str(2**63)):
+            assert "No such match" in web.get(f"/matches/{huge}").text
+            assert web.get(f"/matches/{huge}/export/json").status_code == 404
     store.close()
 
 

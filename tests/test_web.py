@@ -173,6 +173,14 @@ def test_an_operator_logs_in_and_a_correction_is_a_command_on_the_bus(club):
             headers={"X-CSRF-Token": me["csrf"]},
         )
         assert bad.status_code == 400
+        # nested 100,000 deep: a RecursionError, a server error (500)
+        deep = b'{"command": "undo", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        bad = c.post(
+            base + "api/tables/t1/command",
+            content=deep,
+            headers={"X-CSRF-Token": me["csrf"], "Content-Type": "application/json"},
+        )
+        assert bad.status_code == 400 and "not JSON" in bad.json()["error"]
         ok = c.post(
             base + "api/tables/t1/command",
             json={"command": "undo"},

@@ -168,7 +168,10 @@ class Dispatcher:
             self._count(rejected=1)
             self._reject(topic, str(exc), _sender_of(payload))
             return
-        if not seen.accept(env.sender, env.seq):
+        # the window is the sender's on this topic: a message on another table's topic
+        # that names this sender (refused by the service as not of that table) took
+        # its seqs, and the sender's own later messages were dropped as seen
+        if not seen.accept(f"{env.sender} on {topic}", env.seq):
             self._count(duplicates=1)
             log.debug("dropped a duplicate %s seq %d on %s", env.sender, env.seq, topic)
             return

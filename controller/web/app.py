@@ -57,6 +57,10 @@ from rules.errors import RulesError
 __all__ = ["COMMANDS", "make_app"]
 
 #: The commands an operator may send (docs/mqtt.md: command).
+#: The largest match number a page looks up: SQLite's integers end at 2**63 - 1, and
+#: a larger one asked for (`/matches/99999999999999999999`) was a server error (500)
+MAX_MATCH_ID = 2**63 - 1
+
 COMMANDS = frozenset(
     {"undo", "replace", "confirm", "dismiss", "next_deal", "new_game", "contract", "supply",
      "set_dealer", "go", "penalty"}
@@ -268,7 +272,7 @@ def make_app(
             return JSONResponse({"error": f"no table {table}"}, 404)
         try:
             body = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # nested 100,000 deep: a 500
             return JSONResponse({"error": "the body is not JSON"}, 400)
         if not isinstance(body, dict) or body.get("command") not in COMMANDS:
             return JSONResponse(
@@ -307,8 +311,11 @@ def make_app(
 
         if records is None:
             return _page("Records", "<p>No records database.</p>")
+        number = int(request.path_params["id"])
+        if not 1 <= number <= MAX_MATCH_ID:  # SQLite's integers end at 2**63 - 1: a 500
+            return _page("No such match", "<h1>No such match</h1>")
         try:
-            record = await asyncio.to_thread(records.match, int(request.path_params["id"]))
+            record = await asyncio.to_thread(records.match, number)
         except RecordsError:
             return _page("No such match", "<h1>No such match</h1>")
         except DamagedRecord as exc:  # a row mangled on disc: said, not a server error
@@ -345,8 +352,11 @@ def make_app(
         fmt = request.path_params["fmt"]
         if records is None or fmt not in FORMATS:
             return PlainTextResponse("no such export", 404)
+        number = int(request.path_params["id"])
+        if not 1 <= number <= MAX_MATCH_ID:
+            return PlainTextResponse("no such match", 404)
         try:
-            record = await asyncio.to_thread(records.match, int(request.path_params["id"]))
+            record = await asyncio.to_thread(records.match, number)
             text = await asyncio.to_thread(export, record, fmt)
         except RecordsError:
             return PlainTextResponse("no such match", 404)
