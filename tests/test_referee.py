@@ -178,6 +178,18 @@ def test_the_log_holds_every_input_once_and_the_events_derived(memory):
     assert kinds == ["set_dealer", "deal", "discard", "discard", "starter", "play"]
 
 
+def test_an_input_the_log_cannot_hold_leaves_no_transaction_open(tmp_path):
+    # a seq past SQLite's integers raised OverflowError inside BEGIN; the open
+    # transaction then refused the next good input ("cannot start a transaction
+    # within a transaction")
+    store = InputLog(tmp_path / "r.db")
+    with pytest.raises(OverflowError):
+        store.append("t1", "a" * 32, "t1/table", 2**63, "observation", {"x": 1})
+    assert store.append("t1", "b" * 32, "t1/table", 1, "observation", {"x": 2}) == 1
+    assert [body for _, _, body in store.inputs("t1")] == [{"x": 2}]
+    store.close()
+
+
 def skat_plays(seed=8):
     rng = random.Random(seed)
     deal = random_deal(rng, reveal=False, revoke_at=2)

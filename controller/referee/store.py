@@ -237,7 +237,9 @@ class InputLog(KeptFile):
             except sqlite3.IntegrityError:
                 self._db.execute("ROLLBACK")
                 return None
-            except StoreError:
+            except Exception:
+                # any failure (a full disk; a value SQLite cannot hold, an OverflowError
+                # that left the transaction open and refused the next good input)
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
