@@ -52,9 +52,11 @@ __all__ = [
     "Envelope",
     "PayloadError",
     "Stamper",
+    "StrictJsonError",
     "decode",
     "encode",
     "load_schema",
+    "strict_json",
     "validate_body",
 ]
 
@@ -171,14 +173,18 @@ def _depth(raw: bytes) -> int:
     return deepest
 
 
+class StrictJsonError(ValueError):
+    """JSON that parses but is not JSON as the bus takes it (:func:`strict_json`)."""
+
+
 def _refuse_constant(name: str) -> Any:
-    raise PayloadError(f"envelope: {name} is not allowed in a payload")
+    raise StrictJsonError(f"{name} is not allowed in a payload")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise PayloadError(f"envelope: number {_short(text)} is out of range")
+        raise StrictJsonError(f"number {_short(text)} is out of range")
     return value
 
 
@@ -186,9 +192,27 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise PayloadError(_short(f"envelope: duplicate key {key!r}"))
+            raise StrictJsonError(_short(f"duplicate key {key!r}"))
         out[key] = value
     return out
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads`` as the bus reads a payload (and a recorded observation line):
+    ``NaN`` and ``Infinity``, a number out of a float's range (``1e999``) and a key
+    given twice are :class:`StrictJsonError`; bad syntax is ``json.JSONDecodeError``.
+
+    >>> strict_json('{"t": 1e999}')
+    Traceback (most recent call last):
+    ...
+    controller.bus.envelope.StrictJsonError: number 1e999 is out of range
+    """
+    return json.loads(
+        text,
+        parse_constant=_refuse_constant,
+        parse_float=_finite_float,
+        object_pairs_hook=_no_duplicates,
+    )
 
 
 def decode(payload: bytes, *, kind: str | None = None) -> Envelope:
@@ -216,14 +240,9 @@ def decode(payload: bytes, *, kind: str | None = None) -> Envelope:
     if depth > MAX_DEPTH:
         raise PayloadError(f"envelope: nested {depth} deep, more than {MAX_DEPTH}")
     try:
-        data = json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
-            object_pairs_hook=_no_duplicates,
-        )
-    except PayloadError:
-        raise
+        data = strict_json(text)
+    except StrictJsonError as exc:
+        raise PayloadError(f"envelope: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PayloadError(f"envelope: not JSON: {exc.msg} at char {exc.pos}") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer of over 4300 digits

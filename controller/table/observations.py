@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from controller.bus.envelope import PayloadError, validate_body
+from controller.bus.envelope import PayloadError, StrictJsonError, strict_json, validate_body
 from vision.layout import TableLayout
 from vision.tracker import Observation
 
@@ -129,30 +129,6 @@ def _text_lines(handle: IO[bytes]) -> Iterator[str]:
                 raise ValueError(f"line {number}: not UTF-8 text (byte {exc.start})") from None
 
 
-class _LineError(Exception):
-    """What is wrong with one line's JSON beyond its syntax."""
-
-
-def _not_a_number(name: str) -> Any:
-    raise _LineError(f"{name} is not a number JSON allows")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _LineError(f"the number {text[:40]} is out of range")
-    return value
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _LineError(f"the key {key[:40]!r} twice")
-        out[key] = value
-    return out
-
-
 def read_observation_lines(
     path_or_file: str | Path | IO[str], *, layout: TableLayout | None = None
 ) -> Iterator[dict[str, Any]]:
@@ -173,10 +149,8 @@ def read_observation_lines(
             # NaN, Infinity and 1e999 are not numbers JSON allows: a line with one was
             # taken, and then not sent (the bus cannot encode it) with a warning that
             # named no line, and the run said status 0
-            data = json.loads(
-                line, parse_constant=_not_a_number, parse_float=_finite, object_pairs_hook=_once
-            )
-        except _LineError as exc:
+            data = strict_json(line)
+        except StrictJsonError as exc:
             raise ValueError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {number}: not JSON: {exc.msg} at char {exc.pos}") from None
