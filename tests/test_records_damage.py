@@ -4,6 +4,7 @@ that only read never make or change a records database (docs/records.md)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import subprocess
@@ -191,18 +192,19 @@ def test_a_damaged_referee_log_is_one_line_naming_the_file_table_and_row(
 ):
     log = _referee_log(tmp_path / "referee.db")
     _sql(log, statement)
-    # the referee's own reading of it
+    # the referee's own reading of it, given that one table to serve: nothing to serve
     referee = Referee(
         MemoryBus(MemoryBroker(), "referee"),
         InputLog(log),
         setup_for=lambda _t: TableSetup("cribbage"),
+        tables=["table1"],
     )
     with pytest.raises(StoreError) as raised:
         referee.start()
     assert isinstance(raised.value, DamagedLog) and str(raised.value).startswith(f"{log}: {says}")
     referee.close()
-    # `kiebitz referee`, as systemd starts it: one line, status 2, no traceback
-    argv = ["referee", "--db", str(log), "--broker", "memory://damaged"]
+    # `kiebitz referee --tables table1`, as systemd starts it: one line, status 2
+    argv = ["referee", "--db", str(log), "--broker", "memory://damaged", "--tables", "table1"]
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", *argv],
         capture_output=True,
@@ -217,6 +219,80 @@ def test_a_damaged_referee_log_is_one_line_naming_the_file_table_and_row(
     argv = ["records", "--db", str(records), "import", "--referee-db", str(log)]
     err = _one_line(capsys, [*argv, "--table", "table1"])
     assert f"{log}: {says}" in err
+
+
+@pytest.mark.parametrize(
+    ("statement", "at_start"),
+    [
+        ("UPDATE inputs SET body = '{not json' WHERE n = 3 AND table_id = 'table1'", True),
+        ("UPDATE tables SET setup = 'garbage' WHERE table_id = 'table1'", True),
+        ("""UPDATE tables SET setup = '{"game": "nope"}' WHERE table_id = 'table1'""", True),
+        # read only when the sender is next heard (where its seqs go on from)
+        ("UPDATE inputs SET seq = 'many' WHERE n = 2 AND table_id = 'table1'", False),
+    ],
+)
+def test_a_club_referee_sets_a_damaged_table_aside_and_serves_the_others(
+    tmp_path, caplog, statement, at_start
+):
+    """One table's damaged log stopped the referee of every table (status 2, and under
+    systemd a restart loop): now that table is set aside (said once, its status offline
+    with why, its inputs refused and not written) and the others are served."""
+    from test_referee import Table
+
+    from controller.bus.dispatch import Publisher
+    from controller.bus.envelope import Stamper
+    from controller.bus.topics import status_topic
+
+    log = _referee_log(tmp_path / "referee.db")
+    store = InputLog(log)
+    store.set_setup("table2", TableSetup("cribbage", {"game_to": 61}, dealer=0).to_json())
+    for n, line in enumerate(game_lines()[:5], 1):
+        store.append("table2", f"x{n}", "table2/table", n, "observation", line)
+    store.close()
+    _sql(log, statement)
+    before = log.read_bytes()
+    broker = MemoryBroker()
+    ref_bus = MemoryBus(broker, "referee")
+    ref_bus.start()
+    statuses: dict[str, dict] = {}
+    watch = MemoryBus(broker, "watch")
+    watch.start()
+    for t in ("table1", "table2"):
+        watch.subscribe(
+            status_topic(t, "referee"),
+            lambda _topic, p, t=t: statuses.__setitem__(t, json.loads(p)["body"]),
+        )
+    referee = Referee(ref_bus, InputLog(log), setup_for=lambda _t: TableSetup("cribbage"))
+    with caplog.at_level(logging.ERROR, logger="kiebitz.referee"):
+        referee.start()
+    assert list(referee.set_aside) == (["table1"] if at_start else [])
+    assert referee.inputs("table2") == 5 and statuses["table2"]["state"] == "online"
+    # table2 goes on; table1's inputs are refused with an error event, not stored
+    t1 = Table(MemoryBus(broker, "t1"), "table1")
+    t1.bus.start()
+    t2 = Table(MemoryBus(broker, "t2"), "table2")
+    t2.bus.start()
+    # seqs past those stored (the referee reads a sender on from its last stored seq)
+    t1.pub = Publisher(t1.bus, Stamper("table1/table", start_seq=100))
+    t2.pub = Publisher(t2.bus, Stamper("table2/table", start_seq=6))
+    for line in game_lines()[5:7]:
+        t2.pub.send("kiebitz/v1/table2/table/observation", "observation", line)
+        t1.pub.send("kiebitz/v1/table1/table/observation", "observation", line)
+    assert referee.inputs("table2") == 7 and t2.states and t2.states[-1]["inputs"] == 7
+    assert list(referee.set_aside) == ["table1"] and list(referee.runs) == ["table2"]
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(said) == 1 and said[0].startswith(f"{log}: table table1: "), said
+    assert statuses["table1"]["state"] == "offline", statuses
+    assert statuses["table1"]["detail"].startswith("set aside: table table1: "), statuses
+    errors = [e for e in t1.events if e["type"] == "error"]
+    assert len(errors) == 2, errors
+    assert all("not stored" in e["reason"] and "table1 is set aside" in e["reason"] for e in errors)
+    referee.close()
+    # nothing of table1 was written: its rows are as they were (table2's grew)
+    check = sqlite3.connect(log)
+    rows = check.execute("SELECT COUNT(*) FROM inputs WHERE table_id = 'table1'").fetchone()
+    check.close()
+    assert rows == (12,) and log.read_bytes() != before
 
 
 def test_a_referee_log_setup_naming_no_known_game_is_refused_by_the_import(tmp_path, capsys):
@@ -236,6 +312,7 @@ def test_a_referee_log_setup_naming_no_known_game_is_refused_by_the_import(tmp_p
             MemoryBus(MemoryBroker(), "referee"),
             InputLog(log),
             setup_for=lambda _t: TableSetup("cribbage"),
+            tables=["table1"],
         )
         with pytest.raises(
             DamagedLog, match=f"^{log}: table table1: its setup cannot be read: {says}"

@@ -175,6 +175,10 @@ class Referee:
         self.component = component
         self.on_update = on_update
         self.runs: dict[str, TableRun] = {}
+        #: Tables whose log cannot be read (a row mangled, a setup the rules refuse),
+        #: with why: set aside, not served, their inputs refused and nothing of theirs
+        #: written, while the other tables are served (:meth:`_set_aside`).
+        self.set_aside: dict[str, str] = {}
         self.monotonic = monotonic
         #: How long a message waits for an earlier one of its sender that has not come.
         self.reorder_s = reorder_s
@@ -197,11 +201,23 @@ class Referee:
         each one's state and say it is online, then listen."""
         tables = [t for t in self.store.tables() if self.only is None or t in self.only]
         tables += sorted(t for t in self.only or () if t not in tables)
+        first: DamagedLog | None = None
         for table in tables:
             with self._lock:
-                self._run(table)
+                try:
+                    self._run(table)
+                except DamagedLog as exc:
+                    self._set_aside(table, exc, say=False)
+                    first = first or exc
+                    continue
                 self._publish_state(self.runs[table])
                 self._keep_seq(self.runs[table])
+        if first is not None and self.only is not None and self.only <= set(self.set_aside):
+            # every table it was given is set aside: nothing to serve (status 2 at the
+            # command line, the one line naming the log, the table and the row)
+            raise first
+        for why in self.set_aside.values():
+            log.error("%s", why)
         if self.only is not None and len(self.only) == 1:
             patterns = [topic(next(iter(self.only)), s) for s in (OBSERVATION, COMMAND)]
         else:
@@ -289,6 +305,31 @@ class Referee:
         log.info("%s: %d inputs read from %s", table, run.inputs, self.store.path)
         return run
 
+    def _set_aside(self, table: str, exc: DamagedLog, *, say: bool = True) -> None:
+        """A table whose log cannot be read is set aside: said once in the log (the
+        file, the table, the row), its retained status offline with why, its inputs
+        refused with an ``error`` event and never written, so that the row can be
+        mended or the log moved aside with nothing of the table's game lost. Before,
+        one damaged table stopped the referee of every table in the club."""
+        self.runs.pop(table, None)
+        if table in self.set_aside:
+            return
+        self.set_aside[table] = f"{exc}; table {table} is set aside, the other tables are served"
+        if say:
+            log.error("%s", self.set_aside[table])
+        try:  # its error events go on past the seqs it used (receivers drop seqs seen)
+            start = self.store.next_seq(table)
+        except StoreError:
+            start = 1 << 32
+        self._strays[table] = Stamper(
+            f"{table}/{self.component}", clock=self.clock, start_seq=start
+        )
+        self._announce_aside(table)
+
+    def _announce_aside(self, table: str) -> None:
+        why = self.set_aside[table].removeprefix(f"{self.store.path}: ")
+        self._announce(table, "offline", detail=f"set aside: {why}"[:200])
+
     def _damaged(self, table: str, exc: Exception) -> DamagedLog:
         """A stored setup the rules cannot take (a log mended by hand, an unknown game):
         one line naming the log, the table and why, not a traceback."""
@@ -305,8 +346,23 @@ class Referee:
             self._bad_payload(topic_name, f"sender {env.sender} is not of table {table}", None)
             return
         with self._lock:
-            for ready in self._in_order(table, env):
-                self._input(table, ready)
+            if table in self.set_aside:
+                self._refuse_aside(table, env)
+                return
+            try:
+                for ready in self._in_order(table, env):
+                    self._input(table, ready)
+            except DamagedLog as exc:  # a row read only now (a sender's last seq)
+                self._set_aside(table, exc)
+                self._refuse_aside(table, env)
+
+    def _refuse_aside(self, table: str, env: Envelope) -> None:
+        where = topic(table, COMMAND if env.kind == "command" else OBSERVATION)
+        self._bad_payload(
+            where,
+            f"its input not stored: {self.set_aside[table]}",
+            env.sender,
+        )
 
     def _in_order(self, table: str, env: Envelope) -> list[Envelope]:
         """QoS 1 may deliver a sender's messages out of order (a reconnect, a queue sent
@@ -350,6 +406,8 @@ class Referee:
                     self._announce(table, "online")
                     self._publish_state(run)
                     self._keep_seq(run)
+                for table in self.set_aside:
+                    self._announce_aside(table)
             self._connects = connects
             for run in self.runs.values():
                 if run.backlog:
@@ -433,7 +491,7 @@ class Referee:
         if self.on_update is not None:
             self.on_update(table, up)
 
-    def _announce(self, table: str, state: str) -> None:
+    def _announce(self, table: str, state: str, detail: str | None = None) -> None:
         """The retained ``status/referee`` of ``table``: online or offline."""
         stamper = self._status.setdefault(
             table, Stamper(f"{table}/{self.component}-status", clock=self.clock)
@@ -441,7 +499,7 @@ class Referee:
         body: dict[str, Any] = {
             "state": state,
             "component": self.component,
-            "detail": f"kiebitz {_version()}",
+            "detail": detail or f"kiebitz {_version()}",
         }
         if state == "online":  # since the referee started, said again after a reconnect
             body["since"] = self._started
