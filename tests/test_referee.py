@@ -105,6 +105,24 @@ def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error
     assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
 
 
+def test_a_message_on_another_tables_topic_is_refused_naming_its_sender(memory, caplog):
+    """The rejection named the sender as "?" though the envelope says who sent it."""
+    _broker, referee, table, _ = memory
+    stranger = Publisher(table.bus, Stamper("t2/table"))
+    body = {"kind": "placed", "card": "7S", "zone": "starter", "zone_kind": "starter"}
+    body.update(seat=None, from_zone=None, t=1.0, confidence=0.99)
+    with caplog.at_level(logging.WARNING):
+        stranger.send(topic("t1", "table/observation"), "observation", body)
+    said = [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()]
+    assert said == [
+        "rejected a message on kiebitz/v1/t1/table/observation from t2/table: "
+        "sender t2/table is not of table t1"
+    ]
+    errors = [e for e in table.events if e["type"] == "error"]
+    assert [e["sender"] for e in errors] == ["t2/table"]
+    assert referee.inputs("t1") == 0
+
+
 def test_a_command_refused_says_why_and_an_alert_is_published(memory):
     _, _referee, table, _ = memory
     table.observe("placed", "7S", "starter")

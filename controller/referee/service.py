@@ -343,7 +343,8 @@ class Referee:
         if self.only is not None and table not in self.only:
             return
         if env.sender.split("/", 1)[0] != table:
-            self._bad_payload(topic_name, f"sender {env.sender} is not of table {table}", None)
+            why = f"sender {env.sender} is not of table {table}"
+            self._bad_payload(topic_name, why, env.sender)
             return
         with self._lock:
             if table in self.set_aside:
@@ -466,7 +467,9 @@ class Referee:
                 # there is room (tick); only a referee that stops before then loses it.
                 log.error("%s", exc)
                 self._bad_payload(
-                    where, f"not stored yet, kept in memory until the log has room: {exc}", None
+                    where,
+                    f"not stored yet, kept in memory until the log has room: {exc}",
+                    env.sender,
                 )
                 run.backlog.append(env)
                 n = run.inputs + 1
