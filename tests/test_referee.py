@@ -120,6 +120,12 @@ def test_a_message_on_another_tables_topic_is_refused_naming_its_sender(memory, 
     ]
     errors = [e for e in table.events if e["type"] == "error"]
     assert [e["sender"] for e in errors] == ["t2/table"]
+    # nor is an input from the referee's own name (its events taken for the table's)
+    Publisher(table.bus, Stamper("t1/referee")).send(
+        topic("t1", "table/observation"), "observation", body
+    )
+    errors = [e for e in table.events if e["type"] == "error"]
+    assert errors[-1]["reason"] == "sender t1/referee is a referee: it sends no inputs"
     assert referee.inputs("t1") == 0
 
 

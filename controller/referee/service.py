@@ -346,6 +346,12 @@ class Referee:
             why = f"sender {env.sender} is not of table {table}"
             self._bad_payload(topic_name, why, env.sender)
             return
+        if env.sender.split("/", 1)[1].split("-", 1)[0] == self.component:
+            # a referee's own name: its events read as inputs (a bridge or a client
+            # misconfigured) would be stored as the table's game; said, never stored
+            why = f"sender {env.sender} is a referee: it sends no inputs"
+            self._bad_payload(topic_name, why, env.sender)
+            return
         with self._lock:
             if table in self.set_aside:
                 self._refuse_aside(table, env)
