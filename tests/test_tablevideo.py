@@ -205,3 +205,20 @@ def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:
     (few / "Qh.jpg").rename(few / "joker.jpg")
     with pytest.raises(ValueError, match=r"few: no photograph of QH \(<rank><suit>.jpg"):
         render_video(layout, actions, tmp_path / "never.mp4", photos=few)
+
+
+def test_a_table_whose_markers_are_never_seen_is_said_once_per_reason(tmp_path) -> None:
+    """`vision watch --table` said the same calibration warning for every frame (a
+    camera that never sees the markers: ten lines a second); now once, and again only
+    when the reason changes, as the table service says it."""
+    video = tmp_path / "cloth.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (320, 240))
+    for i in range(30):
+        writer.write(np.full((240, 320, 3), (40, 90 + i % 3, 40), np.uint8))
+    writer.release()
+    out = io.StringIO()
+    watch(str(video), table=str(LAYOUT_DIR / "cribbage-2.toml"), out=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(lines) == 1, lines
+    assert lines[0]["warning"].startswith("frame 0: need 4 of the layout's markers, found 0")
+    assert lines[0]["warning"].endswith("; said again only when it changes")

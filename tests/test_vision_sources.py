@@ -79,6 +79,34 @@ def test_a_file_that_is_not_a_video_names_it(tmp_path):
         open_source(str(bad)).open()
 
 
+def test_a_video_cut_short_before_its_index_or_empty_is_one_line(tmp_path):
+    """An MP4 whose index (moov) was never written (a copy cut short) or an empty file:
+    `kiebitz vision watch` says one line of its own, status 2; FFmpeg's own
+    `moov atom not found` went to stderr beside it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    whole = Path(__file__).parents[1] / "config" / "videos" / "cribbage-deal.mp4"
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole.read_bytes()[: 1 << 20])
+    empty = tmp_path / "empty.mp4"
+    empty.touch()
+    for path, says in (
+        (cut, "not a video this FFmpeg reads (an unknown format, or a file cut short"),
+        (empty, "it is empty"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "controller.cli", "vision", "watch", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 2 and done.stdout == "", done
+        said = f"kiebitz: error: cannot open video file {path}: {says}"
+        assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
+
+
 def test_specs_pick_the_right_source():
     assert isinstance(open_source("0"), CameraSource)
     assert isinstance(open_source("rtsp://table.local/stream"), CameraSource)

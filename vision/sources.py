@@ -19,6 +19,7 @@ vision.errors.SourceError: no such file, folder or camera: /no/such/file.mp4
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,11 @@ from numpy.typing import NDArray
 
 from vision.errors import SourceError
 from vision.images import ImageError, read_image
+
+# FFmpeg's own log lines ("moov atom not found", "ac-tex damaged at 12 5") went to
+# stderr beside Kiebitz's one line for the same fault, in no form of ours; quiet
+# unless asked for (OPENCV_FFMPEG_LOGLEVEL, read when OpenCV first opens a video)
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 __all__ = [
     "CameraSource",
@@ -148,9 +154,14 @@ class VideoFileSource(_CaptureBase):
     def open(self) -> None:
         if not self.path.is_file():
             raise SourceError(f"no such video file: {self.path}")
+        if self.path.stat().st_size == 0:
+            raise SourceError(f"cannot open video file {self.path}: it is empty")
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
-            raise SourceError(f"cannot open video file {self.path} (unknown format?)")
+            raise SourceError(
+                f"cannot open video file {self.path}: not a video this FFmpeg reads "
+                "(an unknown format, or a file cut short before its index)"
+            )
         self._capture = capture
         self._index = 0
         count = capture.get(cv2.CAP_PROP_FRAME_COUNT)

@@ -329,6 +329,7 @@ def watch(
     )
     source.open()
     frames = 0
+    said: str | None = None  # the last calibration warning, said once while it holds
     try:
         while max_frames is None or frames < max_frames:
             try:
@@ -354,7 +355,12 @@ def watch(
                         status["warnings"] = warnings
                     emit(status)
                 except CalibrationError as exc:
-                    emit({"warning": f"frame {frame.index}: {exc}"})
+                    # once per reason, as the table service says it: a camera that
+                    # never sees the markers said the same line every frame
+                    if str(exc) != said:
+                        said = str(exc)
+                        more = "; said again only when it changes"
+                        emit({"warning": f"frame {frame.index}: {exc}{more}"})
             observations, flagged = watcher.process(frame.t, frame.image, frame.small)
             for r in flagged:
                 emit({"t": round(frame.t, 3), "reading": r.to_json()})
