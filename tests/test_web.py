@@ -4,8 +4,10 @@ real headless Chromium (Debian's) driven by Playwright for the pages."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
+import socket
 import threading
 import time
 from pathlib import Path
@@ -47,14 +49,14 @@ def chromium() -> str:
 class Club:
     """A broker, a referee serving t1, the web view, and t1's table sending cards."""
 
-    def __init__(self, mosquitto, tmp_path: Path, *, game_to: int = 61) -> None:
+    def __init__(self, mosquitto, tmp_path: Path, *, game_to: int = 61, tables: int = 1) -> None:
         self.url = mosquitto.url
         self.ref_bus = MqttBus(self.url, "referee")
         self.referee = Referee(
             self.ref_bus,
             InputLog(tmp_path / "referee.db"),
             setup_for=lambda _t: TableSetup("cribbage", {"game_to": game_to}, dealer=0),
-            tables=["t1"],
+            tables=[f"t{n}" for n in range(1, tables + 1)],
         )
         self.referee.start()
         self.ref_bus.start()
@@ -73,7 +75,7 @@ class Club:
         self.sent = 0
         for bus in (self.ref_bus, self.web_bus, self.table_bus):
             _until(lambda b=bus: b.connected, "the buses to connect")
-        _until(lambda: self.web.hub.view("t1") is not None, "the first state at the web view")
+        _until(lambda: len(self.web.hub.tables) == tables, "the first states at the web view")
 
     def send(self, n: int) -> None:
         for line in self.lines[self.sent : self.sent + n]:
@@ -299,6 +301,88 @@ def test_the_stream_sends_each_change_and_ends_when_the_server_stops(club):
     club.web.close()
     reader.join(timeout=10)
     assert not reader.is_alive()  # the stream ended with the server
+
+
+def test_a_table_or_match_that_is_not_there_is_404_with_a_page_saying_so(club, tmp_path):
+    # both answered 200, so a link checker or a monitor took a dead end for a page
+    import asyncio
+
+    from controller.recorder.store import RecordStore
+    from controller.web.app import make_app
+    from controller.web.hub import TableHub
+
+    base = club.web.url
+    with httpx.Client() as c:
+        assert c.get(base + "tables/t1").status_code == 200
+        # the page of a table never heard of follows nothing: it would never fill in
+        page = c.get(base + "tables/nosuch")
+        assert page.status_code == 404 and "<h1>No table nosuch</h1>" in page.text
+        assert (
+            'href="/"' in page.text
+            and "default-src 'self'" in page.headers["content-security-policy"]
+        )
+        assert c.get(base + "tables/%3Cb%3E").status_code == 404  # escaped, not drawn
+        assert "<h1>No table &lt;b&gt;</h1>" in c.get(base + "tables/%3Cb%3E").text
+
+    async def get(records: RecordStore | None, paths: list[str]) -> list[httpx.Response]:
+        app = make_app(TableHub(), records=records)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://kiebitz") as c:
+            return [await c.get(path) for path in paths]
+
+    store = RecordStore(tmp_path / "records.db")  # no match recorded yet
+    numbers = ("999999", "0", str(2**63))
+    pages = asyncio.run(get(store, [f"/matches/{n}" for n in numbers] + ["/matches"]))
+    for page in pages[:-1]:
+        assert page.status_code == 404 and "<h1>No such match</h1>" in page.text
+        assert 'href="/matches"' in page.text
+    assert pages[-1].status_code == 200  # the list, empty
+    exports = asyncio.run(get(store, [f"/matches/{n}/export/json" for n in numbers]))
+    assert [e.status_code for e in exports] == [404] * 3  # as before
+    store.close()
+    (page,) = asyncio.run(get(None, ["/matches/1"]))  # no records database: no match either
+    assert page.status_code == 404 and "No records database" in page.text
+
+
+def test_a_page_that_goes_ends_its_stream_quietly(mosquitto, tmp_path, caplog):
+    # a page closed or reloaded at once: the club's stream wrote every table's view to
+    # the closed connection before the server noticed, and asyncio logged "socket.send()
+    # raised exception." for each write past the fourth (hundreds, with a busy club)
+    club = Club(mosquitto, tmp_path, tables=24)
+    try:
+        caplog.set_level(logging.DEBUG, logger="kiebitz.web")
+        got: list[dict[str, Any]] = []
+
+        def read() -> None:  # a spectator who stays
+            with httpx.stream("GET", club.web.url + "api/stream?table=t1", timeout=30) as r:
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        got.append(json.loads(line[6:]))
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        _until(lambda: got and club.web.hub.followers == 1, "the spectator's stream")
+        gone = 0
+        for path in ("/api/stream", "/api/stream?table=t1") * 3:
+            with socket.create_connection(("127.0.0.1", club.web.port)) as s:
+                s.sendall(f"GET {path} HTTP/1.1\r\nHost: kiebitz\r\n\r\n".encode())
+                if gone % 2:  # half of them read their first view before they go
+                    while b"data: " not in s.recv(65536):
+                        pass
+            gone += 1
+        club.send(8)  # views published after the pages went
+        plays = club.referee.state("t1")["plays"]
+        _until(lambda: got[-1]["plays"] == plays, "the spectator to see the last card")
+        _until(lambda: club.web.hub.followers == 1, "the streams of the pages gone to end")
+        club.send(2)
+        plays = club.referee.state("t1")["plays"]
+        _until(lambda: got[-1]["plays"] == plays, "the spectator to see the cards after")
+    finally:
+        club.close()
+    spam = [r for r in caplog.records if "socket.send() raised exception" in r.getMessage()]
+    assert spam == []
+    ended = [r for r in caplog.records if "ended: the page went" in r.getMessage()]
+    assert len(ended) == gone and all(r.levelno == logging.DEBUG for r in ended)
 
 
 # -- in a real browser --------------------------------------------------------------------

@@ -10,6 +10,9 @@ Pages (HTML; each draws itself from the JSON below with ``static/kiebitz.js``):
   given), each match with its exports (``/matches/<id>/export/<format>``);
 * ``/login``, ``/logout``.
 
+A table the view has not heard of and a match not in the records are 404, with a
+page that says so (the table page draws a table the view knows; it waits for none).
+
 JSON: ``/api/tables``, ``/api/tables/<table>``, ``/api/me`` (the operator's name
 and the CSRF token), and ``/api/stream[?table=<table>]``: server-sent events, the
 table's view JSON at once and at every change (``data: {…}``; a comment every 15 s
@@ -29,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -56,6 +60,8 @@ from rules.errors import RulesError
 
 __all__ = ["COMMANDS", "make_app"]
 
+log = logging.getLogger("kiebitz.web")
+
 #: The commands an operator may send (docs/mqtt.md: command).
 #: The largest match number a page looks up: SQLite's integers end at 2**63 - 1, and
 #: a larger one asked for (`/matches/99999999999999999999`) was a server error (500)
@@ -70,7 +76,9 @@ KEEPALIVE_S = 15.0
 _CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'"
 
 
-def _page(title: str, body: str, *, data: dict[str, Any] | None = None) -> HTMLResponse:
+def _page(
+    title: str, body: str, *, data: dict[str, Any] | None = None, status: int = 200
+) -> HTMLResponse:
     attrs = (
         ""
         if data is None
@@ -86,7 +94,15 @@ def _page(title: str, body: str, *, data: dict[str, Any] | None = None) -> HTMLR
 <header><a class="home" href="/">Kiebitz</a> <span id="who"></span></header>
 <main>{body}</main>
 </body></html>"""
-    return HTMLResponse(text, headers=_HEADERS)
+    return HTMLResponse(text, status_code=status, headers=_HEADERS)
+
+
+def _no_match() -> HTMLResponse:
+    return _page(
+        "No such match",
+        '<h1>No such match</h1><p><a href="/matches">The match records</a> list every match.</p>',
+        status=404,
+    )
 
 
 _HEADERS = {
@@ -145,8 +161,13 @@ def make_app(
 
     async def table_page(request: Request) -> Response:
         table = request.path_params["table"]
-        if hub.view(table) is None:
-            return _page("No such table", f"<h1>No table {html.escape(table)}</h1>")
+        if hub.view(table) is None:  # the page would follow nothing: it never fills in
+            return _page(
+                "No such table",
+                f"<h1>No table {html.escape(table)}</h1><p>No table of that name has been "
+                'heard of. <a href="/">The club</a> lists every table, live.</p>',
+                status=404,
+            )
         body = f"""
 <h1>Table <span id="table-name">{html.escape(table)}</span> <span id="game"></span>
  <span id="referee" class="status"></span></h1>
@@ -229,9 +250,12 @@ def make_app(
 
     async def api_stream(request: Request) -> Response:
         table = request.query_params.get("table")
-        queue = hub.follow(table)
 
         async def events() -> AsyncIterator[bytes]:
+            # followed here, where the finally below unfollows it: a page gone before
+            # its body began (Starlette then cancels the body unstarted) leaves none
+            queue = hub.follow(table)
+            stopping = False
             try:
                 first = (
                     [hub.payload(table)]
@@ -241,6 +265,7 @@ def make_app(
                 for payload in first:
                     if payload is not None:
                         yield b"data: " + payload + b"\n\n"
+                        await asyncio.sleep(0)  # a turn of the loop after each write: below
                 while True:
                     try:
                         payload = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
@@ -248,9 +273,18 @@ def make_app(
                         yield b": keepalive\n\n"
                         continue
                     if not payload:  # the server is stopping
+                        stopping = True
                         return
                     yield b"data: " + payload + b"\n\n"
+                    # The loop runs once between two writes, so a page that went (its
+                    # connection closed) is noticed before the next write and Starlette
+                    # ends this stream. Without it a burst (the club's every table at
+                    # once; views queued while the page was slow) went on writing to the
+                    # closed socket: asyncio's "socket.send() raised exception." each time.
+                    await asyncio.sleep(0)
             finally:
+                if not stopping:
+                    log.debug("a stream of %s ended: the page went", table or "every table")
                 hub.unfollow(queue)
 
         return StreamingResponse(
@@ -310,14 +344,14 @@ def make_app(
         from controller.recorder.store import DamagedRecord, RecordsError
 
         if records is None:
-            return _page("Records", "<p>No records database.</p>")
+            return _page("Records", "<p>No records database.</p>", status=404)
         number = int(request.path_params["id"])
         if not 1 <= number <= MAX_MATCH_ID:  # SQLite's integers end at 2**63 - 1: a 500
-            return _page("No such match", "<h1>No such match</h1>")
+            return _no_match()
         try:
             record = await asyncio.to_thread(records.match, number)
         except RecordsError:
-            return _page("No such match", "<h1>No such match</h1>")
+            return _no_match()
         except DamagedRecord as exc:  # a row mangled on disc: said, not a server error
             return _page(
                 "A damaged match",
