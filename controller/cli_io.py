@@ -26,6 +26,7 @@ error: line 4: not a number: 'x'
 from __future__ import annotations
 
 import argparse
+import codecs
 import io
 import math
 import signal
@@ -53,6 +54,7 @@ __all__ = [
     "KiebitzArgumentParser",
     "OverlongLine",
     "name_commands",
+    "not_utf8",
     "open_input",
     "positive_number",
     "read_byte_lines",
@@ -357,25 +359,103 @@ def read_byte_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[byte
         yield line
 
 
+def not_utf8(head: bytes) -> str | None:
+    r"""Why a file that begins with ``head`` is not UTF-8 text as a whole (UTF-16 or
+    UTF-32, as a spreadsheet saves "Unicode text"), or None. Read line by line, each
+    of its lines was an error of its own (NUL bytes) for the one fault of the file.
+    A UTF-16 byte-order mark counts where what follows it is UTF-16 too (not a
+    UTF-8 file whose first bytes are damaged: those are that line's error).
+
+    >>> not_utf8("5H 5S\n".encode("utf-16"))
+    'UTF-16 text (byte-order mark FF FE), not UTF-8: save it as UTF-8'
+    >>> not_utf8("5H 5S\n".encode("utf-16-be"))
+    'UTF-16 text (a NUL byte before every character), not UTF-8: save it as UTF-8'
+    >>> not_utf8(b"5H 5S\n") is None and not_utf8(b"\xff\xfe 5S 5C JD | 5D\n") is None
+    True
+    """
+    for bom, shown in ((b"\xff\xfe\x00\x00", "FF FE 00 00"), (b"\x00\x00\xfe\xff", "00 00 FE FF")):
+        if head.startswith(bom):
+            return f"UTF-32 text (byte-order mark {shown}), not UTF-8: save it as UTF-8"
+    for bom, shown, codec in (
+        (b"\xff\xfe", "FF FE", "utf-16-le"),
+        (b"\xfe\xff", "FE FF", "utf-16-be"),
+    ):
+        if head.startswith(bom):
+            rest = head[len(bom) :]
+            # UTF-16 of Latin or Cyrillic letters: half its bytes NULs or controls
+            controls = sum(b < 0x20 and b not in b"\t\n\r" for b in rest)
+            if (
+                not rest
+                or controls * 4 >= len(rest)
+                or (not _decodes(rest, "utf-8") and _decodes(rest, codec))
+            ):
+                return f"UTF-16 text (byte-order mark {shown}), not UTF-8: save it as UTF-8"
+            return None
+    where = _nul_beside(head)
+    if where is not None:
+        return f"UTF-16 text (a NUL byte {where} every character), not UTF-8: save it as UTF-8"
+    return None
+
+
+def _nul_beside(data: bytes) -> str | None:
+    """Where text of Latin letters in UTF-16 has its NUL bytes, one beside each
+    character (``after``: little-endian; ``before``: big-endian), or None."""
+    pairs = data[: len(data) // 2 * 2]
+    if b"\x00" not in pairs:
+        return None
+    for nuls, chars, where in (
+        (pairs[1::2], pairs[0::2], "after"),
+        (pairs[0::2], pairs[1::2], "before"),
+    ):
+        if nuls.count(0) * 4 >= len(nuls) * 3 and chars.count(0) * 4 <= len(chars):
+            return where
+    return None
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    """Is ``data`` (a file's start, perhaps cut inside a character) text in ``codec``?"""
+    try:
+        codecs.getincrementaldecoder(codec)().decode(data, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+#: How much of a file's start :func:`open_input` looks at for :func:`not_utf8`.
+_HEAD = 512
+
+
+def _looked_at(binary: BinaryIO, name: str) -> BinaryIO:
+    """``binary``, its start looked at first: a file of UTF-16 (or UTF-32) text is one
+    :class:`~controller.errors.UsageError` naming it, not an error for each line."""
+    if not hasattr(binary, "peek"):
+        binary = io.BufferedReader(binary)  # type: ignore[arg-type]
+    head = binary.peek(_HEAD)[:_HEAD]  # type: ignore[attr-defined]
+    why = not_utf8(head)
+    if why is not None:
+        raise UsageError(f"{name}: {why}")
+    return binary
+
+
 @contextmanager
 def open_input(path: str) -> Iterator[Iterator[str]]:
     """The lines of ``path`` (:func:`read_lines`); ``-`` is standard input (left open).
 
-    A file that cannot be opened raises :class:`~controller.errors.UsageError`
-    naming it.
+    A file that cannot be opened, or one of UTF-16 text (:func:`not_utf8`), raises
+    :class:`~controller.errors.UsageError` naming it.
     """
     if path == STDIN:
         binary = getattr(sys.stdin, "buffer", None)
         if binary is None:  # a text stream standing in for stdin (tests): its bytes
             binary = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
-        yield read_lines(binary)
+        yield read_lines(_looked_at(binary, "standard input"))
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115
     except OSError as exc:
         raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     with handle:
-        yield read_lines(handle)
+        yield read_lines(_looked_at(handle, path))
 
 
 @contextmanager

@@ -232,11 +232,28 @@ def _annotate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _utf8_labels(path: Path) -> None:
+    """A labels file of UTF-16 text (a spreadsheet's "Unicode text") is one line saying
+    so, not a header without the columns (its NUL bytes) or bytes that are not UTF-8;
+    any other fault of it is :func:`vision.evaluate.read_labels`'s to name."""
+    from controller.cli_io import not_utf8
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return
+    why = not_utf8(head)
+    if why is not None:
+        raise UsageError(f"{path}: {why}")
+
+
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_dir
 
     folder = Path(args.dir)
     recognizer = _recognizer(args)
+    _utf8_labels(folder / "labels.csv")
     totals = {"labelled": 0, "found": 0, "recognised": 0, "false_positives": 0, "images": 0}
     unread: list[str] = []
 

@@ -71,17 +71,43 @@ def _passwd(args: argparse.Namespace) -> int:
     try:
         users = Users.load(args.users)
         if sys.stdin.isatty():
-            password = getpass.getpass(f"password for {args.name}: ")
+            password = _utf8(getpass.getpass(f"password for {args.name}: "), "the password")
             if getpass.getpass("again: ") != password:
                 raise UsageError("the passwords differ")
         else:
-            password = sys.stdin.readline().rstrip("\r\n")
+            password = _stdin_password()
         users.set(args.name, password)
         users.save()
     except (UsersError, OSError) as exc:
         raise UsageError(str(exc)) from exc
     print(f"{args.users}: operator {args.name} set")
     return 0
+
+
+def _stdin_password() -> str:
+    """The first line of standard input, which must be UTF-8 text: bytes that are not
+    (``printf '\\xff\\xfe…'``) were taken for a password too short, or one that
+    could not be hashed (a traceback)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream standing in for stdin (tests)
+        return _utf8(sys.stdin.readline().rstrip("\r\n"), "the password on standard input")
+    raw = binary.readline().rstrip(b"\r\n")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"the password on standard input is not UTF-8 text (byte {exc.start})"
+        ) from None
+
+
+def _utf8(text: str, what: str) -> str:
+    """``text`` where it is UTF-8 text; bytes that were not are :class:`UsageError`
+    (a terminal or a stream that decodes them to surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise UsageError(f"{what} is not UTF-8 text (character {exc.start + 1})") from None
+    return text
 
 
 def _web(args: argparse.Namespace) -> int:

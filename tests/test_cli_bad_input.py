@@ -162,3 +162,76 @@ def test_an_unknown_pin_factory_is_named_once(tmp_path, capfd):
         "--observations", str(lines), "--gpio", "bogus",
     )  # fmt: skip
     assert err.startswith("kiebitz: error: --gpio: unknown pin factory 'bogus'"), err
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_batch_or_labels_file_of_utf16_text_is_one_line_naming_it(tmp_path, capfd, codec):
+    # a file saved by a spreadsheet as "Unicode text" was an error for each of its
+    # lines (their NUL bytes), status 1, for the one fault of the file; labels.csv
+    # said its header lacked the columns, or that it was not UTF-8 without why
+    import io
+
+    hands = tmp_path / "hands.txt"
+    hands.write_bytes("5H 5S 5C JD | 5D\n7H 7S 8C 8D | 9D\n".encode(codec))
+    says = "UTF-16 text (" if codec == "utf-16" else "UTF-16 text (a NUL byte "
+    for argv in (
+        ["cribbage", "score", "--batch"],
+        ["cribbage", "peg", "--batch"],
+        ["skat", "replay"],
+    ):
+        err = one_line_error(capfd, *argv, str(hands))
+        assert f"kiebitz: error: {hands}: {says}" in err and "not UTF-8" in err, err
+    labels = tmp_path / "eval"
+    labels.mkdir()
+    (labels / "labels.csv").write_bytes("file\tcards\nx.png\t10H\n".encode(codec))
+    err = one_line_error(capfd, "vision", "eval", str(labels))
+    assert f"kiebitz: error: {labels / 'labels.csv'}: {says}" in err and "not UTF-8" in err, err
+    # from standard input alike
+    stdin = io.TextIOWrapper(io.BytesIO("5H 5S 5C JD | 5D\n".encode(codec)), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("sys.stdin", stdin)
+        err = one_line_error(capfd, "cribbage", "score", "--batch", "-")
+    assert f"kiebitz: error: standard input: {says}" in err, err
+    # a UTF-8 file whose first bytes are damaged is still that line's error
+    hands.write_bytes(b"\xff\xfe 5S 5C JD | 5D\n5H 5S 5C JD | 5D\n")
+    assert main(["cribbage", "score", "--batch", str(hands)]) == 1
+    out, _ = capfd.readouterr()
+    assert out.splitlines() == ["error: line 1: bytes that are not UTF-8 text at column 1", "29"]
+
+
+def test_a_password_that_is_not_utf8_text_is_said_so_not_too_short(tmp_path, capfd, monkeypatch):
+    # bytes piped in (printf '\xff\xfe…') were taken for a password too short, and a
+    # longer run of them was a traceback (the hash could not encode them)
+    import io
+    import subprocess
+    import sys
+
+    users = tmp_path / "operators"
+    for data, at in ((b"\xff\xfe\xfdabc\n", 0), (b"a-long-\xe9-password\n", 7)):
+        stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+        monkeypatch.setattr("sys.stdin", stdin)
+        err = one_line_error(capfd, "web-passwd", "--users", str(users), "ben")
+        assert f"the password on standard input is not UTF-8 text (byte {at})" in err, err
+        assert not users.exists()
+    # a stream that decoded them itself (to surrogates)
+    monkeypatch.setattr("sys.stdin", io.StringIO("a-long-\udce9-password\n"))
+    err = one_line_error(capfd, "web-passwd", "--users", str(users), "ben")
+    assert "the password on standard input is not UTF-8 text (character 8)" in err, err
+    # as a shell pipes them
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "web-passwd", "--users", str(users), "ben"],
+        input=b"\xff\xfe\xfdabc\n",
+        capture_output=True,
+        timeout=60,
+        cwd=REPO,
+    )
+    assert done.returncode == 2 and done.stderr.decode() == (
+        "kiebitz: error: the password on standard input is not UTF-8 text (byte 0)\n"
+    )
+    assert not users.exists()
+    # a password of UTF-8 text beyond ASCII is one
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO("pässwört-lang\n".encode())))
+    assert main(["web-passwd", "--users", str(users), "ben"]) == 0
+    from controller.web.auth import Users
+
+    assert Users.load(users).verify("ben", "pässwört-lang")

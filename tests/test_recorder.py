@@ -8,6 +8,9 @@ import json
 import logging
 import random
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -425,6 +428,85 @@ def test_the_migrations_make_the_schema_the_code_declares(db):
     assert diff == []
     store.close()
     RecordStore(db).close()  # opened again: already at the newest revision
+
+
+#: A worker of the race below: opens the records at each round's URL when the round's
+#: go file appears (after every worker said it is ready), and says how it went.
+_OPENER = r"""
+import json, os, sys, time
+from controller.recorder.store import RecordStore
+where, urls = sys.argv[1], json.loads(sys.argv[2])
+for n, url in enumerate(urls):
+    open(os.path.join(where, f"ready-{n}-{os.getpid()}"), "w").close()
+    go = os.path.join(where, f"go-{n}")
+    deadline = time.monotonic() + 120
+    while not os.path.exists(go) and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    try:
+        store = RecordStore(url)
+        said = store.version()
+        store.close()
+    except Exception as exc:
+        said = f"{type(exc).__name__}: {exc}"
+    print(json.dumps([n, said]), flush=True)
+"""
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_openers_started_at_once_on_new_records_all_open_them_at_the_newest_schema(
+    kind, tmp_path, request
+):
+    """The recorder and the web view started in the same second on a new records file:
+    one failed with ``table alembic_version already exists`` (or found the other's
+    tables half made). Eight processes open new records at once, round after round:
+    every one opens them, at the newest revision, with the schema made once."""
+    from controller.recorder.schema import SCHEMA_VERSION
+
+    workers, rounds = 8, 4
+    if kind == "sqlite":
+        urls = [str(tmp_path / f"records-{n}.db") for n in range(rounds)]
+    else:
+        server = request.getfixturevalue("postgres_server")
+        urls = [server.database() for _ in range(rounds)]
+    where = tmp_path / "barrier"
+    where.mkdir()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _OPENER, str(where), json.dumps(urls)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        for _ in range(workers)
+    ]
+    try:
+        for n in range(rounds):
+            deadline = time.monotonic() + 120
+            while len(list(where.glob(f"ready-{n}-*"))) < workers:
+                assert time.monotonic() < deadline, "the workers never got ready"
+                assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+                time.sleep(0.01)
+            (where / f"go-{n}").touch()
+        said = [p.communicate(timeout=120) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    results = [json.loads(line) for out, _ in said for line in out.splitlines()]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in said]
+    assert sorted(results) == sorted([n, SCHEMA_VERSION] for n in range(rounds) for _ in procs), [
+        r for r in results if r[1] != SCHEMA_VERSION
+    ]
+    for url in urls:  # each made once: one version row, and every table there
+        store = RecordStore(url)
+        with store.engine.connect() as conn:
+            versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
+            assert [v[0] for v in versions] == [SCHEMA_VERSION]
+            assert {"matches", "events", "deals", "messages"} <= set(
+                sa.inspect(conn).get_table_names()
+            )
+        store.close()
 
 
 def test_a_file_that_is_not_a_records_database_is_refused(tmp_path):

@@ -148,6 +148,172 @@ def test_a_damaged_row_is_named_and_the_other_matches_are_still_read(
     store.close()
 
 
+def _set(table: str, column: str, value: object, where: str) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return f"UPDATE {table} SET {column} = '{text}' WHERE {where}"
+
+
+_OUTCOME_15 = "match_id = 1 AND idx = 15"
+_EVENT_5 = "match_id = 1 AND idx = 5"
+
+
+@pytest.mark.parametrize(
+    ("statement", "says", "listed"),
+    [
+        # an event's outcome as the referee said it: pegged, verdicts, notes are lists
+        (
+            _set(
+                "events", "outcome", {"pegged": {"0": 5}, "verdicts": [], "notes": []}, _OUTCOME_15
+            ),
+            """match 1: the outcome of event 15 is damaged (pegged is not a list: '{"0": 5}')""",
+            True,
+        ),
+        (
+            _set("events", "outcome", {"pegged": [5]}, _OUTCOME_15),
+            "match 1: the outcome of event 15 is damaged (a pegging that is not points and a",
+            True,
+        ),
+        (
+            _set(
+                "events",
+                "outcome",
+                {"pegged": [{"seat": 1, "points": "x", "score": 3}]},
+                _OUTCOME_15,
+            ),
+            "match 1: the outcome of event 15 is damaged (a pegging that is not points and a",
+            True,
+        ),
+        (
+            _set("events", "outcome", {"verdicts": {"a": 1}}, _OUTCOME_15),
+            "match 1: the outcome of event 15 is damaged (verdicts is not a list",
+            True,
+        ),
+        (
+            _set("events", "outcome", {"result": [1]}, _OUTCOME_15),
+            "match 1: the outcome of event 15 is damaged (its result is not an object: '[1]')",
+            True,
+        ),
+        # an event that is an object but no event of the game's
+        (
+            _set("events", "event", {"type": "dance"}, _EVENT_5),
+            "match 1: event 5 is damaged (unknown event type 'dance')",
+            True,
+        ),
+        (
+            _set("events", "event", {"seat": 1}, _EVENT_5),
+            "match 1: event 5 is damaged (unknown event type None)",
+            True,
+        ),
+        (
+            _set("events", "event", {"type": "play", "seat": "x", "card": "10C"}, _EVENT_5),
+            "match 1: event 5 is damaged (play: field 'seat' must be an integer, got 'x')",
+            True,
+        ),
+        # a deal's row, as the recorder made it from the events
+        (
+            _set("deals", "pegged", {"0": 5}, "match_id = 1"),
+            "match 1: the pegging of deal 1 (row number 0) is damaged (side 0: not points and a",
+            True,
+        ),
+        (
+            _set("deals", "pegged", {"0": {"score": 5}}, "match_id = 1"),
+            "match 1: the pegging of deal 1 (row number 0) is damaged (side 0: not points and a",
+            True,
+        ),
+        (
+            _set("deals", "result", {"name": [1], "value": 3}, "match_id = 1"),
+            "match 1: the result of deal 1 (row number 0) is damaged (its name is not text: '[1]')",
+            True,
+        ),
+        (
+            _set("deals", "number", "x", "match_id = 1"),
+            "match 1: a deal's number is damaged (not a whole number: 'x')",
+            True,
+        ),
+        (
+            _set("deals", "game", "x", "match_id = 1"),
+            "match 1: deal 1 (row number 0): its game is damaged (not a whole number: 'x')",
+            True,
+        ),
+        (
+            _set("plays", "seat", "x", "match_id = 1 AND idx = 5"),
+            "match 1: the seat of play 5 is damaged (not a whole number: 'x')",
+            True,
+        ),
+        # the setup: options an object, a game and options the rules know
+        (
+            _set("matches", "setup", {"game": "cribbage", "options": [61]}, "id = 1"),
+            "match 1: its setup is damaged (its options are not a JSON object: '[61]')",
+            False,
+        ),
+        (
+            _set("matches", "setup", {"game": "nope"}, "id = 1"),
+            "match 1: its setup is damaged (unknown game 'nope')",
+            True,
+        ),
+        (
+            _set("matches", "setup", {"game": "cribbage", "options": {"players": 9}}, "id = 1"),
+            "match 1: its setup is damaged (players 9: cribbage is for 2, 3 or 4)",
+            True,
+        ),
+        (
+            _set("matches", "state", [1, 2], "id = 1"),
+            "match 1: its state is damaged (not a JSON object: '[1, 2]')",
+            False,
+        ),
+    ],
+)
+def test_a_row_of_json_shaped_wrong_is_named_as_damaged_not_a_traceback(
+    two_matches, tmp_path, capsys, statement, says, listed
+):
+    """Valid JSON of the wrong shape (a deal's pegging {"0": 5}, options that are a
+    list, an object that is no event) was a traceback out of `show` or `export`, a
+    server error of the web view, or an export error naming neither file nor match."""
+    path = _damaged(two_matches, tmp_path, statement)
+    for fmt in ("json", "csv", "cribbage-log", "iss", "pad", "seeger-fabian"):
+        err = _one_line(capsys, ["records", "--db", str(path), "export", "1", "--format", fmt])
+        assert f"kiebitz: error: {path}: {says}" in err, err
+    err = _one_line(capsys, ["records", "--db", str(path), "show", "1"])
+    assert f"kiebitz: error: {path}: {says}" in err, err
+    assert main(["records", "--db", str(path), "show", "2"]) == 0
+    capsys.readouterr()
+    status = main(["records", "--db", str(path), "list"])
+    out, err = capsys.readouterr()
+    shown = [line.split()[0] for line in out.splitlines()]
+    if listed:
+        assert (status, shown, err) == (0, ["2", "1"], "")
+    else:
+        assert status == 1 and shown == ["2"] and f"kiebitz: {path}: {says}" in err, err
+    # the web view's match page says it; its exports refuse it (not a server error)
+    from starlette.testclient import TestClient
+
+    from controller.web.app import make_app
+    from controller.web.hub import TableHub
+
+    store = RecordStore(path)
+    with TestClient(make_app(TableHub(), records=store), raise_server_exceptions=False) as web:
+        page = web.get("/matches/1")
+        assert page.status_code == 200 and "This match cannot be read" in page.text
+        for fmt in ("json", "csv"):
+            assert web.get(f"/matches/1/export/{fmt}").status_code == 409
+    store.close()
+
+
+def test_json_of_another_shape_that_harms_nothing_is_read_as_it_is(two_matches, tmp_path, capsys):
+    # the referee's state is kept as it was sent: scores that are no list are shown as
+    # none; an outcome without its lists is an outcome that said nothing
+    path = _damaged(two_matches, tmp_path, _set("matches", "state", {"scores": {"a": 1}}, "id = 1"))
+    _sql(path, _set("events", "outcome", {}, _OUTCOME_15))
+    assert main(["records", "--db", str(path), "show", "1"]) == 0
+    assert "scores   -" in capsys.readouterr().out
+    assert main(["records", "--db", str(path), "export", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["state"] == {"scores": {"a": 1}} and data["events"][15] == {
+        "index": 15,
+        "event": data["events"][15]["event"],
+    }
+
+
 def test_the_recorder_starts_on_records_whose_match_under_way_is_damaged(
     two_matches, tmp_path, caplog
 ):

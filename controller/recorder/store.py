@@ -69,6 +69,13 @@ __all__ = [
 #: ones between); one further is refused as malformed.
 MAX_GAP = 10_000
 
+#: How long an opener waits for another that is making or migrating the schema (s).
+SCHEMA_WAIT = 60.0
+
+#: The PostgreSQL advisory lock that one opener at a time migrates the schema under
+#: ("kbtzrecs" as a number).
+SCHEMA_LOCK_KEY = 0x6B62747A72656373
+
 log = logging.getLogger("kiebitz.recorder")
 
 
@@ -300,7 +307,7 @@ class RecordStore:
             script = ScriptDirectory.from_config(cfg)
             known = {rev.revision for rev in script.walk_revisions()}
             head = script.get_current_head()
-            with self.engine.begin() as conn:
+            with self.engine.begin() as conn, self._schema_lock(conn):
                 inspector = sa.inspect(conn)
                 names = set(inspector.get_table_names())
                 if names and "alembic_version" not in names:
@@ -341,6 +348,37 @@ class RecordStore:
                     raise RecordsError(
                         f"{self.name}: cannot bring the records up to date: {_one_line(exc)}"
                     ) from exc
+
+    @contextlib.contextmanager
+    def _schema_lock(self, conn: Connection) -> Iterator[None]:
+        """The schema looked at and migrated by one opener at a time, in one transaction:
+        the recorder and the web view started in the same second on a new file both
+        made ``alembic_version`` (``table alembic_version already exists``), or one
+        read the other's tables half made (``alembic_version is empty``). SQLite: the
+        transaction takes the write lock first (``BEGIN IMMEDIATE``), and the others
+        wait for it (up to :data:`SCHEMA_WAIT` seconds), then find the schema made;
+        its tables are made all at once or not at all. PostgreSQL: a lock of the
+        transaction (``pg_advisory_xact_lock``). A store only read from takes none."""
+        if self.read_only:
+            yield
+            return
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
+            yield
+            return
+        if conn.dialect.name != "sqlite":
+            yield
+            return
+        # pysqlite begins a transaction only before a write: begun here, by hand, it
+        # takes the lock now, and pysqlite commits or rolls it back as its own
+        waited = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(SCHEMA_WAIT * 1000)}")
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield
+        finally:
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
+                conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(waited or 5000)}")
 
     def version(self) -> str:
         with self.engine.connect() as conn:
@@ -455,31 +493,36 @@ class RecordStore:
         for e in evs:
             idx = _whole(e.idx, f"{where}: an event's index")
             event = _json_object(e.event, f"{where}: event {idx}")
-            outcome = _json_object(e.outcome, f"{where}: the outcome of event {idx}")
+            outcome = _outcome(e.outcome, f"{where}: the outcome of event {idx}")
             stored.append((idx, event, outcome))
+        _readable(row, stored, where)
         have = {idx for idx, _, _ in stored}
         return MatchRecord(
             row=row,
             events=stored,
-            games=[{"number": g.number, "first_event": g.first_event} for g in gs],
-            deals=[
+            games=[
                 {
-                    "number": d.number,
-                    "game": d.game,
-                    "first_event": d.first_event,
-                    "dealer": d.dealer,
-                    "result": _json_object(
-                        d.result, f"{where}: the result of {_deal(d.number)}", null=True
-                    ),
-                    "pegged": _json_object(
-                        d.pegged, f"{where}: the pegging of {_deal(d.number)}", null=True
-                    ),
+                    "number": _whole(g.number, f"{where}: a game's number"),
+                    "first_event": _whole(g.first_event, f"{where}: a game's first event"),
                 }
-                for d in ds
+                for g in gs
             ],
-            plays=[{"event": p.idx, "deal": p.deal, "seat": p.seat, "card": p.card} for p in ps],
+            deals=[_deal_row(d, where) for d in ds],
+            plays=[
+                {
+                    "event": _whole(p.idx, f"{where}: a play's event"),
+                    "deal": _whole(p.deal, f"{where}: the deal of play {p.idx}"),
+                    "seat": _whole(p.seat, f"{where}: the seat of play {p.idx}"),
+                    "card": _text(p.card, f"{where}: the card of play {p.idx}"),
+                }
+                for p in ps
+            ],
             said=[
-                {"at": s.at, "type": s.type, **_json_object(s.body, f"{where}: said row {s.id}")}
+                {
+                    "at": _time(s.at, f"{where}: the time of said row {s.id}"),
+                    "type": _text(s.type, f"{where}: the type of said row {s.id}"),
+                    **_json_object(s.body, f"{where}: said row {s.id}"),
+                }
                 for s in ss
             ],
             missing=[i for i in range(row.events) if i not in have],
@@ -547,6 +590,116 @@ def _time(value: Any, what: str) -> float:
     return float(value)
 
 
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise DamagedRecord(f"{what} is damaged (not text: {_clip(value)})")
+    return value
+
+
+def _json(value: Any) -> str:
+    """A value read from JSON as JSON again, for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _outcome(raw: Any, what: str) -> dict[str, Any]:
+    """An event's outcome as the referee said it: its ``pegged``, ``verdicts`` and
+    ``notes`` lists (each pegging an object with whole ``points`` and ``score``), its
+    ``result`` an object or null; :class:`DamagedRecord` naming ``what`` otherwise."""
+    outcome = _json_object(raw, what)
+    for key in ("pegged", "verdicts", "notes"):
+        value = outcome.get(key, [])
+        if not isinstance(value, list):
+            raise DamagedRecord(f"{what} is damaged ({key} is not a list: {_clip(_json(value))})")
+    for pegging in outcome.get("pegged", []):
+        if not (
+            isinstance(pegging, dict)
+            and _is_whole(pegging.get("points"))
+            and _is_whole(pegging.get("score"))
+        ):
+            raise DamagedRecord(
+                f"{what} is damaged (a pegging that is not points and a score: "
+                f"{_clip(_json(pegging))})"
+            )
+    for verdict in outcome.get("verdicts", []):
+        if not isinstance(verdict, dict):
+            raise DamagedRecord(
+                f"{what} is damaged (a verdict that is not an object: {_clip(_json(verdict))})"
+            )
+    if not isinstance(outcome.get("result") or {}, dict):
+        raise DamagedRecord(
+            f"{what} is damaged (its result is not an object: {_clip(_json(outcome['result']))})"
+        )
+    return outcome
+
+
+def _deal_row(d: Any, where: str) -> dict[str, Any]:
+    """A deal's row: its numbers whole, its result an object (its name text), its
+    pegging by side the points and the score (``{"0": {"points": 11, "score": 11}}``)."""
+    what = f"{where}: {_deal(d.number)}"
+    number = _whole(d.number, f"{where}: a deal's number")
+    game = _whole(d.game, f"{what}: its game")
+    first = _whole(d.first_event, f"{what}: its first event")
+    dealer = None if d.dealer is None else _whole(d.dealer, f"{what}: its dealer")
+    result = _json_object(d.result, f"{where}: the result of {_deal(d.number)}", null=True)
+    if result is not None and not isinstance(result.get("name") or "", str):
+        raise DamagedRecord(
+            f"{where}: the result of {_deal(d.number)} is damaged (its name is not text: "
+            f"{_clip(_json(result['name']))})"
+        )
+    pegged = _json_object(d.pegged, f"{where}: the pegging of {_deal(d.number)}", null=True)
+    for side, value in (pegged or {}).items():
+        if not (
+            isinstance(value, dict)
+            and _is_whole(value.get("points"))
+            and _is_whole(value.get("score"))
+        ):
+            raise DamagedRecord(
+                f"{where}: the pegging of {_deal(d.number)} is damaged (side {side}: not "
+                f"points and a score: {_clip(_json(value))})"
+            )
+    return {
+        "number": number,
+        "game": game,
+        "first_event": first,
+        "dealer": dealer,
+        "result": result,
+        "pegged": pegged,
+    }
+
+
+def _readable(row: MatchRow, stored: Sequence[tuple[int, dict[str, Any], Any]], where: str) -> None:
+    """The match's setup names a game these rules know, with options they take, and
+    each event is one of that game's events with its fields (as the recorder checked
+    them when it stored them): :class:`DamagedRecord` naming the row otherwise, not a
+    traceback out of the replay (a ``KeyError``) or an export that says nothing of
+    where."""
+    from rules.errors import RulesError
+    from rules.events import event_from_json
+    from rules.reading.games import engine_for
+
+    try:
+        game = engine_for(str(row.setup["game"]), row.setup.get("options") or {})
+    except (RulesError, KeyError, TypeError, ValueError) as exc:
+        raise DamagedRecord(f"{where}: its setup is damaged ({_clip_text(exc)})") from None
+    for idx, event, _ in stored:
+        try:
+            event_from_json(dict(event), game.event_types)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            raise DamagedRecord(f"{where}: event {idx} is damaged ({_clip_text(exc)})") from None
+
+
+def _clip_text(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
 def _row(r: Any, name: str) -> MatchRow:
     where = f"{name}: match {r.id}"
     for column in ("table_id", "game"):
@@ -556,6 +709,11 @@ def _row(r: Any, name: str) -> MatchRow:
     setup = _json_object(r.setup, f"{where}: its setup")
     if not isinstance(setup.get("game"), str):
         raise DamagedRecord(f"{where}: its setup is damaged (it names no game: {_clip(r.setup)})")
+    if not isinstance(setup.get("options") or {}, dict):
+        raise DamagedRecord(
+            f"{where}: its setup is damaged (its options are not a JSON object: "
+            f"{_clip(_json(setup['options']))})"
+        )
     return MatchRow(
         id=r.id,
         table_id=r.table_id,
