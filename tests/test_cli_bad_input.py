@@ -186,6 +186,18 @@ def test_a_batch_or_labels_file_of_utf16_text_is_one_line_naming_it(tmp_path, ca
     (labels / "labels.csv").write_bytes("file\tcards\nx.png\t10H\n".encode(codec))
     err = one_line_error(capfd, "vision", "eval", str(labels))
     assert f"kiebitz: error: {labels / 'labels.csv'}: {says}" in err and "not UTF-8" in err, err
+    # recorded observations, for the referee's replay and a run (one error a line, or
+    # "line 1: not UTF-8 text (byte 0)")
+    observations = tmp_path / "seen.jsonl"
+    line = '{"kind": "placed", "card": "7S", "zone": "starter", "zone_kind": "starter", '
+    line += '"seat": null, "from_zone": null, "t": 1.0, "confidence": 0.99}\n'
+    observations.write_bytes((line * 3).encode(codec))
+    err = one_line_error(capfd, "referee", "--replay", str(observations), "--game", "cribbage")
+    assert f"kiebitz: error: --replay {observations}: {says}" in err, err
+    from controller.table.observations import read_observation_lines
+
+    with pytest.raises(ValueError, match=r"^UTF-16 text \(.*not UTF-8: save it as UTF-8$"):
+        list(read_observation_lines(observations))
     # from standard input alike
     stdin = io.TextIOWrapper(io.BytesIO("5H 5S 5C JD | 5D\n".encode(codec)), encoding="utf-8")
     with pytest.MonkeyPatch.context() as mp:

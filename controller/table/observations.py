@@ -113,7 +113,14 @@ MAX_LINE = 1 << 16
 def _text_lines(handle: IO[bytes]) -> Iterator[str]:
     """The lines of a file read as bytes, each decoded as UTF-8 on its own, so that
     a line in another encoding is named by its number (a whole-file decoder said
-    only which byte of which block of the file it stumbled on)."""
+    only which byte of which block of the file it stumbled on). A file of UTF-16
+    text (a Windows editor's "Unicode") is said so, not "line 1: not UTF-8"."""
+    from controller.cli_io import not_utf8
+
+    peek = getattr(handle, "peek", None)
+    why = not_utf8(peek(512)[:512]) if peek is not None else None
+    if why is not None:
+        raise ValueError(why)
     number = 0
     while raw := handle.readline(MAX_LINE + 2):
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
