@@ -142,13 +142,17 @@ def _status(args: argparse.Namespace) -> int:
                     )
                     good = False
                     continue
+                if isinstance(body, str):  # retained, but no status this Kiebitz reads
+                    lines.append(f"{component:<8} {t}: a status that cannot be read ({body})")
+                    good = False
+                    continue
                 state = str(body.get("state", "?"))
                 since = "" if age is None else f" for {_age(age)}"
                 if isinstance(body.get("since"), (int, float)):  # online since its start
-                    since = f" for {_age(max(0.0, time.time() - float(body['since'])))}"
+                    since = f" for {_age(time.time() - float(body['since']))}"
                 if state == "offline" and body.get("detail") == WILL_DETAIL:
                     since = ""  # a last will: the broker said it when, nobody stamped
-                detail = f" ({body['detail']})" if body.get("detail") else ""
+                detail = f" ({_printable(body['detail'])})" if body.get("detail") else ""
                 lines.append(f"{component:<8} {t}: {state}{since}{detail}")
                 good &= state == "online"
     if cfg is not None and cfg.table is not None:
@@ -165,6 +169,11 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _age(seconds: float) -> str:
+    if seconds < -5:  # a moment's drift is none; more is a clock set wrong here or there
+        return "an unknown time (its clock is ahead of this machine's)"
+    seconds = max(0.0, seconds)
+    if seconds >= 3600 * 24 * 365:  # a Pi without a clock, once, stamped 1970
+        return "over a year"
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:
@@ -172,25 +181,39 @@ def _age(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def _printable(text: str) -> str:
+    """A status's words as one line of plain text: a newline or a terminal's escape
+    in a retained detail (any client may publish one) shown as its escape, not done."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _read_statuses(
     url: str, tables: list[str], options: dict[str, Any], timeout: float
-) -> tuple[dict[tuple[str, str], tuple[dict[str, Any] | None, float | None]], str]:
+) -> tuple[dict[tuple[str, str], tuple[dict[str, Any] | str | None, float | None]], str]:
     """The retained status of each table's components, and how the link went."""
     from controller.bus.bus import open_bus
     from controller.bus.envelope import decode
     from controller.bus.topics import PREFIX, STATUS, parse_topic
 
-    found: dict[tuple[str, str], tuple[dict[str, Any] | None, float | None]] = {}
+    found: dict[tuple[str, str], tuple[dict[str, Any] | str | None, float | None]] = {}
     lock = threading.Lock()
 
     def on_status(topic: str, payload: bytes) -> None:
         try:
-            env = decode(payload, kind="status")
             table, suffix = parse_topic(topic)
         except ValueError:
             return
+        key = (table, suffix.rpartition("/")[2])
+        try:
+            env = decode(payload, kind="status")
+        except ValueError as exc:
+            # garbage retained there, or a newer Kiebitz's status: said so, not
+            # "never started here"
+            with lock:
+                found[key] = (_printable(str(exc)[:120]), None)
+            return
         with lock:
-            found[(table, suffix.rpartition("/")[2])] = (dict(env.body), time.time() - env.ts)
+            found[key] = (dict(env.body), time.time() - env.ts)
 
     try:
         bus = open_bus(url, f"kiebitz-status-{int(time.time() * 1000) % 10**8}", **options)

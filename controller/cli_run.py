@@ -141,6 +141,8 @@ def _check_run_paths(args: argparse.Namespace) -> None:
         try:
             broker_url(args.broker)  # the check `config check` makes of broker.url
         except ValueError as exc:
+            if "@" in args.broker:  # an account in the URL: its password not echoed
+                raise UsageError(f"--broker: {exc}") from exc
             raise UsageError(
                 f"--broker {args.broker}: expected mqtt://host:port, mqtts://host:port or "
                 f"memory://NAME ({exc})"

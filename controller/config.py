@@ -597,18 +597,31 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
     return KiebitzConfig(path, broker, table, referee, game, recorder, web)
 
 
+#: The most a config file may hold: the example is 3 KiB (/dev/zero, or a log
+#: written over the config, was read whole until memory ran out)
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def load_config(path: str | Path) -> KiebitzConfig:
     """Read and check one config file; :class:`ConfigError` names the file in every line."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ConfigError([f"{p}: cannot read: {why}"]) from None
+        with p.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError([f"{p}: cannot read: {exc.strerror or exc}"]) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError([f"{p}: more than {MAX_CONFIG_BYTES:,} bytes: no config, not read"])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError([f"{p}: not UTF-8 text (byte {exc.start})"]) from None
     try:
         # a byte-order mark before the first line (Windows Notepad writes one):
         # tomllib calls it an "Invalid statement" at line 1, column 1
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{p}: not valid TOML: {exc}"]) from None
+    except RecursionError:  # tomllib recurses once a level: `a = [[[[…]]]]` 1,000 deep
+        raise ConfigError([f"{p}: not valid TOML: arrays or tables nested too deep"]) from None
     return parse_config(data, str(p))

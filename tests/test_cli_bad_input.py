@@ -67,6 +67,30 @@ def test_a_layout_file_in_another_encoding_is_named(tmp_path, capfd):
     assert f"{bad}: not UTF-8 text (byte 0)" in err
 
 
+@pytest.mark.parametrize("kind", ["nested", "endless"])
+def test_a_layout_nested_too_deep_or_endless_is_named(tmp_path, capfd, kind):
+    # tomllib recursed into `a = [[[[…]]]]` 1,000 deep (a RecursionError traceback in
+    # run, table, calibrate, board check), and /dev/zero was read until memory ran out
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 1000 + "]" * 1000 + "\n")
+    path, says = (
+        (str(deep), "not valid TOML: arrays or tables nested too deep")
+        if kind == "nested"
+        else ("/dev/zero", "more than 1,048,576 bytes")
+    )
+    obs = tmp_path / "o.jsonl"
+    obs.write_text("")
+    err = one_line_error(capfd, "run", "--observations", str(obs), "--table", path)
+    assert f"{path}: {says}" in err
+    err = one_line_error(capfd, "run", "--observations", str(obs), "--board-layout", path)
+    assert f"--board-layout: {path}: {says}" in err
+    err = one_line_error(capfd, "board", "check", path)
+    assert f"{path}: {says}" in err
+    table = ["table", "--table-id", "t1", "--broker", "memory://deep", "--observations"]
+    err = one_line_error(capfd, *table, str(obs), "--layout", path)
+    assert f"--layout: {path}: {says}" in err
+
+
 def test_table_ids_and_match_numbers_out_of_range_are_usage_errors(tmp_path, capfd):
     err = one_line_error(
         capfd, "status", "--broker", "mqtt://127.0.0.1:1", "--table-id", "A/#", "--timeout", "1"

@@ -69,6 +69,15 @@ def test_the_shipped_example_checks_clean(tmp_path, capsys):
         ({"fps": "nan"}, "table.fps: expected a number above 0, got nan"),
         ({"id": '"Table 1"'}, "table.id: table id 'Table 1' must match"),
         ({"url": '"ftp://x"'}, "broker.url: 'ftp://x' must be mqtt://host:port"),
+        # each passed the check, and the bus dropped the account (the broker then
+        # refused an anonymous client) or the path without a word, or tried port 0
+        (
+            {"url": '"mqtt://t1:secret@127.0.0.1:1883"'},
+            "broker.url: broker URL 'mqtt://…@127.0.0.1:1883': no account in the URL",
+        ),
+        ({"url": '"mqtt://host:1883/t1"'}, "broker.url: broker URL 'mqtt://host:1883/t1' has a"),
+        ({"url": '"mqtt://host:0"'}, "broker.url: broker URL 'mqtt://host:0' has a bad port"),
+        ({"url": '"mqtt:// h:1"'}, "broker.url: broker URL 'mqtt:// h:1' has a space in its host"),
         (
             {"layout": '"cribbage-9"'},
             "table.layout: no table layout 'cribbage-9' (shipped: cribbage-2",
@@ -213,13 +222,21 @@ def test_unknown_keys_and_every_problem_are_listed(tmp_path, capsys):
     ("text", "expected"),
     [
         ("[table\nid = 't1'\n", "not valid TOML: Expected ']' at the end of a table declaration"),
-        (b"\xff\xfe", "cannot read: 'utf-8' codec can't decode"),
+        (b"\xff\xfe", "not UTF-8 text (byte 0)"),
         (None, "cannot read: No such file or directory"),
+        # tracebacks before (RecursionError from tomllib): nested 1,000 deep
+        ("a = " + "[" * 1000 + "]" * 1000, "not valid TOML: arrays or tables nested too deep"),
+        ("a = " + "{b = " * 600 + "1" + "}" * 600, "not valid TOML: arrays or tables nested"),
+        # /dev/zero was read until memory ran out (a MemoryError traceback)
+        ("/dev/zero", "more than 1,048,576 bytes: no config, not read"),
+        ("# " + "x" * (1 << 20), "more than 1,048,576 bytes: no config, not read"),
     ],
 )
 def test_a_file_that_is_not_a_config_is_one_line(tmp_path, capsys, text, expected):
     path = tmp_path / "k.toml"
-    if isinstance(text, bytes):
+    if text == "/dev/zero":
+        path = Path(text)
+    elif isinstance(text, bytes):
         path.write_bytes(text)
     elif text is not None:
         path.write_text(text)
@@ -365,6 +382,58 @@ def test_status_ages_count_from_the_start_and_a_last_will_has_none(mosquitto, ca
     lines = out.splitlines()
     assert lines[1] == "table    t1: online for 60 min (board synced)"
     assert lines[2] == "referee  t1: offline (connection lost)"
+
+
+def _retain(url: str, table: str, payloads: dict[str, bytes]) -> None:
+    bus = open_bus(url, "say-raw")
+    bus.start()
+    for component, payload in payloads.items():
+        bus.publish(status_topic(table, component), payload, retain=True)
+    time.sleep(0.1)
+    bus.close()
+
+
+def _status_env(component: str, ts: float | None = None, **body: object) -> dict:
+    env = Stamper(f"t1/{component}").stamp("status", {"component": component, "state": "online"})
+    return {**env.to_json(), "ts": time.time() if ts is None else ts, "body": {**env.body, **body}}
+
+
+def test_status_says_a_retained_status_it_cannot_read_and_keeps_to_one_line(mosquitto, capsys):
+    # garbage retained on a status topic, and a newer Kiebitz's status (a field this
+    # one does not know), said "no status on the broker (never started here)"; a
+    # status stamped ahead of this clock said "offline for -1000000…0 s" (300
+    # digits), and a newline or a terminal's escape in a detail was printed as such
+    _retain(
+        mosquitto.url,
+        "t1",
+        {
+            "table": b"\x00garbage",
+            "referee": json.dumps(_status_env("referee", mood="sunny")).encode(),
+        },
+    )
+    status, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    lines = out.splitlines()
+    assert status == 1 and len(lines) == 3
+    assert lines[1].startswith("table    t1: a status that cannot be read (envelope: not JSON")
+    assert lines[2] == (
+        "referee  t1: a status that cannot be read (body: Additional properties are not "
+        "allowed ('mood' was unexpected))"
+    )
+    ahead = _status_env("table", ts=1e300, state="offline", detail="x\n\x1b[2Jonline")
+    since = _status_env("referee", since=1e300, detail="kiebitz 0.1.0")
+    _retain(mosquitto.url, "t1", {"table": json.dumps(ahead).encode()})
+    _retain(mosquitto.url, "t1", {"referee": json.dumps(since).encode()})
+    status, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    assert status == 1 and out.splitlines()[1:] == [
+        "table    t1: offline for an unknown time (its clock is ahead of this machine's) "
+        "(x\\n\\x1b[2Jonline)",
+        "referee  t1: online for an unknown time (its clock is ahead of this machine's) "
+        "(kiebitz 0.1.0)",
+    ]
+    old = _status_env("referee", since=1.0, detail="kiebitz 0.1.0")  # a Pi's clock at 1970
+    _retain(mosquitto.url, "t1", {"referee": json.dumps(old).encode()})
+    _, out, _ = run(capsys, "status", "--broker", mosquitto.url, "--table-id", "t1")
+    assert out.splitlines()[2] == "referee  t1: online for over a year (kiebitz 0.1.0)"
 
 
 def test_a_clean_stop_says_offline_when_it_stops_not_when_it_started(tmp_path):

@@ -187,6 +187,10 @@ def test_kiebitz_run_with_a_missing_card_asks_for_it_and_flags_nothing(tmp_path)
         (["--board-layout", "nosuch"], "--board-layout: no board layout named 'nosuch'"),
         (["--broker", "http://x"], "--broker http://x: expected mqtt://host:port"),
         (["--broker", "mqtt://x:abc"], "has a bad port"),
+        # dropped without a word (the broker then refused an anonymous client); the
+        # password is not echoed
+        (["--broker", "mqtt://t1:secret@x:1883"], "--broker: broker URL 'mqtt://…@x:1883': no"),
+        (["--broker", "mqtt://x:0"], "has a bad port"),
         (["--web", "99999"], "argument --web: expected a port from 0 to 65535, got '99999'"),
         (["--db", "/"], "--db /: "),
         # a contract's details: a bid no game is worth (Law 33) was taken into the
@@ -343,6 +347,36 @@ def test_ctrl_c_or_sigterm_stops_every_part_cleanly(tmp_path, signame, status):
     assert list(runs.iterdir()) == []
     left = subprocess.run(["pgrep", "-f", str(runs)], capture_output=True, text=True)
     assert left.stdout == "", left.stdout
+
+
+def test_sigterm_while_the_runs_broker_comes_up_leaves_no_broker_running(
+    tmp_path, capsys, monkeypatch
+):
+    # a SIGTERM (stopping.Terminated) while the private Mosquitto came up (the wait
+    # for its port) left it running, a child of init, its folder removed under it:
+    # its stop was put on the run's stack only once it had started
+    import subprocess
+
+    import controller.bus.broker as broker_module
+    from controller.stopping import Terminated
+
+    started: list[subprocess.Popen] = []
+    popen = subprocess.Popen
+
+    def spawned(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    def signalled(*args, **kwargs):
+        raise Terminated()
+
+    monkeypatch.setattr(broker_module.subprocess, "Popen", spawned)
+    monkeypatch.setattr(broker_module.socket, "create_connection", signalled)
+    path = tmp_path / "o.jsonl"
+    path.write_text("")
+    assert main(["run", "--observations", str(path), "--headless", "--no-records"]) == 0
+    assert capsys.readouterr().err.strip().splitlines() == ["kiebitz: stopped (SIGTERM)"]
+    assert len(started) == 1 and started[0].poll() is not None  # stopped, not left
 
 
 def test_a_bad_line_in_the_recorded_file_is_one_error_and_nothing_is_run(tmp_path, capsys):

@@ -627,6 +627,30 @@ def test_a_board_lost_and_back_is_said_in_the_status_and_the_log(
     service.close()
 
 
+def test_a_board_error_naming_a_long_port_fits_in_the_status(
+    broker: MemoryBroker, tmp_path: Path
+) -> None:
+    # the shipped config's board port (/dev/serial/by-id/…), unplugged: pyserial's
+    # error named it three times, the status's detail was over the schema's 200
+    # characters, and `kiebitz run --board …` and `kiebitz table` died at start with
+    # a PayloadError traceback. The port is named once now, and a detail is cut to fit.
+    port = tmp_path / ("usb-MicroPython_Board_in_FS_mode_e6614103e7452d2f-if00" * 3)
+    link = BoardLink(str(port), load_board_layout("two-player-121")).start()
+    service = TableService("t1", MemoryBus(broker, "t1-table"), observations=[], board=link)
+    try:
+        eventually(lambda: link.health().last_error, "the board's first try")
+        why = str(link.health().last_error)
+        assert why == f"cannot open {port}: No such file or directory"
+        service.start()
+        said = json.loads(broker.retained()[status_topic("t1", "table")])["body"]
+        assert said["state"] == "online" and len(said["detail"]) <= 200
+        assert said["detail"].startswith(f"board opening (cannot open {str(port)[:80]}")
+        assert said["detail"].endswith("…)")
+        assert service.step() is False  # the status said again as the board stands
+    finally:
+        service.close()
+
+
 def test_a_table_connected_again_says_online_again(broker: MemoryBroker) -> None:
     # the broker published the will (offline) when the link dropped; the service,
     # running on, never said online again (the referee's fix had been the referee's)

@@ -323,18 +323,29 @@ def _spread(c: _Checker, points: dict[int, Point], size: float) -> None:
         )
 
 
+#: The most a table layout file may hold (the shipped ones are 2 KiB)
+MAX_LAYOUT_BYTES = 1 << 20
+
+
 def load_layout(path: str | Path) -> TableLayout:
     """Read and check a layout file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            # at most MAX_LAYOUT_BYTES: /dev/zero was read until memory ran out
+            raw = f.read(MAX_LAYOUT_BYTES + 1)
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise LayoutError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise LayoutError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    if len(raw) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"{p}: more than {MAX_LAYOUT_BYTES:,} bytes: no table layout, not read")
     try:
         # a UTF-8 byte-order mark (Windows Notepad writes one) is no TOML statement
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"{p}: not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib recurses once a level: `a = [[[[…]]]]` 1,000 deep
+        raise LayoutError(f"{p}: not valid TOML: arrays or tables nested too deep") from None
     return parse_layout(data, str(p))

@@ -23,6 +23,7 @@ line trouble never raises out of the link, it shows in the health.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -264,7 +265,11 @@ class BoardLink:
             port.reset_input_buffer()
         except _LINE_ERRORS as exc:
             with self._lock:
-                self._note(last_error=f"cannot open {self.url}: {exc}")
+                # pyserial names the port three times ("[Errno 2] could not open port
+                # P: [Errno 2] No such file or directory: 'P'"): the port once, the why
+                errno = getattr(exc, "errno", None)
+                why = os.strerror(errno) if isinstance(errno, int) else str(exc)
+                self._note(last_error=f"cannot open {self.url}: {why}")
             return False
         with self._lock:
             self._port = port

@@ -367,11 +367,24 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
         raise ValueError(f"broker URL {url!r} must look like mqtt://host:port or mqtts://host:port")
+    if "@" in parts.netloc:
+        # an account in the URL was dropped without a word, and the broker then refused
+        # the connection as anonymous: the password is not echoed here
+        shown = f"{parts.scheme}://…@{parts.netloc.rpartition('@')[2]}"
+        raise ValueError(
+            f"broker URL {shown!r}: no account in the URL (give a username and a password file)"
+        )
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"broker URL {url!r} has a path or query: only mqtt://host:port")
+    if any(c.isspace() for c in parts.netloc):
+        raise ValueError(f"broker URL {url!r} has a space in its host")
     tls = parts.scheme == "mqtts"
     try:
         port = parts.port or (8883 if tls else 1883)
     except ValueError:
         raise ValueError(f"broker URL {url!r} has a bad port") from None
+    if parts.port == 0:  # no broker listens on port 0 ("cannot reach" said nothing more)
+        raise ValueError(f"broker URL {url!r} has a bad port")
     return parts.hostname, port, tls
 
 

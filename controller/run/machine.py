@@ -176,8 +176,11 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         )
         url = cfg.broker
         if url is None:
-            broker = stack.enter_context(Mosquitto(workdir=workdir / "broker").start())
-            url = broker.url
+            # its stop on the stack before it starts: a SIGTERM while it came up (the
+            # wait for its port) left it running, its folder removed under it
+            broker = Mosquitto(workdir=workdir / "broker")
+            stack.callback(broker.stop)
+            url = broker.start().url
         db = cfg.db or workdir / "referee.db"
         # The recorder, before the referee: it hears the match from its first state.
         recorder = None

@@ -89,6 +89,12 @@ PanelFactory = Callable[[CommandCallback], "Panel"]
 #: The detail of an offline status that is a last will (:func:`status_will`).
 WILL_DETAIL = "connection lost"
 
+#: A status's detail is at most this long (the status schema's ``maxLength``): a
+#: board's error naming a long port three times made the status unsendable, and
+#: the service died at start (the shipped config's ``/dev/serial/by-id/…`` port,
+#: unplugged)
+DETAIL_MAX = 200
+
 
 def status_will(table: str, stamper: Stamper, component: str = "table") -> tuple[str, bytes]:
     """The retained last will (topic, payload) for the bus: ``offline`` on ``status/<component>``.
@@ -102,6 +108,11 @@ def status_will(table: str, stamper: Stamper, component: str = "table") -> tuple
     # `kiebitz status` gives no age for it (a clean stop says offline afresh)
     body = {"state": "offline", "component": component, "detail": WILL_DETAIL}
     return _status_topic(table, component), encode(stamper.stamp("status", body))
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, a cut one ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _make_panel(panel: Panel | PanelFactory, on_command: CommandCallback) -> Panel:
@@ -296,10 +307,10 @@ class TableService:
             why = getattr(h, "last_error", None)
             # a board lost and being opened again says why (it said only "opening")
             lost = h.status in ("opening", "refused") and why
-            parts.append(f"board {h.status}" + (f" ({why})" if lost else ""))
+            parts.append(f"board {h.status}" + (f" ({_cut(str(why), 140)})" if lost else ""))
         if self._source is not None:
             parts.append(f"camera {self._source_state or 'open'}")
-        return "; ".join(parts)
+        return _cut("; ".join(parts), DETAIL_MAX)
 
     def _say_parts(self) -> None:
         """Publish the status again when the board's or the camera's state changed
