@@ -27,13 +27,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.cli_io import STDIN, OverlongLine, name_commands, open_input
+from controller.cli_io import MAX_LINE, STDIN, OverlongLine, name_commands, open_input
 from controller.errors import UsageError
 from rules.errors import RulesError
-from rules.skat.iss import Replay, parse_record, read_records, replay
+from rules.skat.iss import Replay, parse_record, replay
 from rules.skat.rulesets import RULE_SETS, SkatRules
 
 if TYPE_CHECKING:
@@ -87,13 +87,11 @@ def replay_lines(
     rule_set = SkatRules(rules)
     status = 0
     records = 0  # records met, replayed or not
-    for number, line in enumerate(lines, start=1):
-        if isinstance(line, OverlongLine):
+    for number, text, why in record_texts(lines):
+        if why is not None:
             status = 1
-            out.write(f"error: line {number}: {line.error()}\n")
-            continue
-        text = next((t for _, t in read_records([line])), None)
-        if text is None:  # blank, or a comment
+            out.write(f"error: line {number}: {why}\n")
+            records += 1
             continue
         records += 1
         try:
@@ -112,6 +110,53 @@ def replay_lines(
         where = "stdin" if name == STDIN else name
         raise UsageError(f"{where}: no game record in the input (one a line: '(;GM[Skat]…;)')")
     return status
+
+
+def record_texts(lines: Iterable[str]) -> Iterator[tuple[int, str, str | None]]:
+    r"""Each record of ``lines`` with the number of its first line, and ``None``; or
+    what cannot be read, with why. Blank lines and ``#`` comments are skipped. A
+    record wrapped over several lines (SGF breaks lines between and inside values;
+    each line was "not an ISS record") is read to the line that ends with its ``)``,
+    its lines joined by line ends, which part tags and moves as spaces do. A record
+    not closed before the next begins, or before the input ends, is named at its
+    first line; one longer than a line may be (64 KiB) is not read on.
+
+    >>> for found in record_texts(["(;GM[Skat]", "MV[w ?? ]", ";)", "", "(;GM[Skat]"]):
+    ...     print(found)
+    (1, '(;GM[Skat]\nMV[w ?? ]\n;)', None)
+    (5, '(;GM[Skat]', "the record has no ')' before the input ends: cut short?")
+    """
+    start, parts, size = 0, list[str](), 0
+    skipping = False  # the rest of a record too long to read
+    for number, line in enumerate(lines, start=1):
+        text = "" if isinstance(line, OverlongLine) else line.strip()
+        if parts or skipping:
+            if not text.startswith("(;"):
+                if skipping or isinstance(line, OverlongLine) or size + len(text) > MAX_LINE:
+                    if not skipping:
+                        yield start, parts[0], f"a record longer than {MAX_LINE:,} bytes: not read"
+                    parts, skipping = [], not text.endswith(")")
+                    continue
+                parts.append(text)
+                size += len(text) + 1
+                if text.endswith(")"):
+                    yield start, "\n".join(parts), None
+                    parts = []
+                continue
+            if parts:
+                yield start, parts[0], "the record has no ')' before the next begins: cut short?"
+            parts, skipping = [], False
+        if isinstance(line, OverlongLine):
+            yield number, "", line.error()
+            continue
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("(;") and not text.endswith(")"):
+            start, parts, size = number, [text], len(text)
+            continue
+        yield number, text, None
+    if parts:
+        yield start, parts[0], "the record has no ')' before the input ends: cut short?"
 
 
 def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
@@ -144,7 +189,12 @@ def format_replay(result: Replay, data: dict[str, Any] | None = None) -> str:
         )
     shown = data["verdicts"][:MAX_VERDICTS_SHOWN]
     verdicts = "; ".join(
-        f"{v['kind']} seat {v['seat']} trick {v['trick']} {' '.join(v['cards'])}".rstrip()
+        # a verdict of the bidding has no trick: it said "trick None"
+        " ".join(
+            [v["kind"], f"seat {v['seat']}"]
+            + ([f"trick {v['trick']}"] if v["trick"] is not None else [])
+            + v["cards"]
+        )
         for v in shown
     )
     if len(data["verdicts"]) > len(shown):  # a hostile record's thousands: --json has all

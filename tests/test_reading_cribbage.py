@@ -170,6 +170,24 @@ def test_a_play_before_the_starter_waits_for_it():
     assert reading.game.scores == (2, 0)  # two for his heels, to the dealer
 
 
+def test_a_play_before_the_starter_seen_again_and_again_is_held_once():
+    # A camera that says "placed" again for a card lying in its row held a copy each
+    # time: 10,000 such lines held 10,000 plays, every read listed them all, and the
+    # replay took two minutes. The same card where it lies is held once.
+    reading = TableReading(TableSetup("cribbage", dealer=0))
+    for _ in range(50):
+        reading.feed(obs("placed", "9H", "play.1"))
+        up = reading.feed(obs("placed", "4C", "play.0"))
+    assert not up.changed
+    assert reading.summary()["pending"] == [
+        {"seat": 1, "card": "9H"},
+        {"seat": 0, "card": "4C"},
+    ]
+    reading.feed(obs("placed", "JS", "starter"))
+    assert reading.alerts == [] and [p["card"] for p in reading.plays()] == ["9H", "4C"]
+    assert reading.game.count == 13
+
+
 def test_undo_sets_the_last_card_aside_and_replace_recounts_the_deal():
     r = _deal_one("10H@1", "5C@0")
     assert r.game.scores == (2, 0)

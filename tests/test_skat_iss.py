@@ -459,3 +459,147 @@ def test_cards_laid_away_that_the_player_does_not_hold_are_refused():
     with pytest.raises(InvalidEventError) as info:
         replay(parse_record(broken))
     assert str(info.value) == "move 0 'C.S8.SJ': seat 0 does not hold SJ (SJ is not the player's)"
+
+
+def _record(ident: str) -> str:
+    return next(r for r in records() if f"ID[{ident}]" in r)
+
+
+@pytest.mark.parametrize(
+    ("ident", "old", "new", "message"),
+    [
+        # SA laid away twice: replayed with SA's points counted twice (43 for 42) and
+        # no word, ST kept as an eleventh card
+        ("k6", "1 NO.SA.ST.CA.H7.H8.H9.D7.D8.D9.SJ.SQ.SK", "1 N.SA.SA", "move 1 'N.SA.SA'"),
+        ("k5", "0 C.S8.H7", "0 C.S8.S8", "move 0 'C.S8.S8'"),
+    ],
+)
+def test_a_card_laid_away_twice_is_refused(tmp_path, capsys, ident, old, new, message):
+    text = _record(ident)
+    assert old in text
+    broken = text.replace(old, new, 1)
+    card = new[-2:]
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(broken))
+    why = f"seat {new[0]} does not hold {card} ({card} laid out twice)"
+    assert str(info.value) == f"{message}: {why}"
+    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
+    assert capsys.readouterr().out == f"error: line 1: {info.value}\n"
+
+
+def test_a_card_laid_away_twice_is_a_duplicate_to_the_engine_and_counted_once():
+    from rules.cards import SKAT_DECK
+    from rules.skat.events import Bid, Deal, Discard, Pass, PickUp
+
+    g = SkatGame()
+    hands = (SKAT_DECK[:10], SKAT_DECK[10:20], SKAT_DECK[20:30])
+    for e in [Deal(dealer=2, hands=hands, skat=SKAT_DECK[30:]), Bid(1, 18), Pass(0), Pass(2)]:
+        g.apply(e)
+    g.apply(PickUp(1, ()))
+    ace = SKAT_DECK[10]  # the ace of spades, Mittelhand's
+    assert [x.kind for x in g.apply(Discard(1, (ace, ace))).verdicts] == ["duplicate-card"]
+    assert g.deal is not None and g.deal.laid == [ace]
+
+
+@pytest.mark.parametrize(
+    ("shown", "message"),
+    [
+        # four cards of the ten: listed beside "(agrees)", status 0
+        ("CA.H7", "the open hand shows 2 cards, not the ten the player holds"),
+        # C7 is Vorhand's: listed beside "(agrees)", status 0
+        (
+            "CA.H7.H8.H9.D7.D8.D9.SJ.SQ.C7",
+            "(trick 1): seat 1 does not hold C7 (C7 is in seat 0's hand)",
+        ),
+        # SQ twice and SK left out: taken without a word, "(agrees)"
+        (
+            "CA.H7.H8.H9.D7.D8.D9.SJ.SQ.SQ",
+            "(trick 1): seat 1 does not hold SQ (SQ laid down twice)",
+        ),
+    ],
+)
+def test_an_open_hand_that_is_not_the_players_is_refused(tmp_path, capsys, shown, message):
+    text = _record("k6")
+    hand = "CA.H7.H8.H9.D7.D8.D9.SJ.SQ.SK"
+    assert f"1 NO.SA.ST.{hand}" in text
+    broken = text.replace(f"1 NO.SA.ST.{hand}", f"1 NO.SA.ST.{shown}", 1)
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(broken))
+    assert str(info.value).startswith("move 1 'NO.SA.ST.")
+    assert str(info.value).endswith(message)
+    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
+    assert capsys.readouterr().out == f"error: line 1: {info.value}\n"
+
+
+@pytest.mark.parametrize(
+    ("ident", "old", "new", "message"),
+    [
+        # each was an "out-of-phase" verdict listed beside "(agrees)", status 0
+        ("k1", " 2 HQ ]", " 2 HQ 0 CJ ]", "move 0 'CJ': a card after the deal was over"),
+        ("k1", " 0 CJ 1 S7", " 0 18 0 CJ 1 S7", "move 0 '18' (trick 1): a bid in the play"),
+        (
+            "k1",
+            " 0 18 0 GH",
+            " 0 18 1 20 0 GH",
+            "move 1 '20': a bid after the bidding, before the game was declared",
+        ),
+        ("k1", " 2 HQ ]", " 2 HQ 0 RE ]", "move 0 'RE': a resignation after the deal was over"),
+        ("k4", " 0 p ]", " 0 p 0 GH ]", "move 0 'GH': a game declared after the deal was over"),
+        # a card in a game passed in: it said "unknown game code 'CJ'"
+        ("k4", " 0 p ]", " 0 p 0 CJ ]", "move 0 'CJ': a card before any game"),
+    ],
+)
+def test_a_move_out_of_its_phase_is_refused(tmp_path, capsys, ident, old, new, message):
+    text = _record(ident)
+    assert old in text
+    broken = text.replace(old, new, 1)
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(broken))
+    assert str(info.value) == message
+    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
+    assert capsys.readouterr().out == f"error: line 1: {message}\n"
+
+
+def test_a_record_wrapped_over_lines_is_read_whole(tmp_path, capsys):
+    # An SGF writer breaks lines between tags and moves (and Windows ends them with
+    # CRLF): each line was "error: line N: not an ISS record", nothing replayed.
+    text = records()[0]
+    wrapped = text.replace("MV[", "\r\nMV[").replace(" 0 SJ ", "\r\n0 SJ ")
+    wrapped = wrapped.replace("]R[", "]\r\nR[")
+    path = tmp_path / "records.txt"
+    path.write_bytes(f"{wrapped}\r\n\r\n{text}\r\n".encode())
+    assert main(["skat", "replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.endswith("(agrees)") for line in lines)
+    assert lines[0] == lines[1]
+
+
+def test_a_record_cut_short_is_named_at_its_first_line_and_the_rest_go_on(tmp_path, capsys):
+    text = records()[0]
+    path = _write(tmp_path, f"{text[:200]}\n{text}\n# a comment\n{text[:300]}")
+    assert main(["skat", "replay", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "error: line 1: the record has no ')' before the next begins: cut short?",
+        "k1: seat 0 grand hand won 192 (matadors 4, 120 points, 10 tricks, schneider, "
+        "schwarz) (agrees)",
+        "error: line 4: the record has no ')' before the input ends: cut short?",
+    ]
+    # a record wrapped past the length of a line is not held: named once
+    body = "\n".join(["(;GM[Skat]MV[w", *(["CJ " * 30] * 2000), "];)", text])
+    assert main(["skat", "replay", str(_write(tmp_path, body))]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "error: line 1: a record longer than 65,536 bytes: not read"
+    assert out[1].startswith("k1: ") and len(out) == 2
+
+
+def test_two_records_on_one_line_are_named_so():
+    text = records()[0]
+    with pytest.raises(InvalidEventError, match=r"^a second record on the line: one record a"):
+        parse_record(text + text)
+
+
+def test_a_verdict_of_the_bidding_is_listed_without_a_trick(tmp_path, capsys):
+    # 19 is no game's value (Law 33): the verdict was listed as "trick None"
+    text = records()[0].replace(" 0 18 0 GH", " 0 19 0 GH", 1)
+    assert main(["skat", "replay", str(_write(tmp_path, text))]) == 0
+    assert "[invalid-bid seat 0] (agrees)" in capsys.readouterr().out

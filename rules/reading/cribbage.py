@@ -258,6 +258,11 @@ class CribbageReader(DealReader):
             if phase == "deal":
                 self._begin()
                 d = self.d
+            if (seat, card) in d.held:
+                # the same card seen again where it lies: held once (each copy was held,
+                # and a camera that says "placed" again and again made every read, and
+                # the reading of the starter, slower with each)
+                return
             if not d.held:
                 self.raise_alert(
                     Alert("no-starter", "no-starter", "a card played before the starter was seen")

@@ -647,6 +647,11 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             step.flag(v.IllegalDeclaration, e.seat, None, e.laid, "a hand game lays nothing out")
         own = self._declarer_cards(d)
         for card in e.laid:
+            if card in d.laid:
+                # one card cannot lie in the skat twice (Law 32: "two cards"); it was
+                # laid again, its points counted twice and the card it stood for kept
+                step.flag(v.DuplicateCard, e.seat, None, (card,), f"{card} laid out twice")
+                continue
             if own is not None and index_of(card) not in own:
                 step.flag(v.CardNotInHand, e.seat, None, (card,), f"{card} is not the player's")
             d.laid.append(card)

@@ -55,7 +55,7 @@ from rules.skat.events import (
 )
 from rules.skat.game import DealResult, SkatGame
 from rules.skat.rulesets import SkatRules
-from rules.verdicts import CardNotInHand, DuplicateCard
+from rules.verdicts import CardNotInHand, DuplicateCard, OutOfPhase, WrongNumberOfCards
 
 __all__ = [
     "IssRecord",
@@ -74,6 +74,8 @@ _SUITS: Final = {"C": Suit.CLUBS, "S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.
 _RANKS: Final = {"A": 1, "K": 13, "Q": 12, "J": 11, "T": 10, "9": 9, "8": 8, "7": 7}
 _RANK_LETTER: Final = {v: k for k, v in _RANKS.items()}
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]*)\[((?:[^\]\\]|\\.)*)\]")
+#: One record's end and the next one's start: ``;)(;``.
+_NEXT_RECORD: Final = re.compile(r";?\s*\)\s*\(;")
 #: The result fields a replay must reproduce, in the order of the ``R`` field.
 RESULT_FIELDS: Final = (
     "declarer",
@@ -166,6 +168,8 @@ def parse_record(text: str) -> IssRecord:
             break
         m = _TAG.match(inner, pos)
         if m is None:
+            if _NEXT_RECORD.match(inner, pos):
+                raise InvalidEventError("a second record on the line: one record a line")
             raise InvalidEventError(f"unexpected text {_short(inner[pos:])} in the record")
         tags[m.group(1)] = m.group(2).replace("\\]", "]").replace("\\\\", "\\")
         pos = m.end()
@@ -306,6 +310,8 @@ def _record_moves(rec: IssRecord) -> list[tuple[str, Event]]:
             break
         elif _is_card(what) and declared:
             events.append((move, Play(seat, parse_iss_card(what))))
+        elif _is_card(what):  # no game code is a card: it said "unknown game code 'CJ'"
+            raise InvalidEventError(f"move {seat} {_short(what)}: a card before any game")
         elif not declared:
             code, _, rest = what.partition(".")
             try:
@@ -456,6 +462,26 @@ def _expected(rec: IssRecord) -> dict[str, Any]:
     }
 
 
+_MOVE_WORDS: Final = {
+    "play": "a card",
+    "declare": "a game declared",
+    "discard": "the skat laid away",
+    "pick_up": "the skat taken up",
+    "concede": "a resignation",
+    "claim": "a claim",
+    "bid": "a bid",
+    "hold": "a hold",
+    "pass": "a pass",
+}
+#: When a move came that its phase does not take, for a broken record's message.
+_PHASE_WORDS: Final = {
+    "bidding": "in the bidding",
+    "declaring": "after the bidding, before the game was declared",
+    "play": "in the play",
+    "over": "after the deal was over",
+}
+
+
 def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
     """Replay a record through :class:`SkatGame` and compare the result fields.
 
@@ -463,12 +489,29 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
     """
     game = SkatGame(rules or SkatRules())
     for move, event in _record_moves(rec):
+        phase = "no deal" if game.deal is None else game.deal.phase
         outcome = game.apply(event)
-        if isinstance(event, (Play, Discard)):
-            # The server deals and plays only cards held: a card the player does not
-            # hold (or played already) is a broken record, not a verdict to report
-            # beside an "agrees".
+        for x in outcome.verdicts:
+            if isinstance(x, OutOfPhase):
+                # The server takes each move in its phase: a bid in the play, a card
+                # after the last trick, is a broken record, not a verdict beside an
+                # "agrees" (it was listed, status 0)
+                trick = f" (trick {x.trick})" if x.trick and phase == "play" else ""
+                when = _PHASE_WORDS.get(phase, f"in phase {phase}")
+                what = _MOVE_WORDS.get(event.type, f"a move ({event.type})")
+                raise InvalidEventError(f"move {move}{trick}: {what} {when}")
+        if isinstance(event, (Play, Discard, Declare, Claim)):
+            # The server deals and plays only cards held, and shows the hand held: a
+            # card the player does not hold (or played already), or an open hand of
+            # other than his cards (Law 5: "the hand of the single player must be
+            # laid face up"), is a broken record, not a verdict to report beside an
+            # "agrees".
             for x in outcome.verdicts:
+                if isinstance(x, WrongNumberOfCards) and isinstance(event, Declare):
+                    raise InvalidEventError(
+                        f"move {move}: the open hand shows {len(set(event.shown))} cards, "
+                        "not the ten the player holds"
+                    )
                 if isinstance(x, (CardNotInHand, DuplicateCard)):
                     card = iss_card(x.cards[0]) if x.cards else "?"
                     detail = x.detail.replace(str(x.cards[0]), card) if x.cards else x.detail

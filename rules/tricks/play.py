@@ -433,8 +433,13 @@ class TrickPlay:
     def reveal(self, seat: int, cards: Iterable[Card], flag: Flag) -> None:
         """A seat's remaining hand laid face up (an open game, a claim): check it
         against what the seat showed void in, then know it."""
-        shown = list(cards)
+        listed = list(cards)
         tno = None if self.finished else self.current.number
+        shown = list(dict.fromkeys(listed))
+        if len(shown) != len(listed):  # one card listed twice: a hand holds it once
+            for card in shown:
+                if listed.count(card) > 1:
+                    flag(v.DuplicateCard, seat, tno, (card,), f"{card} laid down twice")
         voids = self.voids[seat]
         for card in shown:
             at = self._loc[index_of(card)]
