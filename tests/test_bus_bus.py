@@ -323,3 +323,45 @@ def test_a_refused_connection_shows_in_health(tmp_path: Path, wait_until: WaitUn
     finally:
         bus.close()
         broker.stop()
+
+
+def test_a_pattern_subscribed_while_the_connection_comes_up_is_subscribed(
+    mosquitto: Mosquitto, wait_until: WaitUntil
+) -> None:
+    """A service subscribing while its bus connected, between the connection's
+    subscriptions being sent and the bus saying it is connected, was in neither: its
+    pattern was never subscribed (seen on a loaded machine: `kiebitz run` waited for
+    the broker's answer and stopped, "the broker … does not answer"). The moment is
+    made here by subscribing from another thread just before the bus says connected."""
+    import threading
+
+    from controller.bus.bus import CONNECTED
+
+    bus = MqttBus(mosquitto.url, "racer")
+    early, late = Inbox(), Inbox()
+    bus.subscribe("race/early", early)
+    bump = bus._bump  # the moment between the two is the fault
+    made: list[bool] = []
+
+    def bumped(**changes: Any) -> None:
+        if changes.get("status") == CONNECTED and not made:
+            made.append(True)
+            other = threading.Thread(target=bus.subscribe, args=("race/late", late))
+            other.start()
+            other.join()
+        bump(**changes)
+
+    bus._bump = bumped  # type: ignore[method-assign]
+    bus.start()
+    try:
+        wait_until(lambda: bus.health().subscriptions >= 2, "both patterns subscribed")
+        sender = MqttBus(mosquitto.url, "race-sender")
+        sender.start()
+        try:
+            wait_until(lambda: sender.connected, "the sender connected")
+            sender.publish("race/late", b"heard")
+            wait_until(lambda: late.payloads() == [b"heard"], "the late pattern's message")
+        finally:
+            sender.close()
+    finally:
+        bus.close()

@@ -431,6 +431,10 @@ class MqttBus:
         self._keepalive = keepalive
         self._lock = threading.RLock()
         self._subs: list[tuple[str, Handler]] = []
+        #: The connection's subscriptions were made (``_on_connect``): a pattern
+        #: subscribed from now on is sent at once. Set under the lock with the
+        #: snapshot of the patterns, so each pattern is in the one or sent by the other.
+        self._live = False
         self._health = BusHealth(url=url)
         self._started = False
         self._closing = False
@@ -517,7 +521,12 @@ class MqttBus:
         with self._lock:
             new = all(p != pattern for p, _ in self._subs)
             self._subs.append((pattern, handler))
-        if new and self.connected:
+            live = self._live
+        # Not `self.connected`: that is said only after the connection's subscriptions
+        # were sent, and a pattern added between those two moments (a service starting
+        # while its bus connects; seen on a loaded machine) was in neither and never
+        # subscribed: `kiebitz run` then waited in vain for the broker's answer
+        if new and live:
             self._subscribe(pattern)
 
     def _subscribe(self, pattern: str) -> None:
@@ -597,9 +606,10 @@ class MqttBus:
             self._bump(status=REFUSED, last_error=f"connection refused: {reason}")
             return
         _no_delay(client)
+        self._bump(subscriptions=0)
         with self._lock:
             patterns = list(dict.fromkeys(p for p, _ in self._subs))
-        self._bump(subscriptions=0)
+            self._live = True
         for pattern in patterns:
             self._subscribe(pattern)
         if self.online is not None:
@@ -626,6 +636,7 @@ class MqttBus:
         was = self.connected
         self._connected_at = None
         with self._lock:
+            self._live = False
             h = self._health
             status = CLOSED if self._closing else REFUSED if h.status == REFUSED else DISCONNECTED
             error = h.last_error if not was or self._closing else f"connection lost: {reason}"

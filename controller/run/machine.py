@@ -151,6 +151,10 @@ class _Follower:
         return True
 
 
+#: How long a run waits for the broker to acknowledge its services' subscriptions.
+SUBSCRIBE_WAIT_S = 30.0
+
+
 def _wait(check: Callable[[], bool], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while not check():
@@ -248,10 +252,17 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         if cfg.gpio is not None:
             service.panel = _panel(cfg.gpio, service)
         stack.callback(service.close)
+        # 30 s: a loaded machine (a Pi reading frames, a test run's other worker) took
+        # more than the 10 s this waited once, and the run stopped on a broker that was
+        # only slow to acknowledge
         if not _wait(
-            lambda: ref_bus.health().subscriptions >= 2 and view.health().subscriptions >= 2, 10.0
+            lambda: ref_bus.health().subscriptions >= 2 and view.health().subscriptions >= 2,
+            SUBSCRIBE_WAIT_S,
         ):
-            raise UsageError(f"the broker at {url} does not answer")
+            raise UsageError(
+                f"the broker at {url} does not answer: the referee's and the run's "
+                f"subscriptions were not acknowledged in {SUBSCRIBE_WAIT_S:.0f} s"
+            )
         from vision.errors import SourceError
 
         try:
