@@ -46,6 +46,10 @@ __all__ = [
 ]
 
 
+#: The problems of a config said one a line; past these, how many more.
+MAX_PROBLEMS = 50
+
+
 class ConfigError(ValueError):
     """A configuration that cannot be used: every problem, one a line, each naming
     the file and the key path."""
@@ -593,7 +597,10 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
                 # the referee refused it at every start, as `--dealer`
                 problems.append(f"game.dealer: {game.dealer}: seats are 0 to {seats - 1}")
     if problems:
-        raise ConfigError([f"{path}: {p}" for p in problems])
+        said = [f"{path}: {p}" for p in problems[:MAX_PROBLEMS]]
+        if len(problems) > MAX_PROBLEMS:  # 300,000 unknown keys were 300,000 lines
+            said.append(f"{path}: and {len(problems) - MAX_PROBLEMS:,} more problems")
+        raise ConfigError(said)
     return KiebitzConfig(path, broker, table, referee, game, recorder, web)
 
 

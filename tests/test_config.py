@@ -98,6 +98,20 @@ def test_a_bad_value_names_file_and_key_path(tmp_path, capsys, change, expected)
     assert len(err.splitlines()) == 1
 
 
+def test_a_config_of_many_problems_says_fifty_and_counts_the_rest(tmp_path, capsys):
+    # 300,000 unknown keys were 300,000 lines (and 6 s)
+    path = tmp_path / "many.toml"
+    path.write_text("".join(f"k{i} = 1\n" for i in range(300)), encoding="utf-8")
+    status, out, err = run(capsys, "config", "check", str(path))
+    lines = err.splitlines()
+    assert (status, out, len(lines)) == (2, "", 51)
+    assert lines[0] == (
+        f"kiebitz: error: {path}: k0: unknown key "
+        "(the file has: broker, table, referee, recorder, web, game)"
+    )
+    assert lines[-1] == f"kiebitz: error: {path}: and 250 more problems"
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
