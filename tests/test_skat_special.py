@@ -354,3 +354,31 @@ def test_verdicts_on_the_hot_path_name_the_event_that_raised_them():
         game.apply(e)
     out = play(game, "0:7S 1:AS 2:AD")
     assert [(v.kind, v.event) for v in out[-1].verdicts] == [("wrong-skat-count", 9)]
+
+
+@pytest.mark.parametrize("rules", [SkatRules(), OPTIONAL], ids=["isko", "foster1906"])
+def test_a_revoke_after_a_nullo_was_lost_decides_nothing(rules):
+    """The player takes the first trick: his nullo is lost there. A defender who then
+    fails to follow suit (trick 3, shown by his hearts at trick 4) revokes in a game
+    already decided: the revoke is said, but it does not win the nullo for the player
+    (Law 53 decides a game still open). Before, the earliest forced decision was the
+    revoke and the deal was scored again at its end as won."""
+    hands = (
+        parse_cards("AC KC QC AS KS QS AH KH QH AD"),
+        parse_cards("7C 8C 9C 7S 8S 9S 7H 8H 9H 7D"),
+        parse_cards("10C JC 10S JS 10H JH 8D 9D 10D JD"),
+    )
+    game = SkatGame(rules)
+    game.apply(Deal(dealer=2, hands=hands, skat=tuple(parse_cards("QD KD"))))
+    for e in (Bid(1, 18), Hold(0), Pass(1), Pass(2), Declare(0, "null", hand=True)):
+        game.apply(e)
+    outcomes = play(
+        game,
+        "0:AC 1:7C 2:10C 0:AS 1:7S 2:10S 0:AH 1:7H 2:8D 0:KH 1:8H 2:10H 0:QH 1:9H 2:JH "
+        "0:KC 1:8C 2:JC 0:QC 1:9C 2:JS 0:KS 1:8S 2:9D 0:QS 1:9S 2:10D 0:AD 1:7D 2:JD",
+    )
+    assert outcomes[2].result is not None and outcomes[2].result.won is False
+    assert [(v.kind, v.seat, v.trick) for v in game.verdicts] == [("revoke", 2, 3)]
+    result = game.results[-1]
+    assert result.won is False and result.value < 0, result
+    assert result.decided_by is None, result

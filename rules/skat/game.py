@@ -808,6 +808,11 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             return
         if d.declaration.game == "ramsch":
             return
+        if d.decided_at and (trick or 0) > d.decided_at:
+            # a nullo lost at the player's first trick (a schwarz announced, at the
+            # defenders' first) is decided there: a revoke in a later trick is said,
+            # but Laws 52 and 53 decide a game still being played, not one over
+            return
         by_player = seat == d.declarer
         if kind == "revoke" or kind == "wrong-number-of-cards":
             law = (
@@ -875,6 +880,7 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             )
             end(self.rules, st, d, step)
             d.phase = "play"
+            d.decided_at = trick.number
         elif (
             trick is not None
             and d.schwarz_player >= 0
@@ -890,6 +896,7 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             )
             end(self.rules, st, d, step)
             d.phase = "play"
+            d.decided_at = trick.number
         return None
 
     # The skat, looking back, Kontra, rulings ------------------------------------------

@@ -68,6 +68,10 @@ class DealState:
     #: The single player of a game announced schwarz (an ouvert suit game or grand,
     #: or schwarz announced in hand), lost at the defenders' first trick, else -1.
     schwarz_player: int = -1
+    #: The trick at which such a game was lost before the end (0: none): a revoke or
+    #: a lead out of turn in a later trick comes after the game was decided, and
+    #: decides nothing (:meth:`SkatGame._decides`).
+    decided_at: int = 0
     #: In a Revolution until the first card: the cards each adversary gave the other.
     exchange: dict[int, list[Card]] | None = None
     result: DealResult | None = None
