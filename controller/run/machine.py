@@ -286,8 +286,10 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         settled = _wait(lambda: referee.inputs(table) >= sent, cfg.settle_s)
         read = referee.inputs(table)
         referee.publish_state(table)
-        follower.wait(lambda s: s.get("inputs", 0) >= read, 5.0)
-        shown = _wait(lambda: link.health().synced, 5.0)
+        # bounds on a stall, not waits: each returns as soon as it holds. At 5 s a test
+        # run's loaded machine once printed the board as it stood a few cards before
+        follower.wait(lambda s: s.get("inputs", 0) >= read, cfg.settle_s)
+        shown = _wait(lambda: link.health().synced, cfg.settle_s)
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
         summary["web"] = None if web is None else web.url
         summary["record"] = (
@@ -358,7 +360,7 @@ def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[s
         match = recorder.match_of(table)
         return match is not None and recorder.store.match(match).row.events >= events
 
-    _wait(caught_up, 5.0)
+    _wait(caught_up, 20.0)
     match = recorder.match_of(table)
     if match is None:
         return None
