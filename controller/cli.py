@@ -129,6 +129,15 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+def _here() -> bool:
+    """Whether the current folder still exists."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status (the console script exits with it)."""
     parser = build_parser()
@@ -163,6 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as exc:
         if exc.errno not in _WRITE_FAILURES:
+            if exc.filename is None and not _here():
+                # a shell left in a folder removed under it: a relative path (the
+                # records' own kiebitz-records.db) was a FileNotFoundError traceback
+                print(
+                    f"{PROG}: error: the current folder was removed: change to one that exists",
+                    file=sys.stderr,
+                )
+                return 2
             if exc.filename is None:
                 raise
             # a path the user gave that cannot be opened or written (a missing folder,

@@ -271,3 +271,25 @@ def test_a_password_that_is_not_utf8_text_is_said_so_not_too_short(tmp_path, cap
     from controller.web.auth import Users
 
     assert Users.load(users).verify("ben", "pässwört-lang")
+
+
+def test_a_command_run_in_a_folder_removed_under_the_shell_is_one_line(tmp_path):
+    # `kiebitz run` resolving its records' relative path there was a FileNotFoundError
+    # traceback; a command that needs no folder still works
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    kiebitz = Path(sys.executable).parent / "kiebitz"
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    observations = Path(__file__).parents[1] / "config" / "videos" / "cribbage-deal.json"
+    script = (
+        f'cd "{gone}" && rmdir "{gone}" && "{kiebitz}" run --headless --observations '
+        f'"{observations}"; echo "status $?"; "{kiebitz}" cribbage score 5H 5D 5S JC --starter 5C'
+    )
+    done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stderr == (
+        "kiebitz: error: the current folder was removed: change to one that exists\n"
+    ), done.stderr
+    assert done.stdout.startswith("status 2\n29: fifteen two"), done.stdout
