@@ -578,3 +578,13 @@ def test_verdicts_serialise_with_their_evidence():
         "detail": "count 23 + 9C = 32, past thirty-one",
     }
     assert isinstance(game.verdicts[0], v.OverThirtyOne)
+
+
+def test_a_penalty_of_more_than_a_whole_game_is_refused():
+    # the rule texts' penalties are two points (seed 000, Irregularities); a
+    # penalty of 1,000,000 typed by an operator ended the match
+    game = CribbageGame(CribbageRules(game_to=61))
+    with pytest.raises(InvalidEventError, match=r"1000000 points is more than a whole game \(61\)"):
+        game.apply(Penalty(0, 1_000_000, "a slip"))
+    assert game.state.scores == [0, 0]
+    game.apply(Penalty(0, 61, "the most a penalty may be"))

@@ -294,6 +294,12 @@ class CribbageGame(EventLog[CribbageRules, GameState, _Step, Outcome[Never]]):
             raise InvalidEventError(f"discard: count {event.count} does not fit the cards")
         if isinstance(event, Penalty) and event.points <= 0:
             raise InvalidEventError(f"penalty: points must be positive, got {event.points}")
+        if isinstance(event, Penalty) and event.points > self.rules.game_to:
+            # the laws' penalties are two points (seed 000): a million ended the match
+            # on a slip of the operator's keyboard
+            raise InvalidEventError(
+                f"penalty: {event.points} points is more than a whole game ({self.rules.game_to})"
+            )
 
     # The referee ------------------------------------------------------------------
 
