@@ -302,7 +302,7 @@ class Recorder:
             return True
         if state.get("inputs") != 0 or t.match is None or t.setup is None:
             return False
-        row = self.store.match(t.match).row
+        row = self.store.match_row(t.match)
         return row.events > len(initial_events(t.setup))
 
     def end(self, table: str, *, at: float) -> None:

@@ -465,13 +465,24 @@ class RecordStore:
                     damaged.append(exc)
         return found
 
+    def match_row(self, match_id: int) -> MatchRow:
+        """The match's own row alone (how many events, its state, when it ended), for
+        what asks that often (a run waiting for the recorder to catch up): not its
+        events, each read and checked against the rules as :meth:`match` does."""
+        with self.engine.connect() as conn:
+            return self._match_row(conn, match_id)
+
+    def _match_row(self, conn: Connection, match_id: int) -> MatchRow:
+        r = conn.execute(sa.select(*_raw(matches)).where(matches.c.id == match_id)).first()
+        if r is None:
+            raise RecordsError(f"{self.name}: no match {match_id}")
+        return _row(r, self.name)
+
     def match(self, match_id: int) -> MatchRecord:
         """One match with everything stored of it: :class:`RecordsError` where there is
         no such match, :class:`DamagedRecord` where a row of it cannot be read."""
         with self.engine.connect() as conn:
-            r = conn.execute(sa.select(*_raw(matches)).where(matches.c.id == match_id)).first()
-            if r is None:
-                raise RecordsError(f"{self.name}: no match {match_id}")
+            row = self._match_row(conn, match_id)
             evs = conn.execute(
                 sa.select(*_raw(events)).where(events.c.match_id == match_id).order_by(events.c.idx)
             ).all()
@@ -487,7 +498,6 @@ class RecordStore:
             ss = conn.execute(
                 sa.select(*_raw(said)).where(said.c.match_id == match_id).order_by(said.c.id)
             ).all()
-        row = _row(r, self.name)
         where = f"{self.name}: match {match_id}"
         stored = []
         for e in evs:
@@ -608,6 +618,18 @@ def _json(value: Any) -> str:
         return str(value)
 
 
+def _shown(value: Any) -> str:
+    """A value read from JSON, shown clipped in a message."""
+    return _clip(_json(value))
+
+
+def _is_pegging(value: Any) -> bool:
+    """A pegging as the referee says it: an object of whole ``points`` and ``score``."""
+    return (
+        isinstance(value, dict) and _is_whole(value.get("points")) and _is_whole(value.get("score"))
+    )
+
+
 def _outcome(raw: Any, what: str) -> dict[str, Any]:
     """An event's outcome as the referee said it: its ``pegged``, ``verdicts`` and
     ``notes`` lists (each pegging an object with whole ``points`` and ``score``), its
@@ -616,25 +638,20 @@ def _outcome(raw: Any, what: str) -> dict[str, Any]:
     for key in ("pegged", "verdicts", "notes"):
         value = outcome.get(key, [])
         if not isinstance(value, list):
-            raise DamagedRecord(f"{what} is damaged ({key} is not a list: {_clip(_json(value))})")
+            raise DamagedRecord(f"{what} is damaged ({key} is not a list: {_shown(value)})")
     for pegging in outcome.get("pegged", []):
-        if not (
-            isinstance(pegging, dict)
-            and _is_whole(pegging.get("points"))
-            and _is_whole(pegging.get("score"))
-        ):
+        if not _is_pegging(pegging):
             raise DamagedRecord(
-                f"{what} is damaged (a pegging that is not points and a score: "
-                f"{_clip(_json(pegging))})"
+                f"{what} is damaged (a pegging that is not points and a score: {_shown(pegging)})"
             )
     for verdict in outcome.get("verdicts", []):
         if not isinstance(verdict, dict):
             raise DamagedRecord(
-                f"{what} is damaged (a verdict that is not an object: {_clip(_json(verdict))})"
+                f"{what} is damaged (a verdict that is not an object: {_shown(verdict)})"
             )
     if not isinstance(outcome.get("result") or {}, dict):
         raise DamagedRecord(
-            f"{what} is damaged (its result is not an object: {_clip(_json(outcome['result']))})"
+            f"{what} is damaged (its result is not an object: {_shown(outcome['result'])})"
         )
     return outcome
 
@@ -651,18 +668,14 @@ def _deal_row(d: Any, where: str) -> dict[str, Any]:
     if result is not None and not isinstance(result.get("name") or "", str):
         raise DamagedRecord(
             f"{where}: the result of {_deal(d.number)} is damaged (its name is not text: "
-            f"{_clip(_json(result['name']))})"
+            f"{_shown(result['name'])})"
         )
     pegged = _json_object(d.pegged, f"{where}: the pegging of {_deal(d.number)}", null=True)
     for side, value in (pegged or {}).items():
-        if not (
-            isinstance(value, dict)
-            and _is_whole(value.get("points"))
-            and _is_whole(value.get("score"))
-        ):
+        if not _is_pegging(value):
             raise DamagedRecord(
                 f"{where}: the pegging of {_deal(d.number)} is damaged (side {side}: not "
-                f"points and a score: {_clip(_json(value))})"
+                f"points and a score: {_shown(value)})"
             )
     return {
         "number": number,
@@ -687,17 +700,12 @@ def _readable(row: MatchRow, stored: Sequence[tuple[int, dict[str, Any], Any]], 
     try:
         game = engine_for(str(row.setup["game"]), row.setup.get("options") or {})
     except (RulesError, KeyError, TypeError, ValueError) as exc:
-        raise DamagedRecord(f"{where}: its setup is damaged ({_clip_text(exc)})") from None
+        raise DamagedRecord(f"{where}: its setup is damaged ({_one_line(exc)})") from None
     for idx, event, _ in stored:
         try:
             event_from_json(dict(event), game.event_types)
         except (RulesError, KeyError, TypeError, ValueError) as exc:
-            raise DamagedRecord(f"{where}: event {idx} is damaged ({_clip_text(exc)})") from None
-
-
-def _clip_text(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 200 else text[:200] + "…"
+            raise DamagedRecord(f"{where}: event {idx} is damaged ({_one_line(exc)})") from None
 
 
 def _row(r: Any, name: str) -> MatchRow:
@@ -712,7 +720,7 @@ def _row(r: Any, name: str) -> MatchRow:
     if not isinstance(setup.get("options") or {}, dict):
         raise DamagedRecord(
             f"{where}: its setup is damaged (its options are not a JSON object: "
-            f"{_clip(_json(setup['options']))})"
+            f"{_shown(setup['options'])})"
         )
     return MatchRow(
         id=r.id,

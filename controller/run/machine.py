@@ -358,7 +358,7 @@ def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[s
 
     def caught_up() -> bool:
         match = recorder.match_of(table)
-        return match is not None and recorder.store.match(match).row.events >= events
+        return match is not None and recorder.store.match_row(match).events >= events
 
     _wait(caught_up, 20.0)
     match = recorder.match_of(table)
