@@ -31,6 +31,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -180,7 +181,20 @@ class MatchRecord:
 
 def _pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    # A new file is put into WAL under an exclusive lock. Where another opener holds
+    # the write lock (making the schema, _schema_lock) SQLite answers "database is
+    # locked" at once, without its busy wait (the two would otherwise wait on each
+    # other): eight openers at once on a loaded machine met it. Asked again until the
+    # other is done, for as long as the schema lock waits.
+    deadline = time.monotonic() + SCHEMA_WAIT
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
     cur.execute("PRAGMA synchronous=FULL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
