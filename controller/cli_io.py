@@ -53,6 +53,7 @@ __all__ = [
     "STDIN",
     "KiebitzArgumentParser",
     "OverlongLine",
+    "looked_at",
     "name_commands",
     "not_utf8",
     "open_input",
@@ -425,7 +426,7 @@ def _decodes(data: bytes, codec: str) -> bool:
 _HEAD = 512
 
 
-def _looked_at(binary: BinaryIO, name: str) -> BinaryIO:
+def looked_at(binary: BinaryIO, name: str) -> BinaryIO:
     """``binary``, its start looked at first: a file of UTF-16 (or UTF-32) text is one
     :class:`~controller.errors.UsageError` naming it, not an error for each line."""
     if not hasattr(binary, "peek"):
@@ -448,14 +449,14 @@ def open_input(path: str) -> Iterator[Iterator[str]]:
         binary = getattr(sys.stdin, "buffer", None)
         if binary is None:  # a text stream standing in for stdin (tests): its bytes
             binary = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
-        yield read_lines(_looked_at(binary, "standard input"))
+        yield read_lines(looked_at(binary, "standard input"))
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115
     except OSError as exc:
         raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     with handle:
-        yield read_lines(_looked_at(handle, path))
+        yield read_lines(looked_at(handle, path))
 
 
 @contextmanager

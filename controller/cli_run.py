@@ -371,16 +371,14 @@ def _replay(path: str, setup) -> int:
         bad += 1
         print(f"kiebitz: {path}: line {number}: {why[:200]}", file=sys.stderr)
 
-    from controller.cli_io import not_utf8
+    from controller.cli_io import looked_at
 
-    try:
-        why = not_utf8(handle.peek(512)[:512])
-    except (OSError, AttributeError):
-        why = None
-    if why is not None:  # one line for the file, not one for each of its lines
+    try:  # a file of UTF-16 text: one line for the file, not one for each of its lines
+        handle = looked_at(handle, f"--replay {path}")
+    except UsageError:
         if path != "-":
             handle.close()
-        raise UsageError(f"--replay {path}: {why}")
+        raise
     try:
         with handle:
             # lines of at most MAX_LINE bytes: one of 200 MB was held whole (640 MB)

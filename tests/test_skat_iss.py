@@ -465,6 +465,15 @@ def _record(ident: str) -> str:
     return next(r for r in records() if f"ID[{ident}]" in r)
 
 
+def _refused(tmp_path, capsys, broken: str) -> str:
+    """Why the replay refuses ``broken``, which `skat replay` says on its line."""
+    with pytest.raises(InvalidEventError) as info:
+        replay(parse_record(broken))
+    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
+    assert capsys.readouterr().out == f"error: line 1: {info.value}\n"
+    return str(info.value)
+
+
 @pytest.mark.parametrize(
     ("ident", "old", "new", "message"),
     [
@@ -477,14 +486,9 @@ def _record(ident: str) -> str:
 def test_a_card_laid_away_twice_is_refused(tmp_path, capsys, ident, old, new, message):
     text = _record(ident)
     assert old in text
-    broken = text.replace(old, new, 1)
     card = new[-2:]
-    with pytest.raises(InvalidEventError) as info:
-        replay(parse_record(broken))
     why = f"seat {new[0]} does not hold {card} ({card} laid out twice)"
-    assert str(info.value) == f"{message}: {why}"
-    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
-    assert capsys.readouterr().out == f"error: line 1: {info.value}\n"
+    assert _refused(tmp_path, capsys, text.replace(old, new, 1)) == f"{message}: {why}"
 
 
 def test_a_card_laid_away_twice_is_a_duplicate_to_the_engine_and_counted_once():
@@ -522,13 +526,9 @@ def test_an_open_hand_that_is_not_the_players_is_refused(tmp_path, capsys, shown
     text = _record("k6")
     hand = "CA.H7.H8.H9.D7.D8.D9.SJ.SQ.SK"
     assert f"1 NO.SA.ST.{hand}" in text
-    broken = text.replace(f"1 NO.SA.ST.{hand}", f"1 NO.SA.ST.{shown}", 1)
-    with pytest.raises(InvalidEventError) as info:
-        replay(parse_record(broken))
-    assert str(info.value).startswith("move 1 'NO.SA.ST.")
-    assert str(info.value).endswith(message)
-    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
-    assert capsys.readouterr().out == f"error: line 1: {info.value}\n"
+    said = _refused(tmp_path, capsys, text.replace(f"1 NO.SA.ST.{hand}", f"1 NO.SA.ST.{shown}", 1))
+    assert said.startswith("move 1 'NO.SA.ST.")
+    assert said.endswith(message)
 
 
 @pytest.mark.parametrize(
@@ -552,12 +552,7 @@ def test_an_open_hand_that_is_not_the_players_is_refused(tmp_path, capsys, shown
 def test_a_move_out_of_its_phase_is_refused(tmp_path, capsys, ident, old, new, message):
     text = _record(ident)
     assert old in text
-    broken = text.replace(old, new, 1)
-    with pytest.raises(InvalidEventError) as info:
-        replay(parse_record(broken))
-    assert str(info.value) == message
-    assert main(["skat", "replay", str(_write(tmp_path, broken))]) == 1
-    assert capsys.readouterr().out == f"error: line 1: {message}\n"
+    assert _refused(tmp_path, capsys, text.replace(old, new, 1)) == message
 
 
 def test_a_record_wrapped_over_lines_is_read_whole(tmp_path, capsys):
