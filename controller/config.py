@@ -604,31 +604,41 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
     return KiebitzConfig(path, broker, table, referee, game, recorder, web)
 
 
-#: The most a config file may hold: the example is 3 KiB (/dev/zero, or a log
-#: written over the config, was read whole until memory ran out)
+#: The most a config or board layout file may hold: the example config is 3 KiB
+#: (/dev/zero, or a log written over the config, was read whole until memory ran out)
 MAX_CONFIG_BYTES = 1 << 20
+
+
+def read_toml_file(path: Path, what: str) -> dict[str, Any]:
+    """A small TOML file read whole (a config, a board layout): :class:`ValueError`
+    in one line naming ``path`` where it cannot be read, is larger than
+    :data:`MAX_CONFIG_BYTES` ("no ``what``"), is not UTF-8 or not TOML."""
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ValueError(f"{path}: more than {MAX_CONFIG_BYTES:,} bytes: no {what}, not read")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        # a byte-order mark before the first line (Windows Notepad writes one):
+        # tomllib calls it an "Invalid statement" at line 1, column 1
+        return tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once a level: `a = [[[[…]]]]` 1,000 deep
+        raise ValueError(f"{path}: not valid TOML: arrays or tables nested too deep") from None
 
 
 def load_config(path: str | Path) -> KiebitzConfig:
     """Read and check one config file; :class:`ConfigError` names the file in every line."""
     p = Path(path)
     try:
-        with p.open("rb") as f:
-            raw = f.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError([f"{p}: cannot read: {exc.strerror or exc}"]) from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError([f"{p}: more than {MAX_CONFIG_BYTES:,} bytes: no config, not read"])
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError([f"{p}: not UTF-8 text (byte {exc.start})"]) from None
-    try:
-        # a byte-order mark before the first line (Windows Notepad writes one):
-        # tomllib calls it an "Invalid statement" at line 1, column 1
-        data = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{p}: not valid TOML: {exc}"]) from None
-    except RecursionError:  # tomllib recurses once a level: `a = [[[[…]]]]` 1,000 deep
-        raise ConfigError([f"{p}: not valid TOML: arrays or tables nested too deep"]) from None
+        data = read_toml_file(p, "config")
+    except ValueError as exc:
+        raise ConfigError([str(exc)]) from None
     return parse_config(data, str(p))

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -45,32 +44,14 @@ def layout_path(name_or_path: str | Path) -> Path:
     return candidate
 
 
-#: The most a board layout file may hold (the shipped ones are 1 KiB)
-MAX_LAYOUT_BYTES = 1 << 20
-
-
 def read_layout_data(name_or_path: str | Path) -> tuple[Path, dict[str, Any]]:
+    from controller.config import read_toml_file
+
     path = layout_path(name_or_path)
     try:
-        with path.open("rb") as f:
-            # at most MAX_LAYOUT_BYTES: /dev/zero was read until memory ran out
-            raw = f.read(MAX_LAYOUT_BYTES + 1)
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise LayoutFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise LayoutFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    if len(raw) > MAX_LAYOUT_BYTES:
-        raise LayoutFileError(
-            f"{path}: more than {MAX_LAYOUT_BYTES:,} bytes: no board layout, not read"
-        )
-    try:
-        # a UTF-8 byte-order mark (Windows Notepad writes one) is no TOML statement
-        return path, tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise LayoutFileError(f"{path}: not valid TOML: {exc}") from exc
-    except RecursionError:  # tomllib recurses once a level: `a = [[[[…]]]]` 1,000 deep
-        raise LayoutFileError(f"{path}: not valid TOML: arrays or tables nested too deep") from None
+        return path, read_toml_file(path, "board layout")
+    except ValueError as exc:
+        raise LayoutFileError(str(exc)) from None
 
 
 def load_layout(name_or_path: str | Path) -> Layout:
