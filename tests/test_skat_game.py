@@ -366,6 +366,27 @@ def test_law_32_a_wrong_skat_is_found_after_the_first_trick():
     assert [v.kind for v in out[-1].verdicts] == ["wrong-skat-count"]
 
 
+def test_law_32_the_skat_taken_up_twice_is_refused():
+    # Law 32: "The player who takes the skat cards must lay out two cards in their
+    # place". A second taking up was accepted without a word.
+    game = SkatGame(FOSTER)
+    deal(game)
+    for e in (Bid(1, 18), Pass(0), Pass(2), PickUp(1, tuple(SKAT))):
+        assert game.apply(e).verdicts == ()
+    why = (
+        "the skat taken up twice in deal 1: the player takes it up once and lays out "
+        "two cards in its place (Law 32)"
+    )
+    out = game.apply(PickUp(1))
+    assert [(v.kind, v.seat, v.detail) for v in out.verdicts] == [("skat-seen", 1, why)]
+    # After laying out: the second taking up does not take back what was laid out.
+    assert game.apply(Discard(1, tuple(parse_cards("9S QS")))).verdicts == ()
+    out = game.apply(PickUp(1, tuple(parse_cards("9S QS"))))
+    assert [(v.kind, v.detail) for v in out.verdicts] == [("skat-seen", why)]
+    assert game.deal.laid == parse_cards("9S QS") and game.deal.laid_count == 2
+    assert game.apply(Declare(1, "grand")).verdicts == ()
+
+
 def test_laws_24_27_the_skat_seen_debars_from_bidding():
     game = SkatGame(FOSTER)
     deal(game, known=False)

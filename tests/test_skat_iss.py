@@ -532,6 +532,61 @@ def test_an_open_hand_that_is_not_the_players_is_refused(tmp_path, capsys, shown
 
 
 @pytest.mark.parametrize(
+    ("claim", "message"),
+    [
+        # two of Vorhand's nine: a "wrong-number-of-cards" verdict beside "(agrees)"
+        ("SC.CA.CT", "the hand shown with the claim has 2 cards, not the 9 seat 0 holds"),
+        ("SC.DJ.CA.CT.CK.CQ.C9.S7.HK.DA.CA", "seat 0 does not hold CA (CA laid down twice)"),
+        (
+            "SC.DJ.CA.CT.CK.CQ.C9.S7.HK",
+            "the hand shown with the claim has 8 cards, not the 9 seat 0 holds",
+        ),
+        ("SC.DJ.CA.CT.CK.CQ.C9.S7.HK.SJ", "seat 0 does not hold SJ (SJ is in seat 1's hand)"),
+    ],
+)
+def test_laws_49_50_a_claim_showing_a_hand_not_the_claimants_is_refused(
+    tmp_path, capsys, claim, message
+):
+    text = _record("k5")
+    old = " 0 HJ 1 CJ 2 D7 "
+    assert old in text
+    # Vorhand, the player, shows his cards after trick 1: the record still agrees
+    whole = text.replace(old, f"{old}0 SC.DJ.CA.CT.CK.CQ.C9.S7.HK.DA ", 1)
+    assert replay(parse_record(whole)).differs == ()
+    said = _refused(tmp_path, capsys, text.replace(old, f"{old}0 {claim} ", 1))
+    assert said.startswith("move 0 'SC.") and " (trick 2): " in said
+    assert said.endswith(message)
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        # taken up again: replayed without a word, "(agrees)"
+        (
+            "0 s w S8.H7 0 s w S8.H7 0 C.S8.H7",
+            "move 0 's': the skat taken up twice in deal 1: the player takes it up once "
+            "and lays out two cards in its place (Law 32)",
+        ),
+        (
+            "0 s w S8.H7 0 C.S8.H7 0 s",
+            "move 0 's': the skat taken up twice in deal 1: the player takes it up once "
+            "and lays out two cards in its place (Law 32)",
+        ),
+        (
+            "0 s w S8.H7 1 s 0 C.S8.H7",
+            "move 1 's': seat 1 is not the single player (seat 0) (Laws 24, 36)",
+        ),
+        ("0 s w S8.H8 0 C.S8.H7", "move 0 's': H8 is not in the skat"),
+    ],
+)
+def test_law_32_the_skat_taken_up_twice_is_refused(tmp_path, capsys, new, message):
+    text = _record("k5")
+    old = "0 s w S8.H7 0 C.S8.H7"
+    assert old in text
+    assert _refused(tmp_path, capsys, text.replace(old, new, 1)) == message
+
+
+@pytest.mark.parametrize(
     ("ident", "old", "new", "message"),
     [
         # each was an "out-of-phase" verdict listed beside "(agrees)", status 0

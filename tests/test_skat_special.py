@@ -331,6 +331,63 @@ def test_an_uno_defeated_claim_holds_when_the_player_cannot_take_a_trick():
     assert "claimed the Uno won against every defence" in out.verdicts[0].detail
 
 
+@pytest.mark.parametrize(
+    ("shown", "said"),
+    [
+        # Vorhand holds nine after trick 1 (AC 10C KC QC 9C 8C 7C 7S 8S)
+        ("AC 10C KC QC 9C 8C 7C 7S", ["laid down 8 cards, should hold 9 (Law 46)"]),
+        (
+            "AC 10C KC QC 9C 8C 7C 7S 8S JS",
+            ["JS is in seat 1's hand", "laid down 10 cards, should hold 9 (Law 46)"],
+        ),
+        # nine cards, one of them Mittelhand's: it was searched with JS in both hands
+        ("AC 10C KC QC 9C 8C 7C 7S JS", ["JS is in seat 1's hand"]),
+        (
+            "AC 10C KC QC 9C 8C 7C 7S 7S",
+            ["7S laid down twice", "laid down 8 cards, should hold 9 (Law 46)"],
+        ),
+    ],
+)
+@pytest.mark.parametrize("what", ["won", "rest"])
+def test_laws_49_50_a_claim_with_a_hand_not_the_claimants_is_refused(what, shown, said):
+    game = SkatGame()
+    grand_hand_by_vorhand(game)
+    play(game, "0:JC 1:JD 2:9D")
+    out = game.apply(Claim(0, what, tuple(parse_cards(shown))))
+    # Each fault said; the claim neither searched on those cards nor ruled on
+    # (it was a "claim-mistaken" with a line of play, or a result)
+    assert [x.detail for x in out.verdicts] == said
+    assert out.result is None and game.deal.result is None
+    assert out.notes == (
+        "the claim is refused: the cards laid down are not the 9 seat 0 holds (Laws 49, 50)",
+    )
+    # nothing learnt from them: Vorhand's hand is still the one dealt
+    assert game.deal.play.known(0) == sorted(VH[1:])
+    # the play goes on
+    assert play(game, "0:AC")[0].verdicts == ()
+
+
+def test_a_claim_showing_a_card_not_in_the_hand_laid_open_is_refused():
+    game = SkatGame()
+    game.apply(Deal(dealer=2))  # the camera: only the open hand is known
+    open_hand = tuple(parse_cards("JC JS JH JD AC 10C KC QC AS 10S"))
+    for e in (Bid(1, 18), Hold(0), Pass(1), Pass(2)):
+        game.apply(e)
+    game.apply(Declare(0, "grand", hand=True, ouvert=True, shown=open_hand))
+    play(game, "0:JC 1:7D 2:8D")
+    # Nine cards, but 9S for the 10S laid open: it was taken without a word and
+    # the claim searched on a hand Vorhand does not hold
+    shown = tuple(parse_cards("JS JH JD AC 10C KC QC AS 9S"))
+    out = game.apply(Claim(0, "rest", shown))
+    assert [(x.kind, x.detail) for x in out.verdicts] == [
+        ("card-not-in-hand", "9S is not in seat 0's hand")
+    ]
+    assert out.result is None and "the claim is refused" in out.notes[0]
+    # the right nine are taken
+    out = game.apply(Claim(0, "rest", (*shown[:-1], Card.parse("10S"))))
+    assert out.verdicts == () and out.result is not None and out.result.tricks == 10
+
+
 # The hot path ----------------------------------------------------------------------------
 
 

@@ -45,9 +45,21 @@ def claim(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
     d, play = playing
     tno = play.trick_number
     if e.shown:
-        play.reveal(e.seat, e.shown, step.flag)
+        # Laws 49, 50: the claimant "lays his cards on the table". Cards that are not
+        # the ones he still holds (too many, too few, another's, one played) prove
+        # nothing: the claim is refused, each fault a verdict, and nothing is learnt
+        # from them; it was searched on the wrong hand, or counted.
+        fits = play.check_hand(e.seat, e.shown, step.flag)
+        if fits:
+            play.reveal(e.seat, e.shown, step.flag)
         for x in step.verdicts:
             game._decides(d, x.kind, x.seat, x.trick, step.index)
+        if not fits:
+            step.notes.append(
+                f"the claim is refused: the cards laid down are not the {play.remaining(e.seat)}"
+                f" seat {e.seat} holds (Laws 49, 50)"
+            )
+            return None
     if e.what == "open":
         # The hand laid open, the rest offered (a server's "show cards"): the
         # play goes on until the other side concedes or the last trick.

@@ -626,6 +626,19 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             return self._out_of_phase(st, e, step, "the skat taken up before the play")
         if not self._declarer_only(st, d, e, step, "pick_up"):
             return None
+        if d.picked_up:
+            # Law 32: "The player who takes the skat cards must lay out two cards in
+            # their place": he takes them once. A second taking up was accepted
+            # without a word (and would take back what he laid out): said, not done.
+            step.flag(
+                v.SkatSeen,
+                e.seat,
+                None,
+                e.shown,
+                f"the skat taken up twice in deal {d.number}: the player takes it up once "
+                "and lays out two cards in its place (Law 32)",
+            )
+            return None
         if d.declaration is not None and d.declaration.hand:
             step.flag(v.IllegalDeclaration, e.seat, None, e.shown, "a hand game's skat taken up")
         d.picked_up = True

@@ -500,6 +500,16 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
                 when = _PHASE_WORDS.get(phase, f"in phase {phase}")
                 what = _MOVE_WORDS.get(event.type, f"a move ({event.type})")
                 raise InvalidEventError(f"move {move}{trick}: {what} {when}")
+        if isinstance(event, PickUp) and outcome.verdicts:
+            # The server lets the player take up the skat once, and shows the two
+            # cards dealt there: a second "s" (Law 32), one by another seat, a skat
+            # shown that was not dealt, is a broken record (a second was taken
+            # without a word, "(agrees)").
+            x = outcome.verdicts[0]
+            detail = x.detail
+            for seen in x.cards:
+                detail = detail.replace(str(seen), iss_card(seen))
+            raise InvalidEventError(f"move {move}: {detail}")
         if isinstance(event, (Play, Discard, Declare, Claim)):
             # The server deals and plays only cards held, and shows the hand held: a
             # card the player does not hold (or played already), or an open hand of
@@ -511,6 +521,15 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
                     raise InvalidEventError(
                         f"move {move}: the open hand shows {len(set(event.shown))} cards, "
                         "not the ten the player holds"
+                    )
+                if isinstance(x, WrongNumberOfCards) and isinstance(event, Claim):
+                    # Laws 49, 50: a claim lays the claimant's cards on the table (it
+                    # was a verdict beside "(agrees)")
+                    play = game.deal.play if game.deal is not None else None
+                    held = "" if play is None else f" the {play.remaining(event.seat)}"
+                    raise InvalidEventError(
+                        f"move {move} (trick {x.trick}): the hand shown with the claim has "
+                        f"{len(set(event.shown))} cards, not{held} seat {event.seat} holds"
                     )
                 if isinstance(x, (CardNotInHand, DuplicateCard)):
                     card = iss_card(x.cards[0]) if x.cards else "?"

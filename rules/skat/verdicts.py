@@ -109,7 +109,8 @@ class WrongSkatCount(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class SkatSeen(Verdict):
-    """The skat seen or taken up by a player not entitled to it (Laws 24, 26, 27)."""
+    """The skat seen or taken up by a player not entitled to it (Laws 24, 26, 27),
+    or taken up a second time by the player (Law 32)."""
 
     kind: ClassVar[str] = "skat-seen"
 

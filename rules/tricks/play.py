@@ -430,6 +430,56 @@ class TrickPlay:
 
     # What is shown ------------------------------------------------------------
 
+    def check_hand(self, seat: int, cards: Iterable[Card], flag: Flag) -> bool:
+        """Whether ``cards`` are the cards ``seat`` still holds, as far as the
+        referee knows; each thing that is not so is flagged (a card listed twice, one
+        played, in another hand or out of play, one not in the seat's known hand, too
+        many or too few cards). Nothing is learnt from them (:meth:`reveal` learns).
+
+        >>> from rules.cards import parse_cards
+        >>> plain = Contract.build("plain", trump=None, order=(1, 13, 12, 11, 10, 9, 8, 7),
+        ...                        points={}, obligation=Obligation.FOLLOW)
+        >>> play = TrickPlay(plain, seats=(0, 1), leader=0, hand_size=2,
+        ...                  hands={0: parse_cards("AS KS"), 1: parse_cards("7C 8C")})
+        >>> said: list[str] = []
+        >>> play.check_hand(0, parse_cards("AS 7C 9D"), lambda k, s, t, c, d: said.append(d))
+        False
+        >>> said[:2]
+        ["7C is in seat 1's hand", "9D is not in seat 0's hand"]
+        >>> said[2]
+        'laid down 3 cards, should hold 2 (Law 46)'
+        >>> play.check_hand(0, parse_cards("KS AS"), lambda k, s, t, c, d: said.append(d))
+        True
+        """
+        listed = list(cards)
+        tno = None if self.finished else self.current.number
+        shown = list(dict.fromkeys(listed))
+        fits = len(shown) == len(listed)
+        if not fits:
+            for card in shown:
+                if listed.count(card) > 1:
+                    flag(v.DuplicateCard, seat, tno, (card,), f"{card} laid down twice")
+        held = self._known[seat]
+        for card in shown:
+            i = index_of(card)
+            at = self._loc[i]
+            if at != seat and at != _UNKNOWN:
+                self._misplaced(seat, card, at, tno, flag)
+                fits = False
+            elif held is not None and i not in held:
+                flag(v.CardNotInHand, seat, tno, (card,), f"{card} is not in seat {seat}'s hand")
+                fits = False
+        if len(shown) != self.remaining(seat):
+            flag(
+                v.WrongNumberOfCards,
+                seat,
+                tno,
+                tuple(shown),
+                f"laid down {len(shown)} cards, should hold {self.remaining(seat)} (Law 46)",
+            )
+            fits = False
+        return fits
+
     def reveal(self, seat: int, cards: Iterable[Card], flag: Flag) -> None:
         """A seat's remaining hand laid face up (an open game, a claim): check it
         against what the seat showed void in, then know it."""
