@@ -2,7 +2,8 @@
 
 ``config check`` validates the one TOML config (:mod:`controller.config`): every
 problem on its own line, naming the file and the key path, status 2; else one
-line saying what the file sets up, status 0. The systemd units run it before the
+line saying what the file sets up (or that it sets nothing: every setting its
+default), status 0. The systemd units run it before the
 services start.
 
 ``status`` says how each part stands, one line each: the broker link (connected,
@@ -43,7 +44,8 @@ def register(commands: Commands) -> None:
         help="validate a config file: unknown keys, types, files, layouts, game options",
         description=(
             "Validate FILE: every problem on its own line, naming the file and the key "
-            "path (status 2); else one line saying what it sets up (status 0)."
+            "path (status 2); else one line saying what it sets up (status 0; a file "
+            "that sets nothing is said to leave every setting at its default)."
         ),
     )
     check.add_argument("file", metavar="FILE")
@@ -98,6 +100,15 @@ def _check(args: argparse.Namespace) -> int:
         tables = ", ".join(cfg.recorder.tables) or "every table"
         parts.append(f"recorder for {tables} (records {_hide_password(cfg.recorder.db)})")
     parts.append(f"game {cfg.game.game}")
+    if cfg.sets_nothing:
+        # an empty file (or one of comments only) is a valid config, the defaults; it
+        # printed the defaults as if the file had set them up
+        print(
+            f"{args.file}: ok: {args.file} sets nothing; every setting is its default ("
+            + "; ".join(parts)
+            + ")"
+        )
+        return 0
     print(f"{args.file}: ok: " + "; ".join(parts))
     return 0
 

@@ -177,6 +177,8 @@ class KiebitzConfig:
     game: GameConfig
     recorder: RecorderConfig | None = None
     web: WebConfig | None = None
+    #: The file set nothing at all (empty, or comments only): every setting is its default.
+    sets_nothing: bool = False
 
 
 # -- checking values ----------------------------------------------------------------
@@ -601,7 +603,7 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         if len(problems) > MAX_PROBLEMS:  # 300,000 unknown keys were 300,000 lines
             said.append(f"{path}: and {len(problems) - MAX_PROBLEMS:,} more problems")
         raise ConfigError(said)
-    return KiebitzConfig(path, broker, table, referee, game, recorder, web)
+    return KiebitzConfig(path, broker, table, referee, game, recorder, web, sets_nothing=not data)
 
 
 #: The most a config or board layout file may hold: the example config is 3 KiB

@@ -270,6 +270,24 @@ def test_the_bus_connects_over_tls_with_the_clubs_ca(broker: Mosquitto) -> None:
         bus.close()
 
 
+def test_status_without_the_clubs_ca_says_the_certificate_is_not_trusted(
+    broker: Mosquitto, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the TLS listener answers, but its certificate is signed by the club's own CA,
+    # which this machine's trusted CAs do not hold: said so, not "cannot reach"
+    from controller.cli import main
+
+    url = f"mqtts://localhost:{broker.tls_port}"  # type: ignore[attr-defined]
+    status = main(["status", "--broker", url, "--table-id", "t1", "--timeout", "10"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert status == 1
+    assert first.startswith(
+        f"broker   {url}: not connected: TLS handshake with localhost:{broker.tls_port} "  # type: ignore[attr-defined]
+        "failed: the broker's certificate is not trusted ("
+    ), first
+    assert first.endswith("; give the CA file that signed it)")
+
+
 def _eventually(check, timeout: float = 10) -> bool:  # type: ignore[no-untyped-def]
     import time
 

@@ -112,6 +112,23 @@ def test_a_config_of_many_problems_says_fifty_and_counts_the_rest(tmp_path, caps
     assert lines[-1] == f"kiebitz: error: {path}: and 250 more problems"
 
 
+@pytest.mark.parametrize("text", ["", "# the table's config, to be written\n\n# later\n"])
+def test_a_config_that_sets_nothing_is_ok_and_says_so(tmp_path, capsys, text):
+    # an empty file (or comments only) is the defaults, status 0; it printed the
+    # defaults as if the file had set them up ("ok: broker mqtt://127.0.0.1:1883; …")
+    path = tmp_path / "kiebitz.toml"
+    path.write_text(text)
+    status, out, err = run(capsys, "config", "check", str(path))
+    assert (status, err) == (0, "")
+    assert out == (
+        f"{path}: ok: {path} sets nothing; every setting is its default "
+        "(broker mqtt://127.0.0.1:1883; game cribbage)\n"
+    )
+    path.write_text(text + '[game]\ngame = "cribbage"\n')  # the default, but set
+    status, out, _ = run(capsys, "config", "check", str(path))
+    assert (status, out) == (0, f"{path}: ok: broker mqtt://127.0.0.1:1883; game cribbage\n")
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
@@ -488,6 +505,19 @@ def test_status_without_a_broker_says_so(tmp_path, capsys):
     assert status == 1 and time.monotonic() - start < 60
     assert out.splitlines()[0] == f"broker   {url}: not connected: cannot reach {url}"
     assert json.dumps(out)  # printable, one line a part
+
+
+def test_status_over_tls_to_a_plain_listener_says_the_handshake_failed(mosquitto, capsys):
+    # mqtts:// pointed at a plain MQTT port: the TCP connection comes up, the listener
+    # resets it at the TLS hello; that was "cannot reach", which sent an installer
+    # looking for a broker that is running
+    host_port = mosquitto.url.removeprefix("mqtt://")
+    url = f"mqtts://{host_port}"
+    status, out, _ = run(capsys, "status", "--broker", url, "--table-id", "t1", "--timeout", "10")
+    first = out.splitlines()[0]
+    assert status == 1
+    assert first.startswith(f"broker   {url}: not connected: TLS handshake with {host_port} failed")
+    assert "is that port a TLS listener" in first and "cannot reach" not in first
 
 
 def test_a_model_that_is_no_card_network_is_found_by_the_check(tmp_path, capsys):

@@ -417,6 +417,29 @@ def test_vision_watch_lines_with_a_bom_are_read_by_kiebitz_run(tmp_path):
     assert s["scores"] == [2, 0]
 
 
+def test_a_replay_with_an_undo_after_every_card_reads_as_one_without(tmp_path, capsys):
+    # each line that changed the state read, undone and read again: the same state
+    # as the file without the undos (an undo recounted the deal on an engine rebuilt
+    # from the match's first event: quadratic in the match, docs/referee.md)
+    from rules.reading import TableReading, TableSetup, parse_input
+
+    game, path = _cribbage_lines(tmp_path, seed=4)
+    assert main(["referee", "--replay", str(path), "--game-to", "61"]) == 0
+    without = json.loads(capsys.readouterr().out)
+    reading = TableReading(TableSetup("cribbage", {"game_to": 61}))
+    lines: list[str] = []
+    for line in path.read_text().splitlines():
+        lines.append(line)
+        if reading.feed(parse_input(json.loads(line))).changed:
+            lines += ['{"command": "undo"}', line]
+    undone = tmp_path / "undone.jsonl"
+    undone.write_text("\n".join(lines) + "\n")
+    assert main(["referee", "--replay", str(undone), "--game-to", "61"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and lines.count('{"command": "undo"}') > 40
+    assert json.loads(out) == without and without["scores"] == list(game.scores)
+
+
 def test_a_replay_names_the_line_that_is_not_utf8_and_reads_the_others(tmp_path, capsys):
     path = tmp_path / "latin.jsonl"
     good = b'{"kind": "placed", "card": "7S", "zone": "starter", "t": 1.0}\n'

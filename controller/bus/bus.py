@@ -31,6 +31,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+import ssl
+import sys
 import threading
 import time
 import urllib.parse
@@ -388,6 +390,40 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     return parts.hostname, port, tls
 
 
+def _connect_failure(url: str, host: str, port: int, exc: BaseException | None) -> str:
+    """Why a connection attempt failed, in words an installer can act on.
+
+    A TCP connection that came up and then failed in the TLS handshake is not "cannot
+    reach": the listener does not speak TLS (a plain MQTT port under ``mqtts://``, which
+    resets the connection), or the broker's certificate is not trusted here.
+    """
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        what = exc.verify_message or exc.reason or str(exc)
+        return (
+            f"TLS handshake with {host}:{port} failed: the broker's certificate is not "
+            f"trusted ({what}; give the CA file that signed it)"
+        )
+    if isinstance(exc, ssl.SSLError) or (exc is not None and _in_handshake(exc)):
+        what = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+        if isinstance(exc, TimeoutError):
+            what = "no answer"
+        return (
+            f"TLS handshake with {host}:{port} failed ({what}): is that port a TLS "
+            "listener, and is the broker's certificate trusted?"
+        )
+    return f"cannot reach {url}"
+
+
+def _in_handshake(exc: BaseException) -> bool:
+    """The exception was raised in an ``ssl`` handshake (after TCP connected)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == "do_handshake":
+            return True
+        tb = tb.tb_next
+    return False
+
+
 class MqttBus:
     """The real side of :class:`Bus`: paho-mqtt 2.x, MQTT 5, QoS 1.
 
@@ -628,7 +664,11 @@ class MqttBus:
         )
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        self._bump(status=DISCONNECTED, last_error=f"cannot reach {self.url}")
+        # paho calls this from inside its `except OSError:` and passes no exception:
+        # the one being handled is there to read. An mqtts:// URL pointed at a plain
+        # listener (or a broker whose certificate is not trusted) said "cannot reach"
+        why = _connect_failure(self.url, self._host, self._port, sys.exc_info()[1])
+        self._bump(status=DISCONNECTED, last_error=why)
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any

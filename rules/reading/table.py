@@ -10,7 +10,9 @@ applied (with what the engine made of them) and the alerts raised and cleared.
 
 **Recounting.** The reader keeps the inputs of the current deal. An undo (the
 last thing read is ignored) or a card replaced in this deal recounts the deal: the
-engine is rebuilt to the start of the deal and the deal's inputs are read again.
+engine is taken back to the start of the deal (an engine that keeps a snapshot
+before every event, cribbage, pops the deal's events; another is rebuilt from the
+match's events before the deal) and the deal's inputs are read again.
 The update then says ``since``: the first event index whose meaning changed.
 Everything is a function of the inputs in order, so a referee that replays its
 input log gets the same events, the same alerts and the same alert ids.
@@ -455,14 +457,24 @@ class TableReading:
         self.emit(Correct(cmd.event, cmd.old, cmd.new))
 
     def recount(self) -> None:
-        """Rebuild the engine to the start of the deal and read the deal's inputs again."""
+        """Take the engine back to the start of the deal and read the deal's inputs again."""
         r = self.reader
         start = r.deal_start
-        prefix = self.game.events[:start]
-        game = self._engine_for()
-        for event in prefix:
-            game.apply(event)
-        self.game = game
+        if getattr(self.game, "snapshots", False):
+            # an engine that keeps its state before every event (cribbage) is taken
+            # back to the deal's start a pop an event; rebuilt, the whole match was
+            # replayed for every undo (a match's log of 10,000 lines with an undo
+            # every fourth or so: 2,119 undos replayed 3.2 million events, 134 s)
+            for _ in range(len(self.game.events) - start):
+                self.game.undo()
+        else:
+            prefix = self.game.events[:start]
+            game = self._engine_for()
+            for event in prefix:
+                game.apply(event)
+            self.game = game
+        # the engine's summary was kept by its length, which a recount gives again
+        self._summary_key = None
         resolved = set(r.resolved)
         renames = dict(r.renames)
         old_alerts = dict(r.alerts)
