@@ -288,6 +288,30 @@ def test_status_without_the_clubs_ca_says_the_certificate_is_not_trusted(
     assert first.endswith("; give the CA file that signed it)")
 
 
+def test_a_certificate_for_another_host_is_not_said_to_want_a_ca_file(broker: Mosquitto) -> None:
+    # the club's CA is given and trusts the certificate, but it names localhost and
+    # 127.0.0.1, not the host connected to: "give the CA file that signed it" sent
+    # an installer after a CA file he had already given
+    import socket
+    import ssl
+
+    from controller.bus.bus import _connect_failure
+
+    port = broker.tls_port  # type: ignore[attr-defined]
+    ctx = ssl.create_default_context(cafile=str(broker.ca))  # type: ignore[attr-defined]
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as raw,
+        pytest.raises(ssl.SSLCertVerificationError) as caught,
+    ):
+        ctx.wrap_socket(raw, server_hostname="broker.invalid")
+    said = _connect_failure(f"mqtts://broker.invalid:{port}", "broker.invalid", port, caught.value)
+    assert said.startswith(
+        f"TLS handshake with broker.invalid:{port} failed: the broker's certificate is not "
+        "issued to broker.invalid ("
+    ), said
+    assert "CA file" not in said and said.endswith("; connect by a name it names)")
+
+
 def _eventually(check, timeout: float = 10) -> bool:  # type: ignore[no-untyped-def]
     import time
 

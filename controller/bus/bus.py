@@ -38,7 +38,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -390,15 +390,27 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     return parts.hostname, port, tls
 
 
+#: OpenSSL's X509_V_ERR_HOSTNAME_MISMATCH and X509_V_ERR_IP_ADDRESS_MISMATCH.
+_NAME_MISMATCH: Final = frozenset({62, 64})
+
+
 def _connect_failure(url: str, host: str, port: int, exc: BaseException | None) -> str:
     """Why a connection attempt failed, in words an installer can act on.
 
     A TCP connection that came up and then failed in the TLS handshake is not "cannot
     reach": the listener does not speak TLS (a plain MQTT port under ``mqtts://``, which
-    resets the connection), or the broker's certificate is not trusted here.
+    resets the connection), or the broker's certificate is not trusted here, or is
+    issued to another host name than the one connected to.
     """
     if isinstance(exc, ssl.SSLCertVerificationError):
         what = exc.verify_message or exc.reason or str(exc)
+        if exc.verify_code in _NAME_MISMATCH:
+            # the CA is trusted, the certificate names another host: a CA file would
+            # not help (it said "give the CA file that signed it")
+            return (
+                f"TLS handshake with {host}:{port} failed: the broker's certificate is not "
+                f"issued to {host} ({what.rstrip('.')}; connect by a name it names)"
+            )
         return (
             f"TLS handshake with {host}:{port} failed: the broker's certificate is not "
             f"trusted ({what}; give the CA file that signed it)"
