@@ -1,6 +1,7 @@
 """``kiebitz vision …`` and ``kiebitz calibrate``: the camera side on the command line.
 
-* ``vision identify IMAGE [--json]``: the cards in one picture;
+* ``vision identify IMAGE [--json]``: the cards in one picture (``-``: the picture
+  piped in on standard input);
 * ``vision annotate IMAGE OUT.png``: the same, drawn over the picture;
 * ``vision eval DIR [--subset PREFIX]``: recall and precision against ``DIR/labels.csv``;
 * ``vision watch SOURCE [--table FILE]``: live observations as JSON lines;
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli_io import counting_number, name_commands, positive_number, share
+from controller.cli_io import STDIN, counting_number, name_commands, positive_number, share
 from controller.errors import UsageError
 
 if TYPE_CHECKING:
@@ -43,15 +44,16 @@ def register(commands: Commands) -> None:
         "(default: every rank; watch: the table layout's pack)"
     )
 
+    image_help = "the picture (PNG, JPEG, WebP, TIFF, BMP, GIF); - reads it from standard input"
     p = sub.add_parser("identify", help="the cards in one picture")
-    p.add_argument("image")
+    p.add_argument("image", help=image_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--model", help=model_help)
     p.add_argument("--deck", help=deck_help)
     p.set_defaults(handler=_identify)
 
     p = sub.add_parser("annotate", help="draw the cards found over the picture")
-    p.add_argument("image")
+    p.add_argument("image", help=image_help)
     p.add_argument("out", help="the picture to write (PNG or JPEG)")
     p.add_argument("--model", help=model_help)
     p.add_argument("--deck", help=deck_help)
@@ -147,12 +149,32 @@ def _recognizer(args: argparse.Namespace, **kwargs: Any) -> Any:
 
 
 def _read_image(path: str) -> Any:
-    from vision.images import ImageError, read_image
+    """The picture at ``path``, or piped in on standard input where it is ``-``."""
+    from vision.images import ImageError, decode_image, read_image
 
     try:
+        if path == STDIN:
+            return decode_image(_stdin_bytes(), "from standard input")
         return read_image(path)
     except ImageError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes; a terminal there is a :class:`UsageError` (it would wait
+    for a picture typed in)."""
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise UsageError("cannot read image from standard input: there is none")
+    if stream.isatty():
+        raise UsageError(
+            "cannot read image from standard input: it is a terminal "
+            "(pipe a picture in: - < photo.jpg)"
+        )
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a text stream standing in for stdin (tests)
+        return stream.read().encode("utf-8", "surrogateescape")
+    return bytes(binary.read())
 
 
 def _identify(args: argparse.Namespace) -> int:

@@ -267,6 +267,152 @@ def test_a_picture_too_large_to_decode_is_refused_before_decoding(tmp_path, caps
     assert _size(core + struct.pack("<IHHHH", 12, 40, 30, 1, 24)) == (40, 30)
 
 
+def test_a_phones_jpeg_with_more_after_its_picture_is_read_whole(tmp_path, capfd):
+    """A Pixel's motion photo carries its video after the picture's end marker, a
+    Samsung's photo a trailer (``SEFH`` … ``SEFT``): both were "cut short (no end
+    marker)", status 2. The picture's own end marker is found; what follows is not
+    read. A picture cut short before its end is still cut short with a video after."""
+    import struct
+
+    from vision.synth import make_scene
+
+    whole = tmp_path / "table.jpg"
+    cv2.imwrite(str(whole), make_scene(np.random.default_rng(5), size=(640, 480)).image)
+    data = whole.read_bytes()
+    assert main(["vision", "identify", "--json", str(whole)]) == 0
+    cards = json.loads(capfd.readouterr().out)["cards"]
+    assert cards != []
+    video = struct.pack(">I", 24) + b"ftypmp42\x00\x00\x00\x00isommp42" + bytes(range(256)) * 8
+    trailer = b"\x00\x00Image_UTC_Data1700000000000SEFH" + bytes(40) + b"\x3c\x00\x00\x00SEFT"
+    for name, after in (("PXL_0001.MP.jpg", video), ("20261204_120000.jpg", trailer)):
+        phone = tmp_path / name
+        phone.write_bytes(data + after)
+        assert main(["vision", "identify", "--json", str(phone)]) == 0, name
+        out, err = capfd.readouterr()
+        assert json.loads(out)["cards"] == cards and err == "", name
+    cut = tmp_path / "cut.MP.jpg"
+    cut.write_bytes(data[: len(data) // 2] + video)
+    assert main(["vision", "identify", str(cut)]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err.strip() == (
+        f"kiebitz: error: cannot read image {cut}: the JPEG is cut short (no end marker): "
+        f"{len(cut.read_bytes()):,} bytes"
+    )
+
+
+def _tiff(width: int, height: int, order: str = "<") -> bytes:
+    """A classic TIFF's header and first directory saying ``width`` x ``height``
+    (ImageWidth as SHORT, ImageLength as LONG), and nothing more."""
+    import struct
+
+    start = b"II*\x00" if order == "<" else b"MM\x00*"
+    entries = [(256, 3, 1, width << 16 if order == ">" else width), (257, 4, 1, height)]
+    body = struct.pack(order + "H", len(entries))
+    body += b"".join(struct.pack(order + "HHII", *entry) for entry in entries)
+    return start + struct.pack(order + "I", 8) + body + bytes(4)
+
+
+def test_a_tiff_webp_or_gif_too_large_to_decode_is_refused_before_decoding(tmp_path, capfd):
+    """A 30,000 x 30,000 TIFF of one blank page, 64 kB on disc (group 4): OpenCV
+    decoded it in 40 s and 5.3 GB to read "no card" with status 0; only a PNG's,
+    a JPEG's and a BMP's header were looked at. Now TIFF, WebP and GIF too."""
+    from PIL import Image
+
+    from vision.images import _size
+
+    bomb = tmp_path / "scan.tiff"  # 256 megapixels in 16 kB
+    Image.new("1", (16_000, 16_000), 1).save(bomb, compression="group4")
+    assert main(["vision", "identify", str(bomb)]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err.strip() == (
+        f"kiebitz: error: cannot read image {bomb}: it is 16,000 x 16,000 pixels, "
+        "more than 250 megapixels"
+    )
+    assert _size(_tiff(30_000, 30_000)) == (30_000, 30_000)
+    assert _size(_tiff(53, 37, ">")) == (53, 37)  # a big-endian one, SHORT left-justified
+    # the sizes the headers give, as OpenCV and Pillow write them
+    picture = np.random.default_rng(2).integers(0, 255, (37, 53, 3)).astype(np.uint8)
+    for ext in (".tiff", ".webp", ".gif"):
+        ok, buf = cv2.imencode(ext, picture)
+        assert ok and _size(buf.tobytes()) == (53, 37), ext
+    pil = Image.fromarray(picture)
+    for form, options in (
+        ("WEBP", {"lossless": True}),  # VP8L
+        ("WEBP", {"exif": Image.Exif()}),  # VP8X
+        ("TIFF", {"big_tiff": True}),
+        ("GIF", {}),
+    ):
+        written = tmp_path / f"p.{form.lower()}"
+        pil.save(written, format=form, **options)
+        assert _size(written.read_bytes()) == (53, 37), (form, options)
+    # a WebP at its format's largest, 16,383 x 16,383, is 268 megapixels (a lossless
+    # one's header: 14 bits of each side less one)
+    bits = (16_382 | 16_382 << 14).to_bytes(4, "little")
+    body = b"VP8L" + (5 + 64).to_bytes(4, "little") + b"\x2f" + bits + bytes(64)
+    big = tmp_path / "big.webp"
+    big.write_bytes(b"RIFF" + (4 + len(body)).to_bytes(4, "little") + b"WEBP" + body)
+    assert main(["vision", "identify", str(big)]) == 2
+    assert "it is 16,383 x 16,383 pixels" in capfd.readouterr().err
+
+
+def test_a_webp_tiff_or_gif_cut_short_is_one_line(tmp_path, capfd):
+    """A WebP cut short was "not a readable image"; its RIFF header says how long it
+    is. A TIFF or GIF cut short printed OpenCV's log (``[ERROR:0@0.016] global
+    grfmt_tiff.cpp:117 TIFF_Error TIFFFillStrip: Read error …``) above our line."""
+    from vision.synth import make_scene
+
+    image = make_scene(np.random.default_rng(5), size=(640, 480)).image
+    for ext in (".webp", ".tiff", ".gif"):
+        ok, buf = cv2.imencode(ext, image)
+        assert ok, ext
+        data = buf.tobytes()
+        cut = tmp_path / f"cut{ext}"
+        cut.write_bytes(data[: len(data) * 2 // 3])
+        assert main(["vision", "identify", str(cut)]) == 2
+        out, err = capfd.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1, (ext, err)
+        if ext == ".webp":
+            assert f"the WebP is cut short: {len(data) * 2 // 3:,} of {len(data):,} bytes" in err
+        else:
+            assert err.strip() == f"kiebitz: error: cannot read image {cut}: not a readable image"
+
+
+def test_a_picture_piped_in_on_stdin_is_read(tmp_path, monkeypatch, capfd):
+    """``-`` was a file name: "cannot read image -: no such file". It is standard
+    input, as for the other commands that read a file; a terminal there is refused
+    rather than waited on."""
+    import io
+
+    from vision.synth import make_scene
+
+    whole = tmp_path / "table.jpg"
+    cv2.imwrite(str(whole), make_scene(np.random.default_rng(5), size=(640, 480)).image)
+    data = whole.read_bytes()
+    assert main(["vision", "identify", "--json", str(whole)]) == 0
+    cards = json.loads(capfd.readouterr().out)["cards"]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["vision", "identify", "--json", "-"]) == 0
+    said = json.loads(capfd.readouterr().out)
+    assert said["image"] == "-" and said["cards"] == cards != []
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data[: len(data) // 2])))
+    assert main(["vision", "identify", "-"]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err.startswith(
+        "kiebitz: error: cannot read image from standard input: the JPEG is cut short"
+    )
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["vision", "identify", "-"]) == 2
+    assert capfd.readouterr().err.strip().endswith("from standard input: it is empty")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdin", Terminal())
+    assert main(["vision", "identify", "-"]) == 2
+    assert "standard input: it is a terminal" in capfd.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -7,7 +7,11 @@ file ends before it decodes it, and raises :class:`ImageError` naming the file
 and what is wrong: missing, not a picture, or cut short.
 
 * JPEG: the last marker is EOI (``FF D9``); a few bytes of padding after it (some
-  cameras write zeros or a newline) are allowed.
+  cameras write zeros or a newline) are allowed. A phone's photo may carry more
+  after the picture's own EOI: a Pixel's motion photo its video, a Samsung's its
+  trailer (``SEFH`` … ``SEFT``), others a second picture; there the picture's
+  markers and scans are followed to its EOI (:func:`_jpeg_end`), and what follows is
+  not read.
 * JPEG damaged inside (a flipped byte, a lost stretch, a run of zeros from a failing
   card): OpenCV's decoder says "Corrupt JPEG data" on the console and goes on, and
   what it returns is garbage from that point on (a real deal photo with 400 bytes
@@ -21,13 +25,15 @@ and what is wrong: missing, not a picture, or cut short.
   PNG with a damaged byte (a bad copy, a failing card) is named as damaged, with
   the chunk and where it lies, before libpng says something of its own on the
   console and OpenCV gives up (``crc.png`` in ``tests/test_vision_images.py``).
-* Other formats (BMP, TIFF, WebP): what OpenCV decodes, with the size the file
-  says when it says one (BMP).
+* WebP: as long as its RIFF header says; BMP: as long as its header says.
+* Other formats (TIFF, GIF): what OpenCV decodes; OpenCV's own log of why it
+  could not is kept off the console (the one line says it).
 
 A picture whose header says it has more than ``MAX_DECODE_PIXELS`` is refused
 before it is decoded (a PNG of 30,000 x 30,000 blank pixels is a few megabytes on
 disc and 2.7 GB decoded): the header's size is read from a PNG's IHDR, a JPEG's
-frame header and a BMP's info header.
+frame header, a BMP's info header, a TIFF's first directory, a WebP's frame or
+canvas header and a GIF's screen descriptor.
 
 >>> import tempfile, pathlib, cv2, numpy as np
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -63,6 +69,7 @@ _JPEG_START = b"\xff\xd8\xff"
 _JPEG_END = b"\xff\xd9"
 _PNG_START = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"IEND\xaeB`\x82"
+_TIFF_STARTS = (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")  # classic and BigTIFF
 _PADDING = 16  # bytes after the end marker that some writers add
 # The most pixels a picture may have: a 200-megapixel phone photograph (16,320 x
 # 12,240) and a little over; more is refused before it is decoded.
@@ -97,7 +104,7 @@ def _whole(data: bytes) -> str | None:
     """Why ``data`` is not a whole picture, or ``None`` when it looks whole."""
     if data.startswith(_JPEG_START):
         tail = data[-(_PADDING + 2) :].rstrip(b"\x00\r\n\t ")
-        if not tail.endswith(_JPEG_END):
+        if not tail.endswith(_JPEG_END) and _jpeg_end(data) is None:
             return f"the JPEG is cut short (no end marker): {len(data):,} bytes"
     elif data.startswith(_PNG_START):
         if _PNG_END not in data[-(_PADDING + 12) :]:
@@ -107,6 +114,43 @@ def _whole(data: bytes) -> str | None:
         (size,) = struct.unpack_from("<I", data, 2)
         if size > 0 and len(data) < size:
             return f"the BMP is cut short: {len(data):,} of {size:,} bytes"
+    elif data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        size = struct.unpack_from("<I", data, 4)[0] + 8
+        if len(data) < size:
+            return f"the WebP is cut short: {len(data):,} of {size:,} bytes"
+    return None
+
+
+# a marker inside a JPEG's coded data: 0xFF and a byte that is neither a stuffed
+# zero, a restart marker (RST0-RST7, inside the scan) nor another fill byte
+_SCAN_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+
+
+def _jpeg_end(data: bytes) -> int | None:
+    """Where the JPEG picture in ``data`` ends (just after its EOI), following its
+    marker segments and scans; ``None`` where it ends first (cut short). A phone's
+    file may go on after it (a motion photo's video, a Samsung trailer)."""
+    i = 2
+    while i + 2 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0xD9:
+            return i + 2
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # TEM, RSTn: no length
+            i += 2
+            continue
+        if i + 4 > len(data):
+            return None
+        i += 2 + struct.unpack_from(">H", data, i + 2)[0]
+        if marker == 0xDA:  # the scan's coded data runs to the next marker
+            found = _SCAN_MARKER.search(data, i)
+            if found is None:
+                return None
+            i = found.start()
     return None
 
 
@@ -182,7 +226,8 @@ def _png_damage(data: bytes) -> str | None:
 
 
 def _size(data: bytes) -> tuple[int, int] | None:
-    """The width and height a picture's header gives (PNG, JPEG, BMP), or ``None``."""
+    """The width and height a picture's header gives (PNG, JPEG, BMP, TIFF, WebP,
+    GIF), or ``None``."""
     if data.startswith(_PNG_START) and len(data) >= 24 and data[12:16] == b"IHDR":
         w, h = struct.unpack_from(">II", data, 16)
         return w, h
@@ -210,13 +255,52 @@ def _size(data: bytes) -> tuple[int, int] | None:
         else:
             w, h = struct.unpack_from("<ii", data, 18)
         return abs(w), abs(h)
+    if data[:4] in _TIFF_STARTS:
+        return _tiff_size(data)
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP" and len(data) >= 30:
+        kind = data[12:16]
+        if kind == b"VP8X":  # the canvas, 24 bits each less one
+            w = int.from_bytes(data[24:27], "little") + 1
+            h = int.from_bytes(data[27:30], "little") + 1
+            return w, h
+        if kind == b"VP8 " and data[23:26] == b"\x9d\x01\x2a":  # a key frame's 14 bits
+            w, h = struct.unpack_from("<HH", data, 26)
+            return w & 0x3FFF, h & 0x3FFF
+        if kind == b"VP8L" and data[20] == 0x2F:  # lossless: 14 bits each less one
+            (bits,) = struct.unpack_from("<I", data, 21)
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        return None
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        w, h = struct.unpack_from("<HH", data, 6)
+        return w, h
     return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """ImageWidth and ImageLength (tags 256, 257) of a TIFF's first directory, the
+    picture OpenCV decodes; ``None`` where they are not both there."""
+    order = "<" if data[:2] == b"II" else ">"
+    big = data[2:4] in (b"+\x00", b"\x00+")
+    offset, count, entry, value = ("Q", "Q", 20, 12) if big else ("I", "H", 12, 8)
+    try:
+        (at,) = struct.unpack_from(order + offset, data, 8 if big else 4)
+        (entries,) = struct.unpack_from(order + count, data, at)
+        at += struct.calcsize(count)
+        found: dict[int, int] = {}
+        for k in range(min(entries, 4096)):
+            tag, kind = struct.unpack_from(order + "HH", data, at + k * entry)
+            if tag in (256, 257) and kind in (3, 4, 16):  # SHORT, LONG, LONG8
+                form = {3: "H", 4: "I", 16: "Q"}[kind]
+                found[tag] = struct.unpack_from(order + form, data, at + k * entry + value)[0]
+    except struct.error:  # a directory past the file's end
+        return None
+    return (found[256], found[257]) if len(found) == 2 else None
 
 
 def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
     """A whole picture (BGR) from the bytes of its file; :class:`ImageError` if not."""
     if not data:
-        raise ImageError(f"cannot read image {name}: the file is empty")
+        raise ImageError(f"cannot read image {name}: it is empty")
     why = _whole(data)
     if why is not None:
         raise ImageError(f"cannot read image {name}: {why}")
@@ -244,11 +328,13 @@ def decode_image(data: bytes, name: str = "image") -> NDArray[np.uint8]:
 
 
 def _decoded(data: bytes) -> NDArray[np.uint8] | None:
-    """OpenCV's decoding of ``data``, its own warnings kept off the console: a TIFF of
+    """OpenCV's decoding of ``data``, its own log kept off the console: a TIFF of
     32-bit samples printed ``[ WARN:0@0.008] global grfmt_tiff.cpp:811 … can not
-    handle images with 32-bit samples`` above the one line that names the file."""
+    handle images with 32-bit samples``, and a TIFF or GIF cut short two or three
+    ``[ERROR:0@0.016] … TIFFFillStrip: Read error …`` lines, above the one line that
+    names the file."""
     level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     finally:
