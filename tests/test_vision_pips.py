@@ -122,3 +122,49 @@ def test_pips_of_two_inks_are_two_cards():
     # a red pip at half the light has half the tint: taken for another ink, so a face
     # a shadow's edge crosses says nothing (no evidence, never a wrong count)
     assert not _one_ink(labels, ids, tuple(shaded))
+
+
+def test_an_index_askew_on_its_card_still_counts_its_face():
+    """A printed pack's index need not stand square on its card: the rank-to-suit line
+    of a real pinochle 9H lies some 8 degrees off the card's length, and the face
+    looked at along it was askew, its pips off their places (no count, from a card in
+    plain sight). The face is also looked at turned 5 degrees either way."""
+    face = _typical("8C", 21, (34.0, 38.0))
+    image = _laid([(face, 210.0, 210.0, 10.0)], 0.5)
+    x, y, ux, uy, d = _anchor(face, 0, 210.0, 210.0, 10.0, 0.5)
+    for turn in (-7.0, 7.0):  # the index read along a line this far off the card's
+        c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+        assert count_pips(image, x, y, c * ux - s * uy, s * ux + c * uy, d) == 8, turn
+
+
+@pytest.mark.parametrize(
+    ("photo", "card", "pips"),
+    [
+        ("bidly/deals/deal3-md-sq.jpg", "6C", 6),
+        ("edje-pinochle/test/IMG_2560.JPG", "10C", 10),
+        ("edje-pinochle/test/cam_image5.jpg", "10H", 10),
+    ],
+)
+def test_real_faces_read_from_an_index_askew_on_its_card_are_counted(photo, card, pips):
+    """Real photographs whose card (a 6C of the bidly deals, pinochle 10s) is counted
+    from a corner only with the face turned (square, that corner's look answered
+    None); never another number from any corner."""
+    from pathlib import Path
+
+    from vision import pips as pips_module
+    from vision.recognize import Recognizer
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / photo
+    image = cv2.imread(str(path))
+    assert image is not None, f"{path} is missing: put ../shared beside the clone"
+    looks = [d for r in Recognizer().read(image) if r.card == card for d in r.indices]
+    assert looks, f"{card} not read in {photo}"
+    counted = [count_pips(image, d.x, d.y, d.ux, d.uy, d.d) for d in looks]
+    assert pips in counted and set(counted) <= {pips, None}, counted
+    square = [
+        {pips_module._count_at(image, d.x, d.y, d.ux, d.uy, d.d * k) for k in (1.0, 1.18, 0.85)}
+        - {None}
+        for d in looks
+    ]
+    # a corner's look that counts only turned
+    assert any(len(s) != 1 and c == pips for s, c in zip(square, counted, strict=True)), square
