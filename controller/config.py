@@ -603,7 +603,14 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         if len(problems) > MAX_PROBLEMS:  # 300,000 unknown keys were 300,000 lines
             said.append(f"{path}: and {len(problems) - MAX_PROBLEMS:,} more problems")
         raise ConfigError(said)
-    return KiebitzConfig(path, broker, table, referee, game, recorder, web, sets_nothing=not data)
+    nothing = _sets_nothing(data)
+    return KiebitzConfig(path, broker, table, referee, game, recorder, web, sets_nothing=nothing)
+
+
+def _sets_nothing(data: dict[str, Any]) -> bool:
+    """Whether a config's tables hold no setting at all (an empty file, comments, or
+    only empty tables such as ``[game]``)."""
+    return all(isinstance(v, dict) and _sets_nothing(v) for v in data.values())
 
 
 #: The most a config or board layout file may hold: the example config is 3 KiB

@@ -112,7 +112,10 @@ def test_a_config_of_many_problems_says_fifty_and_counts_the_rest(tmp_path, caps
     assert lines[-1] == f"kiebitz: error: {path}: and 250 more problems"
 
 
-@pytest.mark.parametrize("text", ["", "# the table's config, to be written\n\n# later\n"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "# the table's config, to be written\n\n# later\n", "[game]\n[web]\n"],
+)
 def test_a_config_that_sets_nothing_is_ok_and_says_so(tmp_path, capsys, text):
     # an empty file (or comments only) is the defaults, status 0; it printed the
     # defaults as if the file had set them up ("ok: broker mqtt://127.0.0.1:1883; …")
@@ -124,7 +127,7 @@ def test_a_config_that_sets_nothing_is_ok_and_says_so(tmp_path, capsys, text):
         f"{path}: ok: {path} sets nothing; every setting is its default "
         "(broker mqtt://127.0.0.1:1883; game cribbage)\n"
     )
-    path.write_text(text + '[game]\ngame = "cribbage"\n')  # the default, but set
+    path.write_text('# set\n[game]\ngame = "cribbage"\n')  # the default, but set
     status, out, _ = run(capsys, "config", "check", str(path))
     assert (status, out) == (0, f"{path}: ok: broker mqtt://127.0.0.1:1883; game cribbage\n")
 

@@ -47,6 +47,20 @@ def test_image_folder_in_name_order_with_a_corrupt_image_named(tmp_path):
 def test_empty_folder_and_missing_paths(tmp_path):
     with pytest.raises(SourceError, match="no images in folder"):
         ImageFolderSource(tmp_path).open()
+    # a folder of a phone's HEIC photos: what lies there and what is read are named
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"\x00" * 16)
+    with pytest.raises(SourceError, match=r"1 other files, such as 'IMG_0001.HEIC'.*\.jpg"):
+        ImageFolderSource(tmp_path).open()
+
+
+def test_a_folder_of_gif_frames_is_read(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (32, 24), (200, 10, 10)).save(tmp_path / "frame00.gif")
+    src = ImageFolderSource(tmp_path)
+    src.open()
+    frame = src.read()
+    assert frame is not None and frame.image.shape == (24, 32, 3)
     with pytest.raises(SourceError, match=r"no such file, folder or camera: .*nothing"):
         open_source(str(tmp_path / "nothing"))
     with pytest.raises(SourceError, match="no such camera device: /dev/video99"):

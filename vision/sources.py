@@ -49,7 +49,7 @@ __all__ = [
     "open_source",
 ]
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".gif"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpg", ".h264"})
 
 
@@ -98,7 +98,16 @@ class ImageFolderSource:
                 p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
             )
             if not self._files:
-                raise SourceError(f"no images in folder {self.path}")
+                # a folder of a phone's HEIC photos, say: name what lies there
+                others = sorted(p.name for p in self.path.iterdir() if p.is_file())
+                kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+                said = (
+                    f" ({len(others)} other files, such as {others[0]!r}; pictures are "
+                    f"read from {kinds})"
+                    if others
+                    else ""
+                )
+                raise SourceError(f"no images in folder {self.path}{said}")
         else:
             raise SourceError(f"no such image or folder: {self.path}")
         self._next = 0
