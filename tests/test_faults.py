@@ -254,7 +254,13 @@ def test_a_full_disk_under_the_referee_and_the_outbox_mid_game(tmp_path, fault_f
         rig.start("table")
         time.sleep(1.5)
         disk.fill()
-        time.sleep(1.5)  # the game goes on from memory; both say so in their logs
+        # the game goes on from memory; both say so in their logs. Freed once one has
+        # said it (a fixed 1.5 s was, under a loaded machine, over before either
+        # service next wrote), and not before a moment has passed
+        deadline = time.monotonic() + 30.0
+        time.sleep(1.5)
+        while "disk is full" not in rig.logs() and time.monotonic() < deadline:
+            time.sleep(0.1)
         disk.free()
         assert rig.table_done() == 0, rig.logs()
         assert rig.final_state() == fault_free
