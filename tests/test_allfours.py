@@ -145,6 +145,31 @@ def test_the_first_to_the_game_wins_at_once():
     assert game.state.winner == 0 and game.phase == "over"
 
 
+def test_the_first_to_score_ten_points_wins():
+    # Seed 004 §91: "the first to score ten points, wins" (the default; 7 is the
+    # option). A dealer at nine turning a knave, "who, if it prove a knave, scores
+    # one point", wins at the turn.
+    assert AllFoursRules().game_to == 10
+    from rules.events import Penalty
+
+    game = AllFoursGame()
+    game.apply(Penalty(1, 9, "earlier hands"))
+    assert game.phase != "over"
+    out = game.apply(Deal(dealer=1, turned=C("JS")))
+    assert [(s["for"], s["seat"], s["score"]) for s in out.scored] == [("jack turned", 1, 10)]
+    assert game.state.winner == 1 and game.phase == "over"
+
+
+def test_six_cards_each_and_the_thirteenth_turned():
+    # Seed 004 §91: "six of which are to be dealt to each player, three at a time;
+    # and the next card, the thirteenth, is turned up for the trump". High, Low,
+    # Jack and Game are "each making a point" (test_high_low_jack_and_game).
+    game = AllFoursGame()
+    game.apply(Deal(dealer=1, hands=(tuple(SEAT0), tuple(SEAT1[:5])), turned=C("5H")))
+    assert [(v.kind, v.seat) for v in game.verdicts] == [("wrong-number-of-cards", 1)]
+    assert game.state.deal is not None and game.state.deal.trump == "H"
+
+
 def test_four_players_two_partnerships():
     game = AllFoursGame(AllFoursRules(players=4))
     game.apply(Deal(dealer=3, turned=C("5C")))

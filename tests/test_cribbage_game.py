@@ -358,6 +358,23 @@ def test_his_heels_to_the_dealer_and_no_nobs_when_the_jack_is_the_starter():
     assert all(i.kind != "his nobs" for p in out.pegged for i in p.items)
 
 
+def test_the_pegging_board_example_front_and_back_peg():
+    # Seed 000/002 MARKERS: "One player makes 6 for his first count. He places one
+    # of his pegs in the sixth hole ... Then he makes 4, and places the second peg
+    # four holes in advance of the first, which will show that his total score is
+    # ten points. The third time he makes 2, which he scores by lifting out the back
+    # peg and putting it two holes in advance of the first one."
+    game = CribbageGame()
+    game.apply(SetDealer(0))
+    steps = []
+    for points in (6, 4, 2):
+        game.apply(Penalty(1, points, "MARKERS"))
+        steps.append(game.pegs(1))
+    assert steps == [(6, 0), (10, 6), (12, 10)]
+    assert game.summary()["pegs"][1] == {"front": 12, "back": 10}
+    assert game.pegs(0) == (0, 0)
+
+
 # Five-card, three- and four-handed ---------------------------------------------------
 
 
@@ -381,12 +398,85 @@ def test_five_card_three_for_last_and_the_play_ends_at_the_first_go():
     assert out.pegged == () and game.dealer == 1
 
 
+def test_five_card_turn_up_knave_marks_two():
+    # Seed 004 §83: "the dealer turns up and lays upon the crib the uppermost card,
+    # the turn-up. If it be a knave, he marks two points."
+    game = CribbageGame(CribbageRules("five-card"))
+    game.apply(SetDealer(0))
+    game.apply(Deal())  # the first non-dealer's three for last
+    for seat in (1, 0):
+        game.apply(Discard(seat, count=2))
+    out = game.apply(Starter(C("JS")))
+    assert [(p.seat, p.points, p.items[0].kind) for p in out.pegged] == [(0, 2, "his heels")]
+    assert game.scores == (2, 3)
+
+
+def test_six_card_starts_level_four_in_hand_two_to_the_crib():
+    # Seed 004 §89 Six-Card Cribbage: "The two players commence on an equality,
+    # without scoring any points for the last, retain four cards in hand, and throw
+    # out two for crib."
+    rules = CribbageRules("six-card")
+    assert (rules.deal_size, rules.discards_each, rules.hand_size) == (6, 2, 4)
+    assert rules.three_for_last is False
+    game = CribbageGame(rules)
+    game.apply(SetDealer(0))
+    assert game.apply(Deal()).pegged == () and game.scores == (0, 0)
+
+
+def test_eight_card_six_retained_on_the_same_plan():
+    # Seed 004 §90: "Eight-Card Cribbage is sometimes played. Six are retained in
+    # hand, and the game is conducted on the same plan as before" (§89: two thrown
+    # out for crib, no points for the last, the play to the last card).
+    rules = CribbageRules("eight-card")
+    assert (rules.deal_size, rules.discards_each, rules.hand_size, rules.crib_size) == (8, 2, 6, 4)
+    game = CribbageGame(rules)
+    game.apply(SetDealer(0))
+    spades = cards("AS 2S 3S 4S 5S 6S 7S 8S")
+    hearts = cards("AH 2H 3H 4H 5H 6H 7H 8H")
+    assert game.apply(Deal(hands=(spades, hearts))).pegged == ()
+    game.apply(Discard(1, cards("7H 8H")))
+    game.apply(Discard(0, cards("7S 8S")))
+    game.apply(Starter(C("KC")))
+    # Each card pairs the pone's: five pairs, 10; at 30 both say go, one for last.
+    play(game, "1:AH 0:AS 1:2H 0:2S 1:3H 0:3S 1:4H 0:4S 1:5H 0:5S 1:go 0:go")
+    assert game.scores == (11, 0) and game.count == 0
+    play(game, "1:6H 0:6S")  # a pair and one for the last card of the play
+    assert game.scores == (14, 0) and game.phase == "show"
+    # A 2 3 4 5 6 and the K: fifteens 5-K, A-4-K, 2-3-K, 4-5-6, A-3-5-6, 2-3-4-6,
+    # A-2-3-4-5 (14), a run of six (6) and a flush of six (6): 26.
+    assert game.apply(Show(1, hearts[:6])).pegged[0].points == 26
+    assert game.apply(Show(0, spades[:6])).pegged[0].points == 26
+    # Crib 7 8 7 8 + K: four fifteens and two pairs, 12.
+    assert game.apply(Show(0, cards("7H 8H 7S 8S"), crib=True)).pegged[0].points == 12
+    assert game.scores == (14 + 26 + 12, 26) and game.verdicts == ()
+
+
 def test_five_card_play_ends_at_thirty_one():
     game = CribbageGame(CribbageRules("five-card"))
     new_deal(game, "2C", dealer=0)
     play(game, "1:KH 0:QH 1:AD")  # 21
     out = game.apply(Play(0, C("KD")))  # 31
     assert out.pegged[0].items[0].kind == "thirty-one" and game.phase == "show"
+
+
+def test_five_card_after_a_go_thirty_one_exactly_is_two_not_three():
+    # Seed 004 §84: "he says, 'Go,' and his antagonist scores one, or plays any card
+    # or cards he may have that will make thirty-one, or under. If he can make exactly
+    # thirty-one, he takes two points; if not, one." Seed 003: "If they make
+    # thirty-one exactly, he scores two; if not, he scores one for 'last card.'"
+    game = CribbageGame(CribbageRules("five-card"))
+    game.apply(SetDealer(0))
+    game.apply(Deal(hands=(cards("QH 5S 6S AS 8S"), cards("KH 9D 2D 3C 4C"))))
+    game.apply(Discard(1, cards("3C 4C")))
+    game.apply(Discard(0, cards("AS 8S")))
+    game.apply(Starter(C("7C")))
+    play(game, "1:KH 0:QH 1:9D")  # 29
+    assert game.apply(Go(0)).pegged == ()  # 5S and 6S will not go
+    out = game.apply(Play(1, C("2D")))
+    assert [(p.seat, p.points, [i.kind for i in p.items]) for p in out.pegged] == [
+        (1, 2, ["thirty-one"])
+    ]
+    assert game.scores == (0, 3 + 2) and game.phase == "show"
 
 
 def test_five_card_show_after_a_go_closes_the_play():
@@ -426,6 +516,23 @@ def test_three_hand_crib_card_from_the_pack_and_rotation():
     out = game.apply(Show(2, cards("5S 4D 3C QS"), crib=True))
     assert game.verdicts == () and game.phase == "deal"
     assert out.pegged[0].team == 2
+
+
+def test_three_and_four_hand_put_out_but_one_card_each():
+    # Seed 004 §87 Three or Four-Hand Cribbage "differs little from the preceding
+    # [five-card]. They put out but one card each to the crib". Five dealt, four kept;
+    # with three the crib's fourth card is the pack's.
+    three, four = CribbageRules(players=3), CribbageRules(players=4)
+    assert (three.deal_size, three.discards_each, three.hand_size) == (5, 1, 4)
+    assert (four.deal_size, four.discards_each, four.hand_size) == (5, 1, 4)
+    assert (three.crib_from_pack, three.crib_size, four.crib_size) == (1, 4, 4)
+    game = CribbageGame(four)
+    game.apply(SetDealer(3))
+    game.apply(Deal())
+    for seat in (0, 1, 2):
+        game.apply(Discard(seat, count=1))
+    game.apply(Discard(3, count=2))  # a second card from one player is one too many
+    assert kinds(game) == ["wrong-crib-count"]
 
 
 def test_four_hand_partners_peg_together():
@@ -487,6 +594,19 @@ def test_lurch_skunk_and_games_won(variant, loser, games, name):
     game.apply(NewGame())
     assert game.phase == "cut" and game.scores == (0, 0)
     assert game.state.games_won == [0, games] and game.state.game_number == 2
+
+
+def test_the_six_card_game_of_the_texts_is_61_and_a_lurch_counts_two():
+    # Seed 000/002 MARKERS, the six-card game: "The game is 61 points"; "When one
+    # player reaches his game-hole before the other turns the corner, it is called a
+    # lurch, and counts two games" - the corner at 30, "the extreme right of the
+    # board". (121 is the default; the texts' 61 is the option, docs/cribbage.md.)
+    for loser, games, name in ((30, 2, "lurch"), (31, 1, "game")):
+        game = CribbageGame(CribbageRules("six-card", game_to=61))
+        game.apply(SetDealer(0))
+        _score_to(game, 0, loser)
+        _score_to(game, 1, 61)
+        assert (game.state.result, game.state.games_won) == (name, [0, games])
 
 
 # Undo, corrections, JSON ----------------------------------------------------------------

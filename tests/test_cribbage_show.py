@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,29 @@ def test_run_classes_break_down_as_the_text_says(
 )
 def test_speech(text: str, said: str) -> None:
     assert score_show(*show(text)[:2]).speech() == said
+
+
+def test_the_ways_of_making_fifteen_with_two_and_with_three_cards() -> None:
+    # Seed 002/000 Two-card Fifteens: "There are only three combinations of two cards
+    # which will form fifteen; a Five with any court card or Ten; a Nine and a Six; an
+    # Eight and a Seven." Seed 002 Three-card Fifteens: "may be formed in fifteen
+    # different ways, ranging from 10 4 A, to 5 5 5". Counted by pip value (a tenth
+    # card is one way), each way checked in the show as one fifteen of those cards.
+    suits = list(Suit)
+    found: dict[int, set[tuple[int, ...]]] = {2: set(), 3: set()}
+    for size in (2, 3):
+        for ranks in combinations_with_replacement(range(1, 14), size):
+            hand = tuple(Card(rank, suits[k]) for k, rank in enumerate(ranks))
+            starter = Card(2, Suit.CLUBS) if 2 not in ranks else Card(3, Suit.CLUBS)
+            padded = hand if size == 3 else (*hand, Card(13, Suit.CLUBS))
+            fifteens = {
+                frozenset(i.cards) for i in score_show(padded, starter).items if i.kind == "fifteen"
+            }
+            if frozenset(hand) in fifteens:
+                found[size].add(tuple(sorted(pip_value(c) for c in hand)))
+    assert found[2] == {(5, 10), (6, 9), (7, 8)}
+    assert len(found[3]) == 15
+    assert {(1, 4, 10), (5, 5, 5)} <= found[3]
 
 
 # --- Traps ------------------------------------------------------------------------------

@@ -397,6 +397,22 @@ def test_laws_24_27_the_skat_seen_debars_from_bidding():
     assert game.turn == 2
 
 
+def test_law_24_a_player_without_cards_looking_at_the_skat_loses_10():
+    # Law 24: "If any but an active player look at either of the skat cards, 10
+    # points shall be deducted from his score." At four the dealer holds no cards
+    # (Law 14). The ISkO set flags it and charges nothing (the laws' penalty).
+    game = SkatGame(SkatRules("foster1906", players=4))
+    game.apply(Deal(dealer=3))
+    out = game.apply(SkatSeen(3))
+    assert [(v.kind, v.seat) for v in out.verdicts] == [("skat-seen", 3)]
+    assert game.pad == (0, 0, 0, -10)
+    assert game.turn == 1  # the bidding is not disturbed: Mittelhand bids
+    isko = SkatGame(SkatRules(players=4))
+    isko.apply(Deal(dealer=3))
+    assert [v.kind for v in isko.apply(SkatSeen(3)).verdicts] == ["skat-seen"]
+    assert isko.pad == (0, 0, 0, 0)
+
+
 def test_law_54_only_the_last_trick_may_be_seen():
     from rules.skat.events import LookBack
 

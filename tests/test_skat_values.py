@@ -105,6 +105,46 @@ def test_the_gucki_variation_smallest_game_and_largest_loss():
     assert score_game(grand, GUCKI, matadors=4, points=120, tricks=10).value == 504
 
 
+def test_the_examples_matadores_counted_from_the_hands():
+    # Law 2: "one for each matadore, 'with' or 'without'". The Gucki examples' "a
+    # diamond with or without 1" and "a grand with four": the jack of clubs held and
+    # the jack of spades not is "with 1"; the jack of spades without the club is
+    # "without 1"; the four jacks in a grand, "with four".
+    assert matadors(parse_cards("JC JH 7D 8D AS 10S KS QS 9S 8S"), "diamonds") == 1
+    assert matadors(parse_cards("JS JH 7D 8D AS 10S KS QS 9S 8S"), "diamonds") == -1
+    assert matadors(parse_cards("JC JS JH JD AS 10S KS QS 9S 8S"), "grand") == 4
+    # The spade Solo of the first example: 1 + 1 times 11 won, as the text's 22.
+    hand = parse_cards(SPADE_SOLO_HAND)
+    won = score_game(
+        Declaration("spades", hand=True),
+        FOSTER,
+        matadors=matadors(hand, "spades"),
+        points=61,
+        tricks=5,
+    )
+    assert won.value == 22
+
+
+def test_the_examples_bids_are_bids_of_the_laws():
+    # Seed 000: "the offer of 18 which he refused"; "he may have bid only 10 or 12
+    # to get the play". Law 33: "All bidding shall be by numbers representing the
+    # value of some possible game".
+    assert {10, 12, 18} <= set(bid_values(FOSTER))
+
+
+def test_law_39_open_grands_are_schwarz_announced():
+    # Law 39: "All Open Grands are compulsory 'schwarz announced.'" Law 1: open grand
+    # 24; Law 2: "5 for announcing schwarz", plus the matadores. With one: 6 x 24 =
+    # 144. Missing schwarz loses "what he would have won" (Law 60), 144, whether he
+    # took 110 points or 50.
+    open_grand = Declaration.parse("grand hand ouvert")
+    won = score_game(open_grand, FOSTER, matadors=1, points=120, tricks=10)
+    assert (won.won, won.value, won.unit, won.multiplier) == (True, 144, 24, 6)
+    for points, tricks in ((110, 9), (50, 4)):
+        lost = score_game(open_grand, FOSTER, matadors=1, points=points, tricks=tricks)
+        assert (lost.won, lost.value) == (False, -144)
+
+
 def test_the_gucki_variation_always_loses_double_and_always_sees_the_skat():
     plain = Declaration("hearts")
     assert score_game(plain, GUCKI, matadors=2, points=40, tricks=3).value == -2 * 3 * 10
