@@ -150,11 +150,13 @@ def _recognizer(args: argparse.Namespace, **kwargs: Any) -> Any:
 
 def _read_image(path: str) -> Any:
     """The picture at ``path``, or piped in on standard input where it is ``-``."""
-    from vision.images import ImageError, decode_image, read_image
+    from vision.images import ImageError, decode_image, read_image, too_large
 
     try:
         if path == STDIN:
-            return decode_image(_stdin_bytes(), "from standard input")
+            data = _stdin_bytes()
+            too_large(data, "from standard input")
+            return decode_image(data, "from standard input")
         return read_image(path)
     except ImageError as exc:
         raise UsageError(str(exc)) from exc
@@ -171,10 +173,12 @@ def _stdin_bytes() -> bytes:
             "cannot read image from standard input: it is a terminal "
             "(pipe a picture in: - < photo.jpg)"
         )
+    from vision.images import MAX_FILE_BYTES
+
     binary = getattr(stream, "buffer", None)
     if binary is None:  # a text stream standing in for stdin (tests)
-        return stream.read().encode("utf-8", "surrogateescape")
-    return bytes(binary.read())
+        return stream.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape")
+    return bytes(binary.read(MAX_FILE_BYTES + 1))  # /dev/zero piped in: bounded
 
 
 def _identify(args: argparse.Namespace) -> int:

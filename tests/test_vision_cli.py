@@ -603,3 +603,28 @@ def test_a_video_cut_short_plays_to_the_cut_and_then_is_an_error(tmp_path, capsy
     out, err = capsys.readouterr()
     assert "cut short" in err and len(err.strip().splitlines()) == 1
     assert json.loads(out.splitlines()[-1])["error"].endswith("cut short")
+
+
+def test_a_device_or_a_stream_without_end_is_refused_after_a_bound(tmp_path, monkeypatch, capfd):
+    """``identify /dev/zero`` (or ``- < /dev/zero``) read until memory ran out; a
+    picture file is read to at most ``MAX_FILE_BYTES`` and one more byte."""
+    import io
+
+    from vision import images
+
+    assert main(["vision", "identify", "/dev/zero"]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err == (
+        "kiebitz: error: cannot read image /dev/zero: it is more than 256 MiB, "
+        "larger than any picture read\n"
+    )
+    monkeypatch.setattr(images, "MAX_FILE_BYTES", 1000)
+    big = tmp_path / "big.png"
+    big.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(2000))
+    assert main(["vision", "identify", str(big)]) == 2
+    assert "it is more than 0 MiB" in capfd.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(bytes(2000))))
+    assert main(["vision", "identify", "-"]) == 2
+    assert capfd.readouterr().err.startswith(
+        "kiebitz: error: cannot read image from standard input: it is more than"
+    )

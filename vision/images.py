@@ -71,6 +71,11 @@ _PNG_START = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"IEND\xaeB`\x82"
 _TIFF_STARTS = (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")  # classic and BigTIFF
 _PADDING = 16  # bytes after the end marker that some writers add
+# The longest file read as a picture: a phone's 200-megapixel JPEG is some 100 MB,
+# a 50-megapixel PNG of a photograph about as much; a device (/dev/zero) or a stream
+# that does not end is refused after this many bytes, not read to its end (and so
+# is a PNG of pure noise near MAX_DECODE_PIXELS, up to 750 MB).
+MAX_FILE_BYTES = 256 << 20
 # The most pixels a picture may have: a 200-megapixel phone photograph (16,320 x
 # 12,240) and a little over; more is refused before it is decoded.
 MAX_DECODE_PIXELS = 250_000_000
@@ -366,11 +371,23 @@ def read_image(path: str | Path) -> NDArray[np.uint8]:
     """A whole picture (BGR) from ``path``; :class:`ImageError` naming what is wrong."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as fh:  # a device (/dev/zero) or a runaway file: bounded
+            data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise ImageError(f"cannot read image {path}: no such file") from None
     except IsADirectoryError:
         raise ImageError(f"cannot read image {path}: it is a folder") from None
     except OSError as exc:
         raise ImageError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    too_large(data, str(path))
     return decode_image(data, str(path))
+
+
+def too_large(data: bytes, name: str) -> None:
+    """:class:`ImageError` where ``data`` (read up to ``MAX_FILE_BYTES`` and one more)
+    is longer than any picture read."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ImageError(
+            f"cannot read image {name}: it is more than {MAX_FILE_BYTES >> 20} MiB, "
+            "larger than any picture read"
+        )
