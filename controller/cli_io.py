@@ -373,6 +373,8 @@ def not_utf8(head: bytes) -> str | None:
     'UTF-16 text (a NUL byte before every character), not UTF-8: save it as UTF-8'
     >>> not_utf8(b"5H 5S\n") is None and not_utf8(b"\xff\xfe 5S 5C JD | 5D\n") is None
     True
+    >>> not_utf8(bytes(512))
+    'not text: 512 of its first 512 bytes are NUL'
     """
     for bom, shown in ((b"\xff\xfe\x00\x00", "FF FE 00 00"), (b"\x00\x00\xfe\xff", "00 00 FE FF")):
         if head.startswith(bom):
@@ -395,6 +397,11 @@ def not_utf8(head: bytes) -> str | None:
     where = _nul_beside(head)
     if where is not None:
         return f"UTF-16 text (a NUL byte {where} every character), not UTF-8: save it as UTF-8"
+    # a device (/dev/zero) or a binary file: read line by line, a line of NULs that
+    # never ends was read past for ever
+    nuls = head.count(0)
+    if nuls * 2 > len(head):
+        return f"not text: {nuls} of its first {len(head)} bytes are NUL"
     return None
 
 

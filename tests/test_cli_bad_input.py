@@ -293,3 +293,15 @@ def test_a_command_run_in_a_folder_removed_under_the_shell_is_one_line(tmp_path)
         "kiebitz: error: the current folder was removed: change to one that exists\n"
     ), done.stderr
     assert done.stdout.startswith("status 2\n29: fifteen two"), done.stdout
+
+
+def test_a_device_or_binary_file_of_nuls_is_one_line_not_read_for_ever(capfd):
+    # `skat replay /dev/zero` and `referee --replay /dev/zero` read one line of NULs
+    # that never ends, for ever (its length counted, nothing held)
+    for argv in (
+        ["skat", "replay", "/dev/zero"],
+        ["cribbage", "score", "--batch", "/dev/zero"],
+        ["referee", "--replay", "/dev/zero", "--game", "cribbage"],
+    ):
+        err = one_line_error(capfd, *argv)
+        assert err.rstrip().endswith("/dev/zero: not text: 512 of its first 512 bytes are NUL"), err
