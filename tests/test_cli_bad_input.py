@@ -305,3 +305,14 @@ def test_a_device_or_binary_file_of_nuls_is_one_line_not_read_for_ever(capfd):
     ):
         err = one_line_error(capfd, *argv)
         assert err.rstrip().endswith("/dev/zero: not text: 512 of its first 512 bytes are NUL"), err
+
+
+def test_an_operators_file_that_never_ends_is_one_line(capfd, monkeypatch):
+    # `web-passwd --users /dev/zero NAME` read the operators' file for ever
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a long enough password\n"))
+    err = one_line_error(capfd, "web-passwd", "--users", "/dev/zero", "op")
+    assert err.rstrip().endswith(
+        "/dev/zero: more than 1,048,576 bytes: no operators' file, not read"
+    ), err

@@ -27,6 +27,8 @@ __all__ = ["NAME", "Throttle", "Users", "UsersError", "new_token"]
 
 _log = logging.getLogger("kiebitz.web")
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+#: The largest operators' file read (a line an operator: some 100 bytes each).
+MAX_USERS_BYTES = 1 << 20
 _HASHER = PasswordHasher()
 # verified against when the name is unknown, so an unknown name takes as long as a
 # wrong password (no telling which names exist by the time an answer takes)
@@ -120,7 +122,13 @@ class Users:
     @staticmethod
     def _read(p: Path) -> dict[str, str]:
         try:
-            text = p.read_text(encoding="utf-8")
+            with p.open("rb") as fh:  # a device (/dev/zero) was read for ever
+                data = fh.read(MAX_USERS_BYTES + 1)
+            if len(data) > MAX_USERS_BYTES:
+                raise UsersError(
+                    f"{p}: more than {MAX_USERS_BYTES:,} bytes: no operators' file, not read"
+                )
+            text = data.decode("utf-8")
         except FileNotFoundError:
             return {}
         except (OSError, UnicodeDecodeError) as exc:
