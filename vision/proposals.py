@@ -118,6 +118,12 @@ RED_STEP = 12
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
 CLIPPED = 250
+# A picture is colourless (a monochrome camera, a grey scan or print) where at most
+# this share of a sample of it has its channels more than COLOURLESS_SPREAD apart:
+# over the real photographs (deals, single cards, pinochle) the least share is 21 %,
+# and 0 for every one of them made grey, saved as a colour JPEG or not.
+COLOURLESS_SPREAD = 12
+COLOURLESS_SHARE = 0.005
 # Paper is only what lies within PAPER_CORE_REACH half-size pixels of the centre of
 # a solid PAPER_CORE x PAPER_CORE square of it (3 pixels beyond the square; see _paper).
 PAPER_CORE = 5
@@ -241,6 +247,21 @@ class Picture:
         h, w = self.shape
         size = (max(1, w // 4), max(1, h // 4))
         return cv2.resize(self.image, size, interpolation=cv2.INTER_LINEAR)
+
+    @cached_property
+    def colourless(self) -> bool:
+        """Whether the picture has no colour to speak of (``COLOURLESS_SHARE``): its
+        red ink is as grey as black ink, and the networks, which learnt red from
+        colour, read a grey diamond as a spade (:class:`vision.model.IndexClassifier`
+        reads such a picture's patches twice). From a sample of the quarter-size
+        copy the paper stage makes anyway."""
+        sample = np.ascontiguousarray(self.quarter_colour[::4, ::4])
+        if sample.ndim != 3 or sample.shape[2] < 3 or sample.size == 0:
+            return True
+        b, g, r = channels(sample)
+        spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+        coloured = np.count_nonzero(spread > COLOURLESS_SPREAD)
+        return coloured <= COLOURLESS_SHARE * spread.size
 
     @cached_property
     def eighth(self) -> NDArray[np.uint8]:

@@ -607,6 +607,7 @@ class Recognizer:
         t0 = time.perf_counter()
         pic = self.picture(image)
         props = all_proposals(pic)
+        self.classifier.colourless = pic.colourless
         t1 = time.perf_counter()
         pyramid = pic.pyramid()
         rank_p, suit_p = self.classifier.read(
@@ -647,6 +648,7 @@ class Recognizer:
         """
         t0 = time.perf_counter()
         pic = image if isinstance(image, Picture) else self.picture(image)
+        self.classifier.colourless = pic.colourless
         s = self.scale if self.shrinks else 1.0
         d = self._region_d(index_px)
         found: list[IndexDetection] = []
