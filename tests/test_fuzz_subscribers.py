@@ -10,6 +10,7 @@ from a good envelope with one field made wrong.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import pytest
@@ -334,3 +335,108 @@ def test_the_web_views_hub_shrugs_off_hostile_bodies(kind_body):
     view = hub.view("t1")
     assert view is not None and json.loads(hub.payload("t1") or b"{}")["table"] == "t1"
     assert [row["table"] for row in hub.club()] == ["t1"]
+
+
+# -- topics that are not Kiebitz's, and senders of another table (the live probe) ------
+
+#: Levels a ``+`` matches that are no table id: each was a traceback in every service
+#: (the handler's own parse_topic raised), the longest a log line of 120,000 characters.
+BAD_TABLE_LEVELS = ["tü", "T1", "t" * 60_000, "", "t 1", "t1\u202e", "t1\nWARNING forged"]
+
+
+def _hostile_topics(suffix: str, kind: str, body: dict[str, Any]) -> list[tuple[str, bytes]]:
+    good = encode(Stamper("t1/x", start_seq=7).stamp(kind, body))
+    out = [(f"kiebitz/v1/{level}/{suffix}", p) for level in BAD_TABLE_LEVELS for p in (good, b"x")]
+    if suffix.startswith("status/"):
+        out += [("kiebitz/v1/t1/status/" + "é" * 30_000, good)]
+        out += [("kiebitz/v1/t1/status/" + "c" * 60_000, good)]
+    return out
+
+
+def _one_clear_line_each(caplog: pytest.LogCaptureFixture, n: int) -> None:
+    records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r for r in records if r.exc_info] == [], "a traceback"
+    assert len(records) == n, [r.getMessage()[:200] for r in records]
+    for r in records:
+        line = r.getMessage()
+        assert "\n" not in line and len(line) < 600, line[:200]
+        assert "table id" in line or "characters" in line or "bad level" in line or "JSON" in line
+
+
+def test_topics_that_are_no_kiebitz_topic_are_one_clear_line_in_each_service(
+    tmp_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from controller.recorder.service import Recorder
+    from controller.recorder.store import RecordStore
+    from controller.web.hub import TableHub
+
+    broker = MemoryBroker()
+    ref_bus = MemoryBus(broker, "referee")
+    ref_bus.start()
+    referee = Referee(
+        ref_bus, InputLog(":memory:"), setup_for=lambda t: TableSetup("cribbage", dealer=0)
+    ).start()
+    rec_bus = MemoryBus(broker, "recorder")
+    recorder = Recorder(rec_bus, RecordStore(tmp_path / "r.db")).start()
+    rec_bus.start()
+    hub = TableHub()
+    web_bus = MemoryBus(broker, "web")
+    hub.attach(web_bus)
+    web_bus.start()
+    hostile_bus = MemoryBus(broker, "hostile")
+    hostile_bus.start()
+    cases = [
+        ("table/observation", "observation", GOOD_BODY),
+        ("table/command", "command", {"command": "undo"}),
+        ("game/event", "event", {"type": "note", "text": "x"}),
+        ("game/state", "state", {"game": "cribbage"}),
+        ("status/x", "status", {"state": "online", "component": "x"}),
+    ]
+    # each service subscribes to two of them (the web view to three): one line each
+    expected = {"observation": 1, "command": 1, "event": 2, "state": 2, "status": 1}
+    for suffix, kind, body in cases:
+        for topic_, payload in _hostile_topics(suffix, kind, body):
+            caplog.clear()
+            with caplog.at_level(logging.INFO):
+                hostile_bus.publish(topic_, payload)
+            _one_clear_line_each(caplog, expected[kind])
+    assert referee.runs == {} and hub.tables == {} and recorder.tables == {}
+    # alive: a good observation is read, recorded and shown
+    table = MemoryBus(broker, "t1-table")
+    table.start()
+    table.publish(OBS, REPLAY)
+    assert referee.inputs("t1") == 1
+    assert recorder.match_of("t1") is not None
+    view = hub.view("t1")
+    assert view is not None and view["state_ts"] is not None
+    assert view["events"] == referee.state("t1")["events"]
+    referee.close()
+
+
+def test_the_web_view_shows_no_state_from_another_tables_sender(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from controller.web.hub import TableHub
+
+    hub = TableHub()
+    broker = MemoryBroker()
+    bus = MemoryBus(broker, "web")
+    hub.attach(bus)
+    bus.start()
+    other = MemoryBus(broker, "x")
+    other.start()
+    good = {"game": "cribbage", "scores": [1, 2]}
+    other.publish(STATE, encode(Stamper("t1/referee").stamp("state", good)))
+    forged = {"game": "skat", "scores": [99, 0, 0]}
+    with caplog.at_level(logging.WARNING):
+        for sender in ("t2/referee", "x/y"):
+            other.publish(STATE, encode(Stamper(sender).stamp("state", forged)))
+            other.publish(
+                "kiebitz/v1/t1/status/referee",
+                encode(Stamper(sender).stamp("status", {"state": "offline", "component": "r"})),
+            )
+    view = hub.view("t1")
+    assert view is not None and view["game"] == "cribbage" and view["scores"] == [1, 2]
+    assert view["status"] == {}
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 4 and all("is not of table t1" in line for line in lines)

@@ -48,10 +48,15 @@ from controller.bus.envelope import (
     decode,
     encode,
 )
+from controller.bus.topics import PREFIX, TopicError, parse_topic
 
 __all__ = ["DispatchStats", "Dispatcher", "OnError", "Publisher", "SeqWindow", "encode"]
 
 log = logging.getLogger("kiebitz.bus")
+
+#: The longest topic taken: a Kiebitz topic is at most ``kiebitz/v1/<32>/status/<64>``.
+MAX_TOPIC = 200
+_SHOWN = 120
 
 OnError = Callable[[str, str, "str | None"], None]
 EnvelopeHandler = Callable[[str, Envelope], None]
@@ -127,6 +132,30 @@ def _sender_of(payload: bytes) -> str | None:
         return None
 
 
+def _shown(topic: str) -> str:
+    """A topic as a log line may carry it: a long one clipped, one with control or
+    format characters (a newline, a right-to-left mark) quoted."""
+    if len(topic) <= _SHOWN and topic.isprintable():
+        return topic
+    if len(topic) <= _SHOWN:
+        return repr(topic)
+    return f"{topic[:_SHOWN]!r}... ({len(topic)} characters)"
+
+
+def _topic_problem(topic: str) -> str | None:
+    """Why a topic a pattern such as ``kiebitz/v1/+/game/state`` matched is not one of
+    Kiebitz's (a table id ``T1`` or ``tü``, a level of 60,000 characters), else None.
+    Before, the handler's own ``parse_topic`` raised: a traceback in every service."""
+    if len(topic) > MAX_TOPIC:
+        return f"topic: {len(topic)} characters, more than {MAX_TOPIC}"
+    if topic.startswith(PREFIX + "/"):
+        try:
+            parse_topic(topic)
+        except TopicError as exc:
+            return f"topic: {exc}".replace(f"topic {topic!r}: ", "", 1)
+    return None
+
+
 class Dispatcher:
     """Routes validated, de-duplicated envelopes from a :class:`Bus` to handlers."""
 
@@ -162,6 +191,11 @@ class Dispatcher:
     def _receive(
         self, topic: str, payload: bytes, kind: str, handler: EnvelopeHandler, seen: SeqWindow
     ) -> None:
+        problem = _topic_problem(topic)
+        if problem is not None:
+            self._count(rejected=1)
+            self._reject(_shown(topic), problem, _sender_of(payload))
+            return
         try:
             env = decode(payload, kind=kind)
         except PayloadError as exc:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -35,6 +36,8 @@ from controller.run.narrate import Narrator
 from controller.table.board_view import DISPUTE_KINDS, board_state
 
 __all__ = ["TableHub", "TableView"]
+
+log = logging.getLogger("kiebitz.web")
 
 #: Lines of the last events kept for a table's page.
 LAST_LINES = 30
@@ -136,15 +139,34 @@ class TableHub:
 
         d = Dispatcher(bus)
 
+        def of_table(topic: str, env: Any) -> str | None:
+            """The topic's table, if the sender is of it (as the recorder and the table
+            service take it): before, a state from ``t2/referee`` on t1's topic was
+            shown to t1's spectators, while the recorder refused it."""
+            table = parse_topic(topic)[0]
+            if env.sender.partition("/")[0] == table:
+                return table
+            log.warning(
+                "rejected a message on %s from %s: sender %s is not of table %s",
+                topic,
+                env.sender,
+                env.sender,
+                table,
+            )
+            return None
+
         def state(topic: str, env: Any) -> None:
-            self.take_state(parse_topic(topic)[0], dict(env.body), ts=env.ts)
+            if (table := of_table(topic, env)) is not None:
+                self.take_state(table, dict(env.body), ts=env.ts)
 
         def event(topic: str, env: Any) -> None:
-            self.take_event(parse_topic(topic)[0], dict(env.body))
+            if (table := of_table(topic, env)) is not None:
+                self.take_event(table, dict(env.body))
 
         def status(topic: str, env: Any) -> None:
-            table, suffix = parse_topic(topic)
-            self.take_status(table, suffix.rpartition("/")[2], str(env.body.get("state")))
+            if (table := of_table(topic, env)) is not None:
+                component = parse_topic(topic)[1].rpartition("/")[2]
+                self.take_status(table, component, str(env.body.get("state")))
 
         d.route(all_tables(STATE), "state", state)
         d.route(all_tables(EVENT), "event", event)
