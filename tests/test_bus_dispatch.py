@@ -171,3 +171,20 @@ def test_dispatcher_over_the_real_broker(mosquitto: Mosquitto, wait_until: WaitU
     finally:
         sender.close()
         bus.close()
+
+
+def test_one_seq_far_ahead_does_not_silence_the_real_sender() -> None:
+    # a message naming t1/table with a seq 1,500 ahead (corrupt, or forged where the
+    # broker's access rules let it through) made every genuine message after it
+    # "just below the window": the referee dropped the table's next thousand seqs
+    w = SeqWindow()
+    assert all(w.accept("t1/table", s) for s in range(1, 11))
+    assert w.accept("t1/table", 1510) is True  # delivered once
+    assert w.accept("t1/table", 1510) is False
+    assert all(w.accept("t1/table", s) for s in range(11, 41))
+    assert [w.accept("t1/table", s) for s in (39, 40)] == [False, False]
+    # a sender whose count did jump (messages this receiver missed): two seqs close
+    # together far ahead move the count, and what was far below is a restart
+    assert w.accept("t1/table", 5000) and w.accept("t1/table", 5001)
+    assert w.accept("t1/table", 5001) is False
+    assert w.accept("t1/table", 4990) is True  # within the window: not seen yet

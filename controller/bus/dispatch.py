@@ -76,10 +76,21 @@ class SeqWindow:
     >>> w = SeqWindow(window=4)
     >>> [w.accept("t1/a", s) for s in (1, 3, 2, 3, 1)]
     [True, True, True, False, False]
-    >>> w.accept("t1/a", 9), w.accept("t1/a", 4), w.accept("t1/a", 6), w.accept("t1/a", 6)
+    >>> w.accept("t1/a", 7), w.accept("t1/a", 2), w.accept("t1/a", 6), w.accept("t1/a", 6)
     (True, False, True, False)
-    >>> w.accept("t1/a", 1)  # far below the window: the sender started again
-    True
+    >>> w.accept("t1/a", 11), w.accept("t1/a", 1)  # far below: the sender started again
+    (True, True)
+
+    A seq more than a window above the highest is delivered but not taken as the
+    sender's count until a second comes close after it: one corrupt or forged seq
+    far ahead made every genuine message after it "just below the window", dropped
+    for a thousand seqs.
+
+    >>> w = SeqWindow(window=4)
+    >>> [w.accept("t1/a", s) for s in (1, 2, 50, 3, 50, 4)]
+    [True, True, True, True, False, True]
+    >>> w.accept("t1/a", 90), w.accept("t1/a", 91), w.accept("t1/a", 86)  # a real jump
+    (True, True, False)
     """
 
     def __init__(self, window: int = 1024) -> None:
@@ -90,11 +101,28 @@ class SeqWindow:
         self._highest: dict[str, int] = {}
         self._recent: dict[str, set[int]] = {}
         self._order: dict[str, deque[int]] = {}
+        self._ahead: dict[str, int] = {}  # the last seq far ahead of each sender's count
 
     def accept(self, sender: str, seq: int) -> bool:
         """True (and remembered) the first time (sender, seq) comes; False for a duplicate."""
         with self._lock:
             highest = self._highest.get(sender)
+            if highest is not None and seq > highest + self.window:
+                ahead = self._ahead.get(sender)
+                self._ahead[sender] = seq
+                if ahead is None or not 0 < seq - ahead <= self.window:
+                    # alone far ahead (corrupt, forged, or the first after a gap this
+                    # receiver missed): delivered once, the count left where it is
+                    recent, order = self._recent[sender], self._order[sender]
+                    if seq in recent:
+                        return False
+                    recent.add(seq)
+                    order.append(seq)
+                    while len(order) > self.window:
+                        recent.discard(order.popleft())
+                    return True
+                log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
+                highest = None
             if highest is not None and seq <= highest - self.window:
                 if seq > highest - 2 * self.window:
                     return False  # just below the window: an old redelivery
