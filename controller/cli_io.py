@@ -375,6 +375,10 @@ def not_utf8(head: bytes) -> str | None:
     True
     >>> not_utf8(bytes(512))
     'not text: 512 of its first 512 bytes are NUL'
+    >>> not_utf8(bytes(range(1, 256)) * 2)[:60]
+    'not text: 310 of its first 510 bytes are control codes or no'
+    >>> not_utf8("Grüße, 5H 5S 5C JD | 5D\n".encode("latin-1") * 20) is None
+    True
     """
     for bom, shown in ((b"\xff\xfe\x00\x00", "FF FE 00 00"), (b"\x00\x00\xfe\xff", "00 00 FE FF")):
         if head.startswith(bom):
@@ -402,7 +406,24 @@ def not_utf8(head: bytes) -> str | None:
     nuls = head.count(0)
     if nuls * 2 > len(head):
         return f"not text: {nuls} of its first {len(head)} bytes are NUL"
+    # random bytes (/dev/urandom, a picture, a program): read line by line, an endless
+    # device was an error line for each of its "lines" for ever
+    if len(head) >= _BINARY_MIN:
+        text = codecs.getincrementaldecoder("utf-8")("replace").decode(head, final=False)
+        bad = text.count("\ufffd") + sum(
+            (c < 0x20 and c not in b"\t\n\r\x0c\x1b") or c == 0x7F for c in head
+        )
+        if bad * 4 > len(head):
+            return (
+                f"not text: {bad} of its first {len(head)} bytes are control codes or "
+                "not UTF-8 (a binary file or a device?)"
+            )
     return None
+
+
+#: The least of a file's start that :func:`not_utf8` judges as binary or not (a short
+#: file of a few bad bytes is those lines' errors, as before).
+_BINARY_MIN = 64
 
 
 def _nul_beside(data: bytes) -> str | None:

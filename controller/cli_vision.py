@@ -263,10 +263,10 @@ def _utf8_labels(path: Path) -> None:
     so, not a header without the columns (its NUL bytes) or bytes that are not UTF-8;
     any other fault of it is :func:`vision.evaluate.read_labels`'s to name."""
     from controller.cli_io import not_utf8
+    from vision.files import read_capped
 
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(512)
+    try:  # a named pipe nobody writes to waited here for ever
+        head = read_capped(path, 512)
     except OSError:
         return
     why = not_utf8(head)
@@ -361,6 +361,17 @@ def _watch(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from vision.train import TrainConfig, train
 
+    if args.photo_faces is not None:
+        # a file, a device or a folder without pictures trained on no photo at all,
+        # said nothing, and the model shipped was not the one asked for
+        faces = Path(args.photo_faces)
+        if not faces.is_dir():
+            why = "no such folder" if not faces.exists() else "not a folder"
+            raise UsageError(f"--photo-faces {args.photo_faces}: {why}")
+        if not any(faces.glob("*.jpg")):
+            raise UsageError(
+                f"--photo-faces {args.photo_faces}: no pictures in it (<rank><suit>.jpg)"
+            )
     config = TrainConfig(
         scenes=args.scenes,
         epochs=args.epochs,

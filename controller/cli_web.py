@@ -13,7 +13,6 @@ import getpass
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.cli_io import service_logging
@@ -202,8 +201,17 @@ def _parts(args: argparse.Namespace) -> tuple[Any, Any, str | None]:
             raise UsageError(f"--records: {exc}") from exc
     secret = None
     if args.secret_file:
-        try:
-            secret = Path(args.secret_file).read_text(encoding="utf-8").strip()
+        from controller.config import MAX_KEY_BYTES
+        from vision.files import read_capped
+
+        try:  # bounded: /dev/zero was read until memory ran out, a named pipe waited
+            data = read_capped(args.secret_file, MAX_KEY_BYTES + 1)
+            if len(data) > MAX_KEY_BYTES:
+                raise UsageError(
+                    f"--secret-file {args.secret_file}: more than {MAX_KEY_BYTES:,} bytes: "
+                    "not a key, not read"
+                )
+            secret = data.decode("utf-8").strip()
         except UnicodeDecodeError as exc:  # random bytes (head -c 32 /dev/urandom)
             raise UsageError(
                 f"--secret-file {args.secret_file}: not UTF-8 text (byte {exc.start}); "

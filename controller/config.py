@@ -25,6 +25,7 @@ x.toml: broker.urll: unknown key (broker has: url, username, password_file, ca_f
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,10 +72,9 @@ class BrokerConfig:
         if self.password_file is None:
             return None
         try:
-            text = Path(self.password_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ConfigError([f"{self.password_file}: cannot read the password: {why}"]) from None
+            text = _small_text(self.password_file)
+        except ValueError as exc:
+            raise ConfigError([f"{self.password_file}: cannot read the password: {exc}"]) from None
         return text.splitlines()[0] if text else ""
 
     def bus_options(self) -> dict[str, Any]:
@@ -239,9 +239,8 @@ def broker_url(value: Any) -> str:
 
 def _readable_file(value: Any) -> str:
     path = Path(_text(value))
-    try:
-        with path.open("rb"):
-            pass
+    try:  # opened without waiting: a named pipe with no writer blocked for ever
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
     except OSError as exc:
         raise ValueError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
     return str(path)
@@ -259,8 +258,8 @@ def _source(value: Any) -> str:
     text = _text(value)
     if "\x00" in text:
         raise ValueError(f"{_shown(text)} has a NUL byte in it")
-    if text.startswith("/dev/"):
-        return text
+    if text.startswith("/dev/") and not Path(text).exists():
+        return text  # a camera unplugged while the config is checked
     try:
         open_source(text)  # made, not opened: no camera is touched
     except SourceError as exc:
@@ -296,18 +295,41 @@ def _model_file(value: Any) -> str:
     return path
 
 
-def _utf8_text(path: str) -> str:
-    """A small file's text (a password, a secret): a ``ValueError`` where it is not
-    UTF-8 or cannot be read (a folder opens, and reads as nothing)."""
+#: The most a password or key file may hold (one is a line of some dozen characters:
+#: /dev/zero was read until memory ran out, a named pipe waited for ever)
+MAX_KEY_BYTES = 1 << 16
+
+
+def _small_text(path: str) -> str:
+    """The text of a password's or key's file; a ``ValueError`` says why not (its
+    reason alone, for the caller to name the file)."""
+    from vision.files import read_capped
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = read_capped(path, MAX_KEY_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from None
+    if len(data) > MAX_KEY_BYTES:
+        raise ValueError(f"more than {MAX_KEY_BYTES:,} bytes: not a password or key, not read")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(
-            f"{path!r} is not UTF-8 text (byte {exc.start}); write it as text "
-            "(a key: openssl rand -hex 32)"
+            f"not UTF-8 text (byte {exc.start}); write it as text (a key: openssl rand -hex 32)"
         ) from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
+def _utf8_text(path: str) -> str:
+    """A small file's text (a password, a secret): a ``ValueError`` where it is not
+    UTF-8, is larger than :data:`MAX_KEY_BYTES` or cannot be read (a folder opens,
+    and reads as nothing)."""
+    try:
+        return _small_text(path)
+    except ValueError as exc:
+        why = str(exc)
+        if why.startswith(("not UTF-8", "more than")):
+            raise ValueError(f"{path!r} is {why}") from None
+        raise ValueError(f"cannot read {path!r}: {why}") from None
 
 
 def _password_file(value: Any) -> str:
@@ -330,6 +352,49 @@ def _secret_file(value: Any) -> str:
     return path
 
 
+#: The most a CA file may hold (Debian's whole bundle of CAs is some 200 KiB)
+MAX_CA_BYTES = 4 << 20
+
+
+def _ca_file(value: Any) -> str:
+    """The CA certificates (PEM) a TLS broker is checked against, read as the bus will
+    read them: any readable file passed (/dev/zero, a key, an empty file), and a
+    named pipe nobody writes to then held ``kiebitz status`` for ever."""
+    import ssl
+
+    from vision.files import read_capped
+
+    path = _readable_file(value)
+    try:
+        data = read_capped(path, MAX_CA_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CA_BYTES:
+        raise ValueError(f"{path!r} is more than {MAX_CA_BYTES:,} bytes: no CA file, not read")
+    text = data.decode("ascii", errors="replace")
+    if "-----BEGIN CERTIFICATE-----" not in text:
+        raise ValueError(f"{path!r} holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+    try:
+        ssl.create_default_context().load_verify_locations(cadata=text)
+    except (ssl.SSLError, ValueError) as exc:
+        raise ValueError(f"{path!r}: not a CA certificate OpenSSL reads: {exc}") from None
+    return path
+
+
+def _users_file(value: Any) -> str:
+    """The web view's operators' file: not there yet is right (``kiebitz web-passwd``
+    makes it); where it is, it must read as ``kiebitz web`` reads it (a folder, a
+    device or a file of another kind passed the check and failed the service)."""
+    from controller.web.auth import Users, UsersError
+
+    path = _text(value)
+    try:
+        Users.load(path)
+    except UsersError as exc:
+        raise ValueError(str(exc)) from None
+    return path
+
+
 def _new_file(value: Any) -> str:
     """A file the service writes (a log, an outbox): its folder must exist."""
     path = Path(_text(value))
@@ -348,10 +413,11 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 def _sqlite_file(value: Any) -> str:
     """A database file SQLite can make, or one that is already a database: a text
     file in its place was found only when the service started."""
+    from vision.files import read_capped
+
     path = _new_file(value)
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(_SQLITE_HEADER))
+        head = read_capped(path, len(_SQLITE_HEADER))
     except FileNotFoundError:
         return path
     except OSError as exc:
@@ -456,7 +522,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "url": broker_url,
         "username": _text,
         "password_file": _password_file,
-        "ca_file": _readable_file,
+        "ca_file": _ca_file,
     },
     "table": {
         "id": _table_id,
@@ -484,7 +550,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "web": {
         "host": _text,
         "port": _port,
-        "users": _text,
+        "users": _users_file,
         "records": _records_db,
         "secret_file": _secret_file,
         "https_only": _flag,
@@ -622,9 +688,10 @@ def read_toml_file(path: Path, what: str) -> dict[str, Any]:
     """A small TOML file read whole (a config, a board layout): :class:`ValueError`
     in one line naming ``path`` where it cannot be read, is larger than
     :data:`MAX_CONFIG_BYTES` ("no ``what``"), is not UTF-8 or not TOML."""
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_CONFIG_BYTES + 1)
+    from vision.files import read_capped
+
+    try:  # a named pipe nobody writes to waited for ever
+        raw = read_capped(path, MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > MAX_CONFIG_BYTES:

@@ -316,3 +316,202 @@ def test_an_operators_file_that_never_ends_is_one_line(capfd, monkeypatch):
     assert err.rstrip().endswith(
         "/dev/zero: more than 1,048,576 bytes: no operators' file, not read"
     ), err
+
+
+def _within(seconds: float, fn, unblock: list[str]):
+    """``fn()`` in a thread, failing where it is not done in ``seconds`` (a named pipe
+    nobody writes to was waited on for ever); the pipes in ``unblock`` are then opened
+    for writing, so the thread ends."""
+    import os
+    import threading
+
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(fn()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for fifo in unblock:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        thread.join(10)
+        pytest.fail(f"still waiting after {seconds} s")
+    return done[0]
+
+
+def test_a_named_pipe_nobody_writes_to_is_one_line_not_a_wait(tmp_path, capfd, monkeypatch):
+    # configs, layouts, the operators' file, a key, a database, labels.csv: open()
+    # of a FIFO with no writer blocked for ever (config check, the services, the web
+    # view re-reading its operators)
+    import io
+    import os
+
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    says = f"{fifo}: cannot read: a named pipe (FIFO) with no writer: nothing to read"
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    labels = tmp_path / "eval"
+    labels.mkdir()
+    (labels / "labels.csv").symlink_to(fifo)
+    config = tmp_path / "kiebitz.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a long enough password\n"))
+    for argv, expected in (
+        (["config", "check", fifo], says),
+        (["board", "check", fifo], says),
+        (["vision", "watch", str(frames), "--table", fifo], says),
+        (["web-passwd", "--users", fifo, "op"], "cannot read the operators: a named pipe"),
+        (["vision", "eval", str(labels)], "labels.csv: a named pipe (FIFO) with no writer"),
+        (["web", "--broker", "memory://w", "--port", "0", "--secret-file", fifo], "a named pipe"),
+        (["config", "check", str(config)], f"cannot read {fifo!r}: a named pipe (FIFO)"),
+    ):
+        config.write_text(f'[referee]\ndb = "{fifo}"\n')
+        err = _within(10, lambda argv=argv: one_line_error(capfd, *argv), [fifo])
+        assert expected in err, (argv, err)
+    # a pipe that is written to (a shell's <(…)) reads as a file does
+    import subprocess
+    import sys
+
+    kiebitz = Path(sys.executable).parent / "kiebitz"
+    board = REPO / "config" / "boards" / "two-player-61.toml"
+    done = subprocess.run(
+        ["bash", "-c", f'"{kiebitz}" board check <(cat "{board}")'],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.startswith("ok: two-player-61"), done
+
+
+def test_a_key_or_password_file_without_end_is_one_line_not_read_whole(tmp_path, capfd):
+    # a password or session key file was read whole: /dev/zero until memory ran out
+    # (9 GB, then a MemoryError traceback), a 10 GB sparse file at once, a 200 MB one
+    # taken for a key
+    import os
+
+    sparse = tmp_path / "sparse"
+    with open(sparse, "wb") as fh:
+        fh.truncate(10 << 30)
+    big = tmp_path / "big"
+    big.write_text("k" * 100_000)
+    says = "bytes: not a password or key, not read"
+    for path in (sparse, big):
+        config = tmp_path / "kiebitz.toml"
+        config.write_text(f'[web]\nsecret_file = "{path}"\n')
+        err = one_line_error(capfd, "config", "check", str(config))
+        assert f"web.secret_file: '{path}' is more than 65,536 {says}" in err, err
+        config.write_text(
+            f'[broker]\nurl = "mqtt://127.0.0.1:1"\nusername = "t1"\npassword_file = "{path}"\n'
+        )
+        err = one_line_error(capfd, "config", "check", str(config))
+        assert f"broker.password_file: '{path}' is more than 65,536 {says}" in err, err
+        err = one_line_error(
+            capfd, "web", "--broker", "memory://w", "--port", "0", "--secret-file", str(path)
+        )
+        assert f"--secret-file {path}: more than 65,536 bytes: not a key, not read" in err, err
+    os.remove(sparse)
+
+
+def test_a_labels_file_with_a_header_too_long_or_too_large_is_named(tmp_path, capfd, monkeypatch):
+    # a header line longer than csv's field limit was an UnboundLocalError traceback
+    # (200 MB of it held 1.4 GB); a labels.csv is read to a bound
+    import vision.evaluate
+    from vision.errors import SourceError
+
+    folder = tmp_path / "eval"
+    folder.mkdir()
+    (folder / "labels.csv").write_text("f" * 200_000 + "\n")
+    err = one_line_error(capfd, "vision", "eval", str(folder))
+    assert "labels.csv is not readable CSV (line 1): field larger than field limit" in err, err
+    (folder / "labels.csv").write_text("file,cards\n" + "x.png,10H\n" * 20)
+    monkeypatch.setattr(vision.evaluate, "MAX_LABELS_BYTES", 100)
+    with pytest.raises(SourceError, match=r"labels.csv: more than 100 bytes: no labels, not read"):
+        vision.evaluate.read_labels(folder)
+
+
+def test_a_binary_file_read_as_lines_is_one_line_not_an_error_a_line(tmp_path, capfd):
+    # random bytes (/dev/urandom, a picture) read as batch or record lines were an
+    # error line for each "line", for ever from a device
+    import random
+
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(random.Random(7).randbytes(8192))
+    labels = tmp_path / "eval"
+    labels.mkdir()
+    (labels / "labels.csv").write_bytes(noise.read_bytes())
+    for argv in (
+        ["cribbage", "score", "--batch", str(noise)],
+        ["skat", "replay", str(noise)],
+        ["referee", "--replay", str(noise), "--game", "cribbage"],
+        ["vision", "eval", str(labels)],
+    ):
+        err = one_line_error(capfd, *argv)
+        assert "bytes are control codes or not UTF-8 (a binary file or a device?)" in err, err
+
+
+def test_a_device_that_is_no_camera_or_a_pipe_is_no_source(tmp_path, capfd):
+    # /dev/zero was opened as a camera, "lost" and retried for ever (vision watch, run,
+    # table), and passed the config check
+    import os
+
+    from vision.errors import SourceError
+    from vision.sources import open_source
+
+    with pytest.raises(SourceError, match=r"^/dev/zero is not a camera \(a device, not a video"):
+        open_source("/dev/zero")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SourceError, match="is not a video, a folder of pictures or a camera"):
+        open_source(str(fifo))
+    config = tmp_path / "kiebitz.toml"
+    config.write_text('[table]\nid = "t1"\nsource = "/dev/zero"\nlayout = "cribbage-2"\n')
+    err = one_line_error(capfd, "config", "check", str(config))
+    assert "table.source: /dev/zero is not a camera" in err, err
+    err = one_line_error(capfd, "vision", "watch", "/dev/zero")
+    assert "/dev/zero is not a camera" in err, err
+
+
+def test_photo_faces_that_are_no_folder_of_pictures_are_named(tmp_path, capfd, monkeypatch):
+    # a file, a device or an empty folder trained on no photo at all and said nothing
+    def trained(config):
+        raise AssertionError("trained")
+
+    monkeypatch.setattr("vision.train.train", trained)
+    empty = tmp_path / "faces"
+    empty.mkdir()
+    for path, why in (
+        ("/dev/zero", "not a folder"),
+        (str(tmp_path / "nosuch"), "no such folder"),
+        (str(empty), "no pictures in it (<rank><suit>.jpg)"),
+    ):
+        err = one_line_error(capfd, "vision", "train", "--photo-faces", path)
+        assert f"--photo-faces {path}: {why}" in err, err
+
+
+def test_the_operators_file_in_the_config_is_checked_where_it_is(tmp_path, capfd):
+    # web.users was any text: a folder or /dev/zero passed the check, and the web view
+    # then refused to start
+    for path, why in ((tmp_path, "cannot read the operators: Is a directory"),
+                      ("/dev/zero", "more than 1,048,576 bytes: no operators' file")):  # fmt: skip
+        config = tmp_path / "kiebitz.toml"
+        config.write_text(f'[web]\nusers = "{path}"\n')
+        err = one_line_error(capfd, "config", "check", str(config))
+        assert f"web.users: {path}: {why}" in err, err
+    config.write_text(f'[web]\nusers = "{tmp_path / "not-yet"}"\n')
+    assert main(["config", "check", str(config)]) == 0
+
+
+def test_a_ca_file_that_is_no_certificate_is_named_by_the_config_check(tmp_path, capfd):
+    # broker.ca_file was any readable file (/dev/zero, an empty file passed), and a
+    # named pipe nobody writes to held `kiebitz status --config` for ever
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    empty = tmp_path / "empty.crt"
+    empty.write_text("")
+    config = tmp_path / "kiebitz.toml"
+    for path, why in (
+        ("/dev/zero", "is more than 4,194,304 bytes: no CA file, not read"),
+        (str(empty), "holds no PEM certificate"),
+        (str(fifo), "a named pipe (FIFO) with no writer"),
+    ):
+        config.write_text(f'[broker]\nurl = "mqtts://127.0.0.1:1"\nca_file = "{path}"\n')
+        err = _within(10, lambda: one_line_error(capfd, "config", "check", str(config)), [])
+        assert "broker.ca_file: " in err and why in err, err

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rules.cards import InvalidCardError, parse_card
 from vision.errors import SourceError
+from vision.files import read_capped
 from vision.images import ImageError, read_image
 from vision.recognize import CardReading, Recognizer
 
@@ -51,6 +52,10 @@ class ImageScore:
 NAMED_FAULTS = 5
 
 
+#: The most ``labels.csv`` may hold: a line a picture, some 60 bytes, for a million
+MAX_LABELS_BYTES = 64 << 20
+
+
 def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     """The rows of ``folder/labels.csv``: each file and its cards in the recogniser's
     notation (``10H``; ``10?`` for a rank alone). A file that cannot be read, is
@@ -62,10 +67,12 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     otherwise count as a card missed, or quietly against every reading; a file
     labelled twice, twice in the totals)."""
     path = folder / "labels.csv"
-    try:
-        data = path.read_bytes()
+    try:  # bounded (/dev/zero was read until memory ran out), a named pipe not waited on
+        data = read_capped(path, MAX_LABELS_BYTES + 1)
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_LABELS_BYTES:
+        raise SourceError(f"{path}: more than {MAX_LABELS_BYTES:,} bytes: no labels, not read")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -75,7 +82,8 @@ def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
     # would be one file's cards (read without a word before)
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     rows: list[tuple[int, dict[str, Any]]] = []
-    try:
+    columns: Sequence[str] | None = None
+    try:  # a header too long for csv is its error too (it was an UnboundLocalError)
         columns = reader.fieldnames
         for row in reader:
             rows.append((reader.line_num, row))

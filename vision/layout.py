@@ -46,6 +46,7 @@ from typing import Any
 
 from vision.decks import DECKS, Deck, deck_for_game
 from vision.errors import LayoutError
+from vision.files import read_capped
 
 __all__ = ["LAYOUT_DIR", "TableLayout", "Zone", "load_layout"]
 
@@ -331,9 +332,9 @@ def load_layout(path: str | Path) -> TableLayout:
     """Read and check a layout file."""
     p = Path(path)
     try:
-        with p.open("rb") as f:
-            # at most MAX_LAYOUT_BYTES: /dev/zero was read until memory ran out
-            raw = f.read(MAX_LAYOUT_BYTES + 1)
+        # at most MAX_LAYOUT_BYTES: /dev/zero was read until memory ran out; a named
+        # pipe nobody writes to waited for ever
+        raw = read_capped(p, MAX_LAYOUT_BYTES + 1)
         text = raw.decode("utf-8")
     except OSError as exc:
         raise LayoutError(f"{p}: cannot read: {exc.strerror or exc}") from exc

@@ -20,6 +20,7 @@ vision.errors.SourceError: no such file, folder or camera: /no/such/file.mp4
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -385,6 +386,10 @@ class Reconnecting:
         self._set("connecting", "closed")
 
 
+#: The major device number of video4linux (``/dev/video*``: Linux's devices.txt).
+V4L_MAJOR = 81
+
+
 def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
     """A source from a command-line spec; it is not opened yet.
 
@@ -404,9 +409,16 @@ def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
     if spec.startswith("/dev/"):
         if not path.exists():
             raise SourceError(f"no such camera device: {spec}")
-        return CameraSource(spec)
+        mode = path.stat().st_mode
+        if stat.S_ISCHR(mode):
+            # /dev/zero opened as a camera was "lost" and retried for ever
+            if os.major(path.stat().st_rdev) != V4L_MAJOR:
+                raise SourceError(f"{spec} is not a camera (a device, not a video4linux one)")
+            return CameraSource(spec)
     if path.is_dir() or (path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES):
         return ImageFolderSource(path, fps=fps)
     if path.is_file():
         return VideoFileSource(path)
+    if path.exists():  # a named pipe, a socket, a device: none is read as frames
+        raise SourceError(f"{spec} is not a video, a folder of pictures or a camera")
     raise SourceError(f"no such file, folder or camera: {spec}")

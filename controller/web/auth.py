@@ -23,6 +23,8 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from vision.files import read_capped
+
 __all__ = ["NAME", "Throttle", "Users", "UsersError", "new_token"]
 
 _log = logging.getLogger("kiebitz.web")
@@ -122,8 +124,8 @@ class Users:
     @staticmethod
     def _read(p: Path) -> dict[str, str]:
         try:
-            with p.open("rb") as fh:  # a device (/dev/zero) was read for ever
-                data = fh.read(MAX_USERS_BYTES + 1)
+            # a device (/dev/zero) was read for ever, a named pipe waited for ever
+            data = read_capped(p, MAX_USERS_BYTES + 1)
             if len(data) > MAX_USERS_BYTES:
                 raise UsersError(
                     f"{p}: more than {MAX_USERS_BYTES:,} bytes: no operators' file, not read"
@@ -131,7 +133,9 @@ class Users:
             text = data.decode("utf-8")
         except FileNotFoundError:
             return {}
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
+            raise UsersError(f"{p}: cannot read the operators: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
             raise UsersError(f"{p}: cannot read the operators: {exc}") from exc
         hashes: dict[str, str] = {}
         for n, line in enumerate(text.splitlines(), 1):
