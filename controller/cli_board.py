@@ -55,6 +55,31 @@ def _layout_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _not_a_serial_port(path: Path) -> str | None:
+    """Why ``path`` (which exists) cannot be a board's serial port, or None: a folder,
+    a plain file, or a device that is no terminal (a USB CDC port and the emulator's
+    pseudo-terminal are terminals)."""
+    import os
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        return f"cannot look at it: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return "a folder, not a serial port"
+    if not stat.S_ISCHR(mode):
+        return "not a device: a serial port is one (ls /dev/ttyACM*)"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError:
+        return None  # busy or not ours to open: the link says why, and retries
+    try:
+        return None if os.isatty(fd) else "a device that is no serial port (ls /dev/ttyACM*)"
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def _board_errors() -> Iterator[None]:
     from controller.board.errors import LayoutFileError, StateError
@@ -228,6 +253,10 @@ def _show(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--port {args.port}: no such device (is the board plugged in? ls /dev/ttyACM*)"
         )
+    if "://" not in args.port and (why := _not_a_serial_port(Path(args.port))) is not None:
+        # a folder, a file or /dev/zero: not a board that may yet answer (exit 1 after
+        # --timeout, where the docs give 2 for a port that is not a board's)
+        raise UsageError(f"--port {args.port}: {why}")
     with BoardLink(args.port, layout, baudrate=args.baud) as link:
         if args.selftest:
             with suppress(BoardTimeoutError, BoardRefusedError):

@@ -311,3 +311,20 @@ def test_show_refuses_more_games_won_than_the_board_has_holes(
 def test_power_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "board", "power", "two-player-61")
     assert status == 0 and out.startswith("| layout | LEDs |") and "| two-player-61 | 148 |" in out
+
+
+@pytest.mark.parametrize(
+    ("port", "said"),
+    [
+        ("/dev/zero", "a device that is no serial port"),
+        ("/tmp", "a folder, not a serial port"),
+        ("/etc/hostname", "not a device: a serial port is one"),
+    ],
+)
+def test_show_on_something_that_is_no_serial_port_says_so_at_once(
+    capsys: pytest.CaptureFixture[str], port: str, said: str
+) -> None:
+    # /dev/zero or a folder waited out --timeout and exited 1, as a silent board does
+    status, out, err = run(capsys, "board", "show", "--port", port, "--timeout", "60")
+    assert (status, out) == (2, "")
+    assert err.startswith(f"kiebitz: error: --port {port}: {said}"), err
