@@ -253,7 +253,7 @@ def _source(value: Any) -> str:
     started. A camera device (``/dev/video0``) may be unplugged while the config is
     checked: ``kiebitz status`` says whether it is there."""
     from vision.errors import SourceError
-    from vision.sources import open_source
+    from vision.sources import ImageFolderSource, VideoFileSource, open_source
 
     text = _text(value)
     if "\x00" in text:
@@ -261,7 +261,14 @@ def _source(value: Any) -> str:
     if text.startswith("/dev/") and not Path(text).exists():
         return text  # a camera unplugged while the config is checked
     try:
-        open_source(text)  # made, not opened: no camera is touched
+        source = open_source(text)  # made, not opened: no camera is touched
+        if isinstance(source, (VideoFileSource, ImageFolderSource)):
+            # a video or a folder is opened (and closed): a folder of no pictures or
+            # a file no video passed the check and stopped the service at its start
+            try:
+                source.open()
+            finally:
+                source.close()
     except SourceError as exc:
         raise ValueError(str(exc)) from None
     return text

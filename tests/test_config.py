@@ -217,8 +217,14 @@ def test_a_table_source_outbox_or_frame_rate_the_service_would_refuse_is_found(t
     # name with a traceback); 1e-300 frames a second waited for ever
     garbage, video = tmp_path / "garbage.bin", tmp_path / "no.mp4"
     garbage.write_bytes(b"\x00\x01not sqlite")
+    # a folder of no pictures and a file that is no video passed the check too
+    (empty := tmp_path / "frames").mkdir()
+    (notvideo := tmp_path / "table.mp4").write_text("not a video\n")
     for key, value, why in (
         ("source", f'"{video}"', f"table.source: no such file, folder or camera: {video}"),
+        ("source", f'"{empty}"', f"table.source: no images in folder {empty}"),
+        ("source", f'"{notvideo}"', f"table.source: cannot open video file {notvideo}: not a "
+         "video this FFmpeg reads (an unknown format, or a file cut short before its index)"),
         ("source", '"picamera:x"', "table.source: bad Pi camera number in 'picamera:x'"),
         ("outbox", f'"{garbage}"', f"table.outbox: '{garbage}' is not an SQLite database"),
         ("outbox", '"a\\u0000b.db"', "table.outbox: 'a\\x00b.db' has a NUL byte in it"),
@@ -322,8 +328,14 @@ def test_a_value_the_config_gave_is_named_by_its_key_when_it_fails(tmp_path, cap
     # every other value's fault: the file and the key named)
     assert err.startswith(f"kiebitz: error: {path}: table.source: no such file") and "no.mp4" in err
     assert len(err.splitlines()) == 1
-    # given on the command line, it is the flag's
-    (tmp_path / "no.mp4").write_bytes(b"")
+    # given on the command line, it is the flag's (the config's a folder of a picture,
+    # which its check opens)
+    import cv2
+    import numpy as np
+
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    path.write_text(path.read_text().replace(f"{tmp_path}/no.mp4", f"{tmp_path}/frames"))
     status, _, err = run(capsys, "table", "--config", str(path), "--source", f"{tmp_path}/x.mp4")
     assert status == 2 and err.startswith("kiebitz: error: --source: ")
 
