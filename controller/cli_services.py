@@ -132,12 +132,15 @@ def _table(args: argparse.Namespace) -> int:
             watcher = TableWatcher(Recognizer(args.model or DEFAULT_MODEL), layout=layout)
     board = None
     tracks = 2
+    from controller.board.layouts import load_layout as load_board_layout
+
+    # read even without a board: a broken layout given passed, to fail the day the
+    # board was plugged in
+    with _usage(_named(args, "board_layout", "--board-layout")):
+        board_layout = load_board_layout(args.board_layout)
     if args.board is not None:
-        from controller.board.layouts import load_layout as load_board_layout
         from controller.board.link import BoardLink
 
-        with _usage(_named(args, "board_layout", "--board-layout")):
-            board_layout = load_board_layout(args.board_layout)
         board = BoardLink(args.board, board_layout)
         tracks = board_layout.tracks
     panel: Any = None

@@ -515,3 +515,15 @@ def test_a_ca_file_that_is_no_certificate_is_named_by_the_config_check(tmp_path,
         config.write_text(f'[broker]\nurl = "mqtts://127.0.0.1:1"\nca_file = "{path}"\n')
         err = _within(10, lambda: one_line_error(capfd, "config", "check", str(config)), [])
         assert "broker.ca_file: " in err and why in err, err
+
+
+def test_a_board_layout_given_without_a_board_is_still_read(tmp_path, capfd):
+    # it was read only with --board: a broken layout passed, to fail the day the board
+    # was plugged in
+    lines = tmp_path / "game.jsonl"
+    lines.write_text("")
+    err = one_line_error(
+        capfd, "table", "--table-id", "t1", "--broker", "memory://layout",
+        "--observations", str(lines), "--board-layout", str(tmp_path / "no.toml"),
+    )  # fmt: skip
+    assert err.startswith(f"kiebitz: error: --board-layout: {tmp_path / 'no.toml'}: "), err
