@@ -478,3 +478,19 @@ def test_the_layout_names_the_game_and_a_folder_is_no_summary(tmp_path, capsys):
     assert main([*args, "--summary", str(summary)]) == 0
     s = json.loads(summary.read_text())
     assert s["game"] == "skat" and s["setup"]["options"] == {"rules": "isko", "players": 3}
+
+
+def test_the_run_waits_at_its_end_only_for_a_board_that_may_yet_show_the_state():
+    # a port that is not there (or /dev/zero) never answers: the run waited out its
+    # 20 s settle for it before the warning, every time
+    from controller.board.link import CONNECTED, OPENING, SYNCED, LinkHealth
+    from controller.run.machine import _board_done
+
+    never = LinkHealth("/dev/ttyNOPE", status=OPENING, last_error="No such file or directory")
+    assert _board_done(never)
+    assert _board_done(LinkHealth("loop://", status=SYNCED))
+    # a board that answered: waited for (connected and catching up, or unplugged a
+    # moment and coming back)
+    board = object()
+    assert not _board_done(LinkHealth("/dev/ttyACM0", status=CONNECTED, board=board))  # type: ignore[arg-type]
+    assert not _board_done(LinkHealth("/dev/ttyACM0", status=OPENING, board=board))  # type: ignore[arg-type]

@@ -155,6 +155,12 @@ class _Follower:
 SUBSCRIBE_WAIT_S = 30.0
 
 
+def _board_done(health: Any) -> bool:
+    """Whether the run's end need wait no longer for the board: it shows the last
+    state, or it never answered and is not connected."""
+    return bool(health.synced or (health.board is None and not health.connected))
+
+
 def _wait(check: Callable[[], bool], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while not check():
@@ -289,7 +295,10 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         # bounds on a stall, not waits: each returns as soon as it holds. At 5 s a test
         # run's loaded machine once printed the board as it stood a few cards before
         follower.wait(lambda s: s.get("inputs", 0) >= read, cfg.settle_s)
-        shown = _wait(lambda: link.health().synced, cfg.settle_s)
+        # a board that never answered and is not connected (no such port, /dev/zero)
+        # is not waited for: the run waited out 20 s before its warning
+        _wait(lambda: _board_done(link.health()), cfg.settle_s)
+        shown = link.health().synced
         summary = _summary(cfg, follower, service, referee, emulator, db, sent)
         summary["web"] = None if web is None else web.url
         summary["record"] = (
