@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 import struct
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -131,31 +132,41 @@ def _whole(data: bytes) -> str | None:
 _SCAN_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 
 
-def _jpeg_end(data: bytes) -> int | None:
-    """Where the JPEG picture in ``data`` ends (just after its EOI), following its
-    marker segments and scans; ``None`` where it ends first (cut short). A phone's
-    file may go on after it (a motion photo's video, a Samsung trailer)."""
+def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
+    """The markers of the JPEG in ``data`` in order, each as (its offset, its code),
+    fill bytes skipped, the scans' coded data stepped over to the marker after it;
+    stops at EOI (yielded) or where the data ends or is no marker (cut short)."""
     i = 2
     while i + 2 <= len(data):
         if data[i] != 0xFF:
-            return None
+            return
         marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
             continue
+        yield i, marker
         if marker == 0xD9:
-            return i + 2
+            return
         if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # TEM, RSTn: no length
             i += 2
             continue
         if i + 4 > len(data):
-            return None
+            return
         i += 2 + struct.unpack_from(">H", data, i + 2)[0]
         if marker == 0xDA:  # the scan's coded data runs to the next marker
             found = _SCAN_MARKER.search(data, i)
             if found is None:
-                return None
+                return
             i = found.start()
+
+
+def _jpeg_end(data: bytes) -> int | None:
+    """Where the JPEG picture in ``data`` ends (just after its EOI), following its
+    marker segments and scans; ``None`` where it ends first (cut short). A phone's
+    file may go on after it (a motion photo's video, a Samsung trailer)."""
+    for i, marker in _jpeg_markers(data):
+        if marker == 0xD9:
+            return i + 2
     return None
 
 
@@ -237,21 +248,14 @@ def _size(data: bytes) -> tuple[int, int] | None:
         w, h = struct.unpack_from(">II", data, 16)
         return w, h
     if data.startswith(_JPEG_START):
-        i = 2
-        while i + 9 <= len(data):
-            if data[i] != 0xFF:
-                return None
-            marker = data[i + 1]
-            if marker == 0xFF:  # fill byte
-                i += 1
-                continue
-            (length,) = struct.unpack_from(">H", data, i + 2)
+        for i, marker in _jpeg_markers(data):
             if marker in _JPEG_FRAMES:
+                if i + 9 > len(data):
+                    return None
                 h, w = struct.unpack_from(">HH", data, i + 5)
                 return w, h
             if marker == 0xDA:  # the scan begins: no frame header before it
                 return None
-            i += 2 + length
         return None
     if data.startswith(b"BM") and len(data) >= 26:
         (header,) = struct.unpack_from("<I", data, 14)

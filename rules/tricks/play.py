@@ -451,14 +451,10 @@ class TrickPlay:
         >>> play.check_hand(0, parse_cards("KS AS"), lambda k, s, t, c, d: said.append(d))
         True
         """
-        listed = list(cards)
         tno = None if self.finished else self.current.number
-        shown = list(dict.fromkeys(listed))
+        listed = list(cards)
+        shown = self._once_each(seat, listed, tno, flag)
         fits = len(shown) == len(listed)
-        if not fits:
-            for card in shown:
-                if listed.count(card) > 1:
-                    flag(v.DuplicateCard, seat, tno, (card,), f"{card} laid down twice")
         held = self._known[seat]
         for card in shown:
             i = index_of(card)
@@ -469,27 +465,37 @@ class TrickPlay:
             elif held is not None and i not in held:
                 flag(v.CardNotInHand, seat, tno, (card,), f"{card} is not in seat {seat}'s hand")
                 fits = False
-        if len(shown) != self.remaining(seat):
-            flag(
-                v.WrongNumberOfCards,
-                seat,
-                tno,
-                tuple(shown),
-                f"laid down {len(shown)} cards, should hold {self.remaining(seat)} (Law 46)",
-            )
-            fits = False
-        return fits
+        return self._as_many_as_held(seat, shown, tno, flag) and fits
+
+    def _once_each(self, seat: int, listed: list[Card], tno: int | None, flag: Flag) -> list[Card]:
+        """``listed`` with each card once; a card listed twice is flagged (a hand holds
+        it once)."""
+        shown = list(dict.fromkeys(listed))
+        if len(shown) != len(listed):
+            for card in shown:
+                if listed.count(card) > 1:
+                    flag(v.DuplicateCard, seat, tno, (card,), f"{card} laid down twice")
+        return shown
+
+    def _as_many_as_held(self, seat: int, shown: list[Card], tno: int | None, flag: Flag) -> bool:
+        """Whether ``shown`` are as many cards as ``seat`` still holds (else flagged,
+        Law 46)."""
+        if len(shown) == self.remaining(seat):
+            return True
+        flag(
+            v.WrongNumberOfCards,
+            seat,
+            tno,
+            tuple(shown),
+            f"laid down {len(shown)} cards, should hold {self.remaining(seat)} (Law 46)",
+        )
+        return False
 
     def reveal(self, seat: int, cards: Iterable[Card], flag: Flag) -> None:
         """A seat's remaining hand laid face up (an open game, a claim): check it
         against what the seat showed void in, then know it."""
-        listed = list(cards)
         tno = None if self.finished else self.current.number
-        shown = list(dict.fromkeys(listed))
-        if len(shown) != len(listed):  # one card listed twice: a hand holds it once
-            for card in shown:
-                if listed.count(card) > 1:
-                    flag(v.DuplicateCard, seat, tno, (card,), f"{card} laid down twice")
+        shown = self._once_each(seat, list(cards), tno, flag)
         voids = self.voids[seat]
         for card in shown:
             at = self._loc[index_of(card)]
@@ -505,14 +511,7 @@ class TrickPlay:
         for card in shown:
             if self._loc[index_of(card)] == _UNKNOWN:
                 self._loc[index_of(card)] = seat
-        if len(shown) != self.remaining(seat):
-            flag(
-                v.WrongNumberOfCards,
-                seat,
-                tno,
-                tuple(shown),
-                f"laid down {len(shown)} cards, should hold {self.remaining(seat)} (Law 46)",
-            )
+        self._as_many_as_held(seat, shown, tno, flag)
 
     def set_aside(self, cards: Iterable[Card], flag: Flag) -> None:
         """Cards seen out of play (the skat turned at the end): a card among them that
