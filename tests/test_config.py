@@ -225,7 +225,17 @@ def test_a_table_source_outbox_or_frame_rate_the_service_would_refuse_is_found(t
         ("source", f'"{empty}"', f"table.source: no images in folder {empty}"),
         ("source", f'"{notvideo}"', f"table.source: cannot open video file {notvideo}: not a "
          "video this FFmpeg reads (an unknown format, or a file cut short before its index)"),
-        ("source", '"picamera:x"', "table.source: bad Pi camera number in 'picamera:x'"),
+        (
+            "source",
+            '"picamera:x"',
+            "table.source: bad Pi camera number in 'picamera:x' (picamera:0, picamera:1)",
+        ),
+        (
+            "source",
+            '"picamera@4608"',
+            "table.source: bad Pi camera size in 'picamera@4608' "
+            "(WIDTHxHEIGHT: picamera@4608x2592)",
+        ),
         ("outbox", f'"{garbage}"', f"table.outbox: '{garbage}' is not an SQLite database"),
         ("outbox", '"a\\u0000b.db"', "table.outbox: 'a\\x00b.db' has a NUL byte in it"),
         ("fps", "1e-300", "table.fps: expected frames a second from 0.1 to 120, got 1e-300"),

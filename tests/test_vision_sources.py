@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 import cv2
@@ -141,22 +142,43 @@ class FakePicamera2:
 
     instances: ClassVar[list[FakePicamera2]] = []
     scene = np.zeros((720, 1280, 3), np.uint8)
+    # the Camera Module 3: its full mode, and a lens that focuses (a Camera Module 2
+    # or the HQ camera has no AfMode); what an autofocus cycle answers and where it
+    # leaves the lens (dioptres); a fault at start
+    sensor_resolution = (4608, 2592)
+    camera_controls: ClassVar[dict] = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
+    focuses: bool | Exception = True
+    lens = 0.68
+    fails_to_start: Exception | None = None
 
     def __init__(self, camera: int = 0) -> None:
         self.camera = camera
         self.config: dict | None = None
         self.started = self.closed = False
         self.requests = 0
+        self.cycles = 0
         FakePicamera2.instances.append(self)
 
-    def create_video_configuration(self, main, lores=None):
-        return {"main": main, "lores": lores}
+    def create_video_configuration(self, main, lores=None, buffer_count=6):
+        return {"main": main, "lores": lores, "buffer_count": buffer_count}
 
     def configure(self, config):
         self.config = config
 
     def start(self):
+        if self.fails_to_start is not None:
+            raise self.fails_to_start
         self.started = True
+
+    def autofocus_cycle(self):
+        assert self.started, "picamera2 focuses a started camera"
+        self.cycles += 1
+        if isinstance(self.focuses, Exception):
+            raise self.focuses
+        return self.focuses
+
+    def capture_metadata(self):
+        return {"LensPosition": self.lens}
 
     def stop(self):
         self.started = False
@@ -202,6 +224,9 @@ def picamera2(monkeypatch):
     module = types.ModuleType("picamera2")
     module.Picamera2 = FakePicamera2
     FakePicamera2.instances = []
+    monkeypatch.setattr(FakePicamera2, "camera_controls", dict(FakePicamera2.camera_controls))
+    monkeypatch.setattr(FakePicamera2, "focuses", True)
+    monkeypatch.setattr(FakePicamera2, "fails_to_start", None)
     monkeypatch.setitem(sys.modules, "picamera2", module)
     return FakePicamera2
 
@@ -247,6 +272,87 @@ def test_the_gate_reads_a_card_laid_from_the_small_stream_alone(picamera2):
     assert looks[0] == () and len(looks[1]) == 1
     x0, y0, x1, y1 = looks[1][0]
     assert x0 <= 600 and y0 <= 300 and x1 >= 740 and y1 >= 500
+
+
+def test_the_pi_camera_opens_its_full_mode_and_focuses_once_on_the_table(picamera2):
+    """hardware/camera-mounting.md: only the Camera Module 3's full mode reads a whole
+    table from where it sees one (1280 x 720 there is 0.65 px/mm and reads no card);
+    a hand reaching in would draw a continuous autofocus off the cards."""
+    picamera2.scene = np.full((2592, 4608, 3), (40, 120, 60), np.uint8)
+    source = open_source("picamera")
+    source.open()
+    (camera,) = picamera2.instances
+    assert camera.config["main"] == {"size": (4608, 2592), "format": "RGB888"}
+    assert camera.config["lores"] == {"size": (576, 324), "format": "YUV420"}
+    assert camera.config["buffer_count"] == 3  # 36 MB a frame: not six of them
+    assert camera.cycles == 1
+    assert source.detail == (
+        "picamera:0 4608x2592, focused once (lens at 0.68 dioptres, 1.47 m), held"
+    )
+    frame = source.read()
+    assert frame.image.shape == (2592, 4608, 3) and frame.small.shape == (324, 576)
+    assert camera.cycles == 1  # once, at the start: never while cards are read
+    source.close()
+
+
+def test_a_pi_camera_asked_for_a_size_a_fixed_lens_or_a_focus_that_fails(picamera2):
+    picamera2.scene = np.full((720, 1280, 3), 90, np.uint8)
+    small = open_source("picamera:1@1280x720")
+    small.open()
+    camera = picamera2.instances[-1]
+    assert camera.camera == 1 and camera.config["main"]["size"] == (1280, 720)
+    assert camera.config["buffer_count"] == 6  # picamera2's own for a small frame
+    del picamera2.camera_controls["AfMode"]  # a Camera Module 2, the HQ camera
+    fixed = open_source("picamera")
+    fixed.open()
+    assert picamera2.instances[-1].cycles == 0 and fixed.detail.endswith("fixed focus")
+    picamera2.camera_controls["AfMode"] = (0, 2, 0)
+    for focuses, said in (
+        (False, "autofocus found no sharp picture: the lens is where it stopped"),
+        (RuntimeError("lens driver gone"), "autofocus failed (lens driver gone)"),
+    ):
+        picamera2.focuses = focuses
+        blurred = open_source("picamera")
+        blurred.open()  # the camera still reads: a soft picture is read sharpened
+        assert said in blurred.detail and blurred.read() is not None
+
+
+def test_a_pi_camera_that_fails_to_start_is_let_go_for_the_next_try(picamera2):
+    """A camera opened and not closed stays busy: every reconnection would fail."""
+    picamera2.fails_to_start = RuntimeError("Device or resource busy")
+    source = open_source("picamera")
+    with pytest.raises(SourceError, match=r"cannot open picamera:0: Device or resource busy"):
+        source.open()
+    assert picamera2.instances[-1].closed
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("picamera:x", "bad Pi camera number in 'picamera:x'"),
+        ("picamera:", "bad Pi camera number in 'picamera:'"),
+        ("picamera:\u0661", "bad Pi camera number"),
+        ("picamera@4608", "bad Pi camera size in 'picamera@4608' (WIDTHxHEIGHT"),
+        ("picamera@", "bad Pi camera size in 'picamera@'"),
+        ("picamera@axb", "bad Pi camera size"),
+        ("picamera@4607x2592", "each side even, from 64 to 16384 pixels"),
+        ("picamera@32x32", "each side even, from 64 to 16384 pixels"),
+        ("picamera@99999x2592", "each side even, from 64 to 16384 pixels"),
+    ],
+)
+def test_a_bad_pi_camera_spec_is_named(spec, said):
+    with pytest.raises(SourceError, match=re.escape(said)):
+        open_source(spec)
+
+
+def test_a_reconnected_camera_reports_what_it_opened(picamera2):
+    states = []
+    src = Reconnecting(open_source("picamera"), on_state=lambda s, d: states.append((s, d)))
+    picamera2.scene = np.full((2592, 4608, 3), 90, np.uint8)
+    assert src.read() is not None
+    assert states == [
+        ("open", "picamera:0 4608x2592, focused once (lens at 0.68 dioptres, 1.47 m), held")
+    ]
 
 
 class FlakyCamera:

@@ -19,6 +19,7 @@ vision.errors.SourceError: no such file, folder or camera: /no/such/file.mp4
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
@@ -49,6 +50,9 @@ __all__ = [
     "VideoFileSource",
     "open_source",
 ]
+
+# A Pi camera frame at least this large is given three buffers, not six (PiCameraSource)
+BIG_FRAME = 8_000_000
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".gif"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpg", ".h264"})
@@ -240,29 +244,40 @@ class PiCameraSource:
     """A Raspberry Pi camera module through ``picamera2``, with two streams.
 
     ``main`` (``width`` x ``height``, RGB888, which is BGR in memory) is what the
-    cards are read from. ``lores`` (an eighth of it each way, YUV420, the ISP's
-    own downscale) is the motion gate's: its Y plane is a grey copy of the same
-    exposure, so a frame where nothing changed costs no colour conversion of the
-    whole frame. Both come from one request, so they are the same instant.
-    ``lores=None`` asks for the main stream only.
+    cards are read from: by default the sensor's full resolution (the Camera
+    Module 3's 4608 x 2592, the only mode that reads a whole table from where it
+    sees one: hardware/camera-mounting.md; 1280 x 720 there is 0.65 px/mm and reads
+    no card). ``lores`` (an eighth of it each way, YUV420, the ISP's own downscale)
+    is the motion gate's: its Y plane is a grey copy of the same exposure, so a
+    frame where nothing changed costs no colour conversion of the whole frame.
+    Both come from one request, so they are the same instant. ``lores=None`` asks
+    for the main stream only.
+
+    A camera that focuses (the Camera Module 3) runs one autofocus cycle when it
+    is opened and then holds its lens there (``AfMode`` auto: the lens moves only
+    when asked): the table does not move, and a hand reaching in, nearer the lens
+    than the cards, would draw a continuous autofocus off them. ``detail`` says
+    what was opened and how the focus went.
     """
 
     def __init__(
         self,
         camera: int = 0,
         *,
-        width: int = 1280,
-        height: int = 720,
+        width: int | None = None,
+        height: int | None = None,
         lores: tuple[int, int] | None = (-1, -1),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if (width is None) != (height is None):
+            raise ValueError("give the Pi camera's width and height both, or neither")
         self.camera = camera
         self.name = f"picamera:{camera}"
         self.width, self.height = width, height
-        if lores == (-1, -1):  # the default: an eighth each way, even sizes for YUV420
-            lores = (max(2, width // 8 // 2 * 2), max(2, height // 8 // 2 * 2))
-        self.lores = lores
+        self._lores_asked = lores
+        self.lores: tuple[int, int] | None = None
         self.clock = clock
+        self.detail = self.name
         self._picam: Any = None
         self._index = 0
 
@@ -274,19 +289,54 @@ class PiCameraSource:
                 f"{self.name}: picamera2 is not installed (on Raspberry Pi OS: "
                 "apt install python3-picamera2, and make the venv with --system-site-packages)"
             ) from exc
+        picam = None
         try:
             picam = Picamera2(self.camera)
+            if self.width is None or self.height is None:
+                # the sensor's full resolution: the full field of view, every pixel
+                self.width, self.height = (int(v) for v in picam.sensor_resolution)
+            lores = self._lores_asked
+            if lores == (-1, -1):  # the default: an eighth each way, even sizes for YUV420
+                lores = (max(2, self.width // 8 // 2 * 2), max(2, self.height // 8 // 2 * 2))
+            self.lores = lores
             streams: dict[str, Any] = {
                 "main": {"size": (self.width, self.height), "format": "RGB888"}
             }
             if self.lores is not None:
                 streams["lores"] = {"size": self.lores, "format": "YUV420"}
-            picam.configure(picam.create_video_configuration(**streams))
+            # a full-mode frame is 36 MB: three buffers, not picamera2's six for video
+            # (the reader takes frames slower than the camera makes them anyway)
+            big = self.width * self.height >= BIG_FRAME
+            config = picam.create_video_configuration(
+                **streams, **({"buffer_count": 3} if big else {})
+            )
+            picam.configure(config)
             picam.start()
+            focus = self._focus(picam)
         except Exception as exc:  # picamera2 raises RuntimeError, IndexError, OSError...
+            if picam is not None:  # let it go: a camera left open stays busy
+                with contextlib.suppress(Exception):  # the first error is the one to name
+                    picam.close()
             raise SourceError(f"cannot open {self.name}: {exc}") from exc
         self._picam = picam
         self._index = 0
+        self.detail = f"{self.name} {self.width}x{self.height}, {focus}"
+
+    @staticmethod
+    def _focus(picam: Any) -> str:
+        """Focus once on what the camera sees, then hold the lens (see the class);
+        what came of it, in words. A camera with a fixed lens has no ``AfMode``."""
+        if "AfMode" not in getattr(picam, "camera_controls", {}):
+            return "fixed focus"
+        try:
+            focused = picam.autofocus_cycle()
+        except Exception as exc:  # an older picamera2 or a lens driver's fault
+            return f"autofocus failed ({exc}): the lens is where it was"
+        if not focused:
+            return "autofocus found no sharp picture: the lens is where it stopped"
+        lens = picam.capture_metadata().get("LensPosition")
+        at = f" (lens at {lens:.2f} dioptres, {1 / lens:.2f} m)" if lens else ""
+        return f"focused once{at}, held"
 
     def read(self) -> Frame | None:
         if self._picam is None:
@@ -361,7 +411,8 @@ class Reconnecting:
             return
         self.delay = self.first_delay
         self.failures = 0
-        self._set("open", self.name)
+        # what was opened (a Pi camera: its size and how its focus went)
+        self._set("open", getattr(self.source, "detail", self.name))
 
     def _failed(self, detail: str) -> None:
         self.failures += 1
@@ -390,17 +441,41 @@ class Reconnecting:
 V4L_MAJOR = 81
 
 
+# The sizes a Pi camera may be asked for (each side; picamera2 wants them even)
+PI_SIDES = (64, 16384)
+
+
+def _pi_camera(spec: str) -> PiCameraSource:
+    """``picamera[:N][@WIDTHxHEIGHT]``: camera N (0), at that size (the sensor's
+    full resolution)."""
+    rest = spec[len("picamera") :]
+    rest, _, size = rest.partition("@")
+    number = rest[1:] if rest.startswith(":") else rest
+    if rest and (not rest.startswith(":") or not number.isdigit() or not number.isascii()):
+        raise SourceError(f"bad Pi camera number in {spec!r} (picamera:0, picamera:1)")
+    width = height = None
+    if size or spec.endswith("@"):
+        w, x, h = size.partition("x")
+        lo, hi = PI_SIDES
+        if not (x and w.isdigit() and h.isdigit() and w.isascii() and h.isascii()):
+            raise SourceError(f"bad Pi camera size in {spec!r} (WIDTHxHEIGHT: picamera@4608x2592)")
+        width, height = int(w), int(h)
+        if not (lo <= width <= hi and lo <= height <= hi) or width % 2 or height % 2:
+            raise SourceError(
+                f"bad Pi camera size in {spec!r}: each side even, from {lo} to {hi} pixels"
+            )
+    return PiCameraSource(int(number or 0), width=width, height=height)
+
+
 def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
     """A source from a command-line spec; it is not opened yet.
 
-    ``picamera`` / ``picamera:1``; ``0`` or ``/dev/video0`` (V4L2); ``rtsp://…``,
+    ``picamera`` / ``picamera:1`` / ``picamera@2304x1296`` (the sensor's full
+    resolution unless a size is given); ``0`` or ``/dev/video0`` (V4L2); ``rtsp://…``,
     ``http://…`` (network camera); a folder or image file; a video file.
     """
-    if spec == "picamera" or spec.startswith("picamera:"):
-        number = spec.partition(":")[2] or "0"
-        if not number.isdigit():
-            raise SourceError(f"bad Pi camera number in {spec!r}")
-        return PiCameraSource(int(number))
+    if spec == "picamera" or spec.startswith(("picamera:", "picamera@")):
+        return _pi_camera(spec)
     if spec.isdigit():
         return CameraSource(int(spec))
     if spec.startswith(("rtsp://", "http://", "https://", "udp://", "tcp://")):
