@@ -47,6 +47,8 @@ FloatArray = NDArray[np.float64]
 # camera) is worth an installer's look.
 MARKER_BAR_MM = 3.0
 MARKER_BAR_PX = 3.0
+# Calibration.drift looks for a marker this many times its size round where it was.
+DRIFT_LOOK = 1.5
 
 
 def _dictionary(name: str) -> Any:
@@ -95,6 +97,31 @@ class Calibration:
         """The local scale at a pixel: millimetres per pixel (mean of x and y)."""
         return _mm_per_px(self.homography, point_px)
 
+    def drift(self, image: NDArray[Any], dictionary: str) -> dict[int, float]:
+        """How far each fitted marker's corners lie now from where they lay when the
+        table was calibrated, in pixels (the largest of its four): each marker is
+        looked for only round where it was (its box grown by ``DRIFT_LOOK`` times its
+        size each way: a few per cent of a full-mode frame), so that a camera knocked
+        or sagging on its mount is noticed cheaply. A marker not found there (a hand
+        over it, or moved further) is left out of the answer."""
+        h, w = image.shape[:2]
+        out: dict[int, float] = {}
+        for marker, was in self.markers.items():
+            if marker in self.left_out:
+                continue
+            side = float(np.linalg.norm(was[1] - was[0]))
+            grow = DRIFT_LOOK * max(side, 1.0)
+            x0, y0 = (was.min(axis=0) - grow).astype(int)
+            x1, y1 = (was.max(axis=0) + grow).astype(int) + 1
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue  # it was at the frame's edge and the frame is smaller now
+            found = detect_markers(image[y0:y1, x0:x1], dictionary).get(marker)
+            if found is not None:
+                now = found + np.array([x0, y0], np.float64)
+                out[marker] = float(np.linalg.norm(now - was, axis=1).max())
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "homography": self.homography.tolist(),
@@ -121,13 +148,17 @@ class Calibration:
         return out
 
 
-def calibrate(image: NDArray[Any], layout: TableLayout) -> Calibration:
-    """Calibrate from one frame showing the table's markers.
+def calibrate(
+    image: NDArray[Any], layout: TableLayout, found: dict[int, FloatArray] | None = None
+) -> Calibration:
+    """Calibrate from one frame showing the table's markers (``found``: the markers
+    :func:`detect_markers` found in it, where the caller has them already).
 
     Raises :class:`CalibrationError` naming the markers that were not found when
     fewer than four of the layout's markers are visible.
     """
-    found = detect_markers(image, layout.dictionary)
+    if found is None:
+        found = detect_markers(image, layout.dictionary)
     usable = sorted(set(found) & set(layout.markers))
     if len(usable) < 4:
         missing = sorted(set(layout.markers) - set(found))

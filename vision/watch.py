@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from vision.decks import Deck
 from vision.errors import CalibrationError, SourceError
-from vision.geometry import calibrate
+from vision.geometry import calibrate, detect_markers
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
@@ -67,6 +67,14 @@ CARD_WIDTH_D = CARD_D * 63 / 88  # its short side
 # A card is lying still once nothing has moved over it (within half its width of
 # its centre) for this long: one frame at 10 fps or less, a few at 30
 SETTLE_S = 0.15
+# Where the markers are is looked at again on a frame read whole (most of it changed:
+# the camera knocked), on one whose change lying still reaches a marker (the camera
+# knocked over a plain cloth, where little else changes), and every RECHECK_S seconds
+# (a mount sagging); two markers or more this many pixels off where they were, or
+# none found there in a frame read whole, and the table is calibrated afresh
+# (TableWatcher._recheck)
+RECHECK_S = 10.0
+MOVED_PX = 3.0
 
 
 class TableWatcher:
@@ -98,6 +106,12 @@ class TableWatcher:
         self.readings: list[CardReading] = []
         self.full_reads = 0
         self.region_reads = 0
+        # the camera found moved and the table calibrated afresh: how often, and what to
+        # tell the installer (taken by the caller: take_notes)
+        self.recalibrations = 0
+        self.notes: list[str] = []
+        self._checked_at = self._searched_at = -np.inf
+        self._lost = False  # moved, and said that it cannot be calibrated afresh
         self.timings: dict[str, float] = {}
         # each placed card's spot as the gate last saw it there, read and lying still:
         # card -> (x, y as the sightings give them, the gate's patch)
@@ -112,6 +126,87 @@ class TableWatcher:
         self.recognizer.calibration = cal
         self._spots.clear()  # remembered in pixels; positions are millimetres from now on
         return cal.error_mm
+
+    def take_notes(self) -> list[str]:
+        """What the installer should hear since last asked (the camera moved and the
+        table calibrated afresh), once each."""
+        notes, self.notes = self.notes, []
+        return notes
+
+    def _recheck(
+        self, t: float, image: NDArray[np.uint8], full: bool, changed: tuple[Box, ...] = ()
+    ) -> bool:
+        """Whether the camera has moved since the table was calibrated, and the table
+        is calibrated afresh now (see ``RECHECK_S``). A camera knocked, or sagging on
+        its mount, put every card read since in the wrong place: each seen as moved,
+        or in another zone. A marker moved alone is the calibration's own trouble (it
+        is named by :meth:`~vision.geometry.Calibration.trouble`), not the camera's; a
+        frame in which the markers are not all in sight (a hand over one) keeps the
+        calibration there is until they are."""
+        cal = self.recognizer.calibration
+        if cal is None or self.layout is None:
+            return False
+
+        def at_a_marker(box: Box) -> bool:
+            return any(
+                box[0] <= float(c[:, 0].max())
+                and float(c[:, 0].min()) < box[2]
+                and box[1] <= float(c[:, 1].max())
+                and float(c[:, 1].min()) < box[3]
+                for c in cal.markers.values()
+            )
+
+        due = self._lost or t - self._checked_at >= RECHECK_S  # lost: nothing else is read
+        if not (full or due or any(at_a_marker(b) for b in changed)):
+            return False
+        self._checked_at = t
+        drift = cal.drift(image, self.layout.dictionary)
+        moved = sum(px > MOVED_PX for px in drift.values())
+        if self._lost and len(drift) - moved >= 2:  # put back where it was calibrated
+            self._lost = False
+            self.notes.append("the camera is back where the table was calibrated")
+            return True
+        if moved < 2 and (
+            len(drift) - moved >= 2 or not (full or t - self._searched_at >= RECHECK_S)
+        ):
+            # where it was (two markers or more in place); or the markers hidden, or
+            # gone from where they were: the whole frame is searched for them on a
+            # frame read whole, else once in RECHECK_S (a hand resting over them)
+            return False
+        self._searched_at = t
+        found = detect_markers(image, self.layout.dictionary)
+        shift = max(
+            (
+                float(np.linalg.norm(found[m] - cal.markers[m], axis=1).max())
+                for m in set(found) & set(cal.markers)
+            ),
+            default=np.inf,
+        )
+        if shift <= MOVED_PX:
+            return False  # where they were: the others hidden
+        try:
+            fresh = calibrate(image, self.layout, found)
+        except CalibrationError as exc:
+            # moved (a marker found elsewhere) and not all in sight: every card's place
+            # is wrong from now on until the markers are seen again; said once a state
+            if np.isfinite(shift) and not self._lost:
+                self._lost = True
+                self.notes.append(
+                    f"the camera moved (markers up to {shift:.0f} px from where they "
+                    f"were) and cannot be calibrated afresh: {exc}; the cards' places "
+                    "are wrong until it can (the markers in sight again)"
+                )
+            return False
+        self._lost = False
+        self.recognizer.calibration = fresh
+        self._spots.clear()
+        self.recalibrations += 1
+        far = f"up to {shift:.0f} px" if np.isfinite(shift) else "elsewhere"
+        self.notes.append(
+            f"the camera moved: the markers lie {far} from where they were; "
+            f"the table is calibrated afresh (error {fresh.error_mm:.1f} mm)"
+        )
+        return True
 
     def _index_d(self) -> float | None:
         """The largest index d to expect, in the frame's pixels: from the calibration,
@@ -227,6 +322,14 @@ class TableWatcher:
         # only when the frame is read at its own scale)
         picture = Picture(image) if self.recognizer.shrinks else self.recognizer.picture(image)
         look = self.gate.look(t, picture, small)
+        # the camera moved: what was read before lies elsewhere in the frame now
+        moved = self._recheck(t, image, look.full, look.regions)
+        if self._lost:
+            # moved past calibrating afresh: a place read now would be a wrong one (every
+            # card "moved", or laid in another zone); nothing is told until it can be
+            self.timings = {"gate": time.perf_counter() - t0, "read": 0.0, "track": 0.0}
+            self.timings["regions"] = 0.0
+            return [], []
         cal = self.recognizer.calibration
         shape = (image.shape[0], image.shape[1])
 
@@ -242,7 +345,7 @@ class TableWatcher:
         def settling(x: float, y: float) -> bool:
             return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
 
-        full = look.full
+        full = look.full or moved
         rois: list[Box] = []
         if not full:
             spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not settling(x, y)]
@@ -362,6 +465,11 @@ def watch(
                         more = "; said again only when it changes"
                         emit({"warning": f"frame {frame.index}: {exc}{more}"})
             observations, flagged = watcher.process(frame.t, frame.image, frame.small)
+            for note in watcher.take_notes():  # the camera moved: calibrated afresh
+                cal = watcher.recognizer.calibration
+                moved: dict[str, object] = {"status": "recalibrated", "warning": note}
+                moved["error_mm"] = round(cal.error_mm if cal is not None else 0.0, 2)
+                emit(moved)
             for r in flagged:
                 emit({"t": round(frame.t, 3), "reading": r.to_json()})
             for obs in observations:

@@ -487,6 +487,10 @@ class TableService:
             self._count("unreadable_frames")
             self._error(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
             return True
+        for note in watcher.take_notes():  # the camera moved: calibrated afresh
+            cal = watcher.recognizer.calibration
+            self._calibrated_mm = cal.error_mm if cal is not None else None
+            self._error(f"frame {frame.index}: {note}")
         for reading in flagged:
             log.info("frame %d: doubtful reading %s", frame.index, reading.to_json())
         for obs in observations:
