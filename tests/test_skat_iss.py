@@ -228,10 +228,14 @@ def test_every_record_after_hostile_ones_is_still_replayed(tmp_path, capsys):
 def test_an_ouvert_suit_game_is_lost_at_the_defenders_first_trick():
     # Spades ouvert (hand): the defenders take trick 1 and the game is lost there
     # (schwarz announced: Law 39, ISkO); a record that stops there is that loss.
+    # Schneider and schwarz are counted as announced, but neither happened: the
+    # adversaries have not reached 90 nor won every trick (Law 57), so s:0 z:0, as
+    # the real ISS record 13577 in iss_public.txt writes it (this record said s:1
+    # z:1, and the replay agreed with it).
     hand = "SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"
     text = (
         f"(;GM[Skat]ID[o]MV[w {DEAL} 1 18 0 p 2 p 1 SOH.{hand} 0 CJ 1 S7 2 H7 ]"
-        "R[d:1 loss v:-242 m:-4 bidok p:0 t:0 s:1 z:1] ;)"
+        "R[d:1 loss v:-242 m:-4 bidok p:0 t:0 s:0 z:0] ;)"
     )
     done = replay(parse_record(text))
     assert done.result is not None and done.result.kind == "game"

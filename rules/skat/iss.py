@@ -308,6 +308,16 @@ def _record_moves(rec: IssRecord) -> list[tuple[str, Event]]:
             events.append((move, Claim(seat, "open", _cards(what[3:]) if len(what) > 2 else ())))
         elif what.startswith(("TI.", "LE.")):
             break
+        elif what == "??" and declared:
+            # A card the server did not show: in a real record ('0 ?? w LE.1') the
+            # game was cut short as it was played. The replay stops before it; any
+            # other unknown card leaves the play unknown.
+            if _cut_short_from(moves, i):
+                break
+            raise InvalidEventError(
+                f"move {seat} '??': a card the record does not show; a replay needs "
+                "every card (the world view)"
+            )
         elif _is_card(what) and declared:
             events.append((move, Play(seat, parse_iss_card(what))))
         elif _is_card(what):  # no game code is a card: it said "unknown game code 'CJ'"
@@ -333,6 +343,11 @@ def _record_moves(rec: IssRecord) -> list[tuple[str, Event]]:
             if decl.hand:
                 events.append((move, Declare.of(seat, decl, listed)))
             else:
+                if not listed and _cut_short_from(moves, i):
+                    # The game named, the two cards never laid away: the player ran
+                    # out of time or left first (a real record: '1 C w TI.1'). The
+                    # replay stops before the declaration.
+                    break
                 if len(listed) < 2:
                     raise InvalidEventError(
                         f"move {seat} {_short(what)}: two cards laid away expected"
@@ -346,6 +361,14 @@ def _record_moves(rec: IssRecord) -> list[tuple[str, Event]]:
 
 
 _ENDINGS: Final = {"TI": "timeout", "LE": "left"}
+
+
+def _cut_short_from(moves: Sequence[tuple[str, str]], i: int) -> bool:
+    """Whether the moves from ``i`` on are only unknown cards (``??``) and then a
+    timeout or a player leaving (``TI.k`` / ``LE.k``)."""
+    while i < len(moves) and moves[i][1] == "??":
+        i += 1
+    return i < len(moves) and moves[i][1].startswith(("TI.", "LE."))
 
 
 def record_end(rec: IssRecord) -> tuple[str, int | None] | None:
@@ -543,9 +566,24 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
     ended = record_end(rec)
     differs: list[str] = []
     if ended is not None:
-        # Cut short: the server's penalty scoring is not known here; the record
-        # agrees if it says penalty and names the same seat.
-        if expected.get("kind") not in (None, "penalty"):
+        # Cut short. Before a game is declared the server writes 'd:-1 penalty'.
+        # After it, real records settle the game: the single player who ran out of
+        # time or left loses it ('d:1 loss … to:1'), one whose adversary did wins it
+        # ('d:2 win … l:1'). The record agrees if it says penalty, or names the
+        # same single player and that side; its value, points and matadors are the
+        # server's settlement (such as 'm:-11' for a hand never laid away) and are
+        # not reproduced.
+        if expected.get("kind") == "game":
+            declarer = None if game.deal is None else game.deal.declarer
+            if expected.get("declarer") != declarer:
+                differs.append("declarer")
+            elif (
+                declarer is not None
+                and ended[1] is not None
+                and expected.get("won") != (ended[1] != declarer)
+            ):
+                differs.append("won")
+        elif expected.get("kind") not in (None, "penalty"):
             differs.append("kind")
         key = "to" if ended[0] == "timeout" else "l"
         named = rec.result.get(key)

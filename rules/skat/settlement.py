@@ -185,6 +185,10 @@ def end(rules: SkatRules, st: SkatState, d: DealState, step: SkatStep) -> None:
         bid=d.bidding.value,
         forced=forced_won,
         abandoned=d.abandoned,
+        # scored before its last trick (a game announced schwarz lost at the
+        # defenders' first trick): schneider and schwarz only as far as they happened
+        tricks_left=0 if d.rest_to else rest_tricks,
+        points_left=0 if d.rest_to else 120 - done - card_points(skat or []) - card_points(d.extra),
     )
     score(rules, st, d, gv, points, tricks, decided, step)
     return None

@@ -278,6 +278,8 @@ def score_game(
     all_tricks: int = 10,
     forced: bool | None = None,
     abandoned: bool = False,
+    tricks_left: int = 0,
+    points_left: int = 0,
 ) -> GameValue:
     """Score one game from what the single player took in.
 
@@ -286,6 +288,13 @@ def score_game(
     revoked, Law 53; ``False``: the player revoked, Law 52), the game being played
     out "to see if he can make schneider or schwarz". ``abandoned`` is a Tournée
     given up before the second trick, "scored as a 'game' lost" (Law 44).
+    ``tricks_left``/``points_left``: the tricks not played and the card points in
+    them when the game is scored before its last trick (a game announced schwarz,
+    lost at the defenders' first trick). Schneider and schwarz are then only what has
+    already happened: "If they get to 90, they make him schneider; and if they win
+    every trick they make him schwarz" (Law 57; "He wins schwarz if he gets every
+    trick", Law 56). A player who took no trick before the game stopped was not made
+    schwarz (a real ISS record: clubs ouvert lost at the first trick, ``s:0 z:0``).
 
     >>> from rules.skat.rulesets import SkatRules
     >>> isko = SkatRules()
@@ -294,6 +303,10 @@ def score_game(
     (False, -54, 3)
     >>> score_game(Declaration("diamonds"), isko, matadors=1, points=80, tricks=6, bid=36).value
     -72
+    >>> co = Declaration.from_iss("CO")  # clubs ouvert, lost at trick 1 (ISS 13577)
+    >>> g = score_game(co, isko, matadors=1, points=13, tricks=0, tricks_left=9, points_left=92)
+    >>> g.value, g.schneider, g.schwarz
+    (-192, False, False)
     """
     if decl.is_null:
         return _score_null(decl, rules, tricks=tricks, bid=bid, forced=forced)
@@ -301,16 +314,18 @@ def score_game(
     m = abs(matadors)
     total = all_tricks
     if rules.isko:
-        schneider = points >= 90 or points <= 30
-        schwarz = tricks in (0, total)
+        schneider = points >= 90 or points + points_left <= 30
+        schwarz = tricks in (0, total) and not tricks_left
         made = points >= 61 and (not decl.schneider or points >= 90)
         made = made and (not decl.schwarz or tricks == total)
         won = made if forced is None else forced
         mult = m + 1 + decl.hand + (schneider or decl.schneider) + decl.schneider
         mult += (schwarz or decl.schwarz) + decl.schwarz + decl.ouvert
     else:
-        made_schneider, made_schwarz = points >= 91, tricks == total
-        lost_schneider, lost_schwarz = points <= 30, tricks == 0
+        made_schneider = points >= 91
+        made_schwarz = tricks == total and not tricks_left
+        lost_schneider = points + points_left <= 30
+        lost_schwarz = tricks == 0 and not tricks_left
         made = points >= 61 and (not decl.schneider or made_schneider)
         made = made and (not decl.schwarz or made_schwarz)
         won = made if forced is None else forced
