@@ -17,8 +17,12 @@ through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
   frame in which neither hand nor shadow touches it): p50, p90, max; target
   <= 0.5 s.
 
+With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
+(``controller.scenarios.skat_deal``): each trick's three cards laid in the trick
+zones, then gathered face down to the winner's pile, 60 events a video.
+
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
-        [--photos ../shared/data/cards/bidly/single]
+        [--photos ../shared/data/cards/bidly/single] [--game skat]
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import cv2  # noqa: E402
 
 cv2.setNumThreads(1)
 
-from controller.scenarios import cribbage_deal, judge  # noqa: E402
+from controller.scenarios import cribbage_deal, judge, skat_deal  # noqa: E402
 from vision.layout import LAYOUT_DIR  # noqa: E402
 from vision.tablevideo import render_video  # noqa: E402
 from vision.watch import watch  # noqa: E402
@@ -55,10 +59,14 @@ def run(
     model: str | None = None,
     fonts: str = "dejavu",
     photos: Path | None = None,
+    game: str = "cribbage",
 ) -> dict[str, object]:
-    scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
+    if game == "skat":  # tricks laid in the trick zones and gathered to their piles
+        scenario = skat_deal(seed, revoke=False)
+    else:
+        scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
     faces = f"photos-{photos.resolve().name}" if photos else fonts
-    video = folder / f"pack-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}.mp4"
+    video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -117,6 +125,13 @@ def main() -> int:
         help="draw the faces from the 52 flattened card photographs in this folder "
         "(e.g. ../shared/data/cards/bidly/single) in place of rendered ones",
     )
+    ap.add_argument(
+        "--game",
+        default="cribbage",
+        choices=["cribbage", "skat"],
+        help="a cribbage deal's rows (cribbage-2.toml), or a Skat deal's tricks laid "
+        "and gathered (skat-3.toml; --overlap does not apply)",
+    )
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
@@ -137,6 +152,7 @@ def main() -> int:
                     args.model,
                     args.fonts,
                     args.photos,
+                    args.game,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack
                 ap.error(str(exc))

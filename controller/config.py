@@ -253,12 +253,18 @@ def _source(value: Any) -> str:
     started. A camera device (``/dev/video0``) may be unplugged while the config is
     checked: ``kiebitz status`` says whether it is there."""
     from vision.errors import SourceError
-    from vision.sources import ImageFolderSource, VideoFileSource, open_source
+    from vision.sources import ImageFolderSource, VideoFileSource, camera_size, open_source
 
     text = _text(value)
     if "\x00" in text:
         raise ValueError(f"{_shown(text)} has a NUL byte in it")
-    if text.startswith("/dev/") and not Path(text).exists():
+    device, at, size = text.rpartition("@") if "@" in text else (text, "", "")
+    if text.startswith("/dev/") and not Path(device).exists():
+        if at:  # a camera asked for a size: the size is checked all the same
+            try:
+                camera_size(text, size)
+            except SourceError as exc:
+                raise ValueError(str(exc)) from None
         return text  # a camera unplugged while the config is checked
     try:
         source = open_source(text)  # made, not opened: no camera is touched

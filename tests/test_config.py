@@ -233,8 +233,14 @@ def test_a_table_source_outbox_or_frame_rate_the_service_would_refuse_is_found(t
         (
             "source",
             '"picamera@4608"',
-            "table.source: bad Pi camera size in 'picamera@4608' "
-            "(WIDTHxHEIGHT: picamera@4608x2592)",
+            "table.source: bad camera size in 'picamera@4608' "
+            "(WIDTHxHEIGHT after the @: picamera@4608x2592)",
+        ),
+        (  # a camera unplugged while the config is checked: its size is checked still
+            "source",
+            '"/dev/video99@1920x1081"',
+            "table.source: bad camera size in '/dev/video99@1920x1081': each side even, "
+            "from 64 to 16384 pixels",
         ),
         ("outbox", f'"{garbage}"', f"table.outbox: '{garbage}' is not an SQLite database"),
         ("outbox", '"a\\u0000b.db"', "table.outbox: 'a\\x00b.db' has a NUL byte in it"),

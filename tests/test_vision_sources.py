@@ -332,17 +332,38 @@ def test_a_pi_camera_that_fails_to_start_is_let_go_for_the_next_try(picamera2):
         ("picamera:x", "bad Pi camera number in 'picamera:x'"),
         ("picamera:", "bad Pi camera number in 'picamera:'"),
         ("picamera:\u0661", "bad Pi camera number"),
-        ("picamera@4608", "bad Pi camera size in 'picamera@4608' (WIDTHxHEIGHT"),
-        ("picamera@", "bad Pi camera size in 'picamera@'"),
-        ("picamera@axb", "bad Pi camera size"),
+        ("picamera@4608", "bad camera size in 'picamera@4608' (WIDTHxHEIGHT after the @: pi"),
+        ("picamera@", "bad camera size in 'picamera@'"),
+        ("picamera@axb", "bad camera size"),
         ("picamera@4607x2592", "each side even, from 64 to 16384 pixels"),
         ("picamera@32x32", "each side even, from 64 to 16384 pixels"),
         ("picamera@99999x2592", "each side even, from 64 to 16384 pixels"),
+        ("0@1920", "bad camera size in '0@1920' (WIDTHxHEIGHT after the @: 0@1920x1080)"),
+        ("0@1921x1080", "each side even"),
+        ("/dev/zero@640x480", "/dev/zero is not a camera (a device, not a video4linux one)"),
+        ("/dev/video99@640x480", "no such camera device: /dev/video99"),
     ],
 )
-def test_a_bad_pi_camera_spec_is_named(spec, said):
+def test_a_bad_camera_spec_is_named(spec, said):
     with pytest.raises(SourceError, match=re.escape(said)):
         open_source(spec)
+
+
+def test_a_usb_camera_is_asked_for_a_size_and_an_at_elsewhere_is_no_size(tmp_path):
+    sized = open_source("2@1920x1080")
+    assert isinstance(sized, CameraSource) and (sized.device, sized.width, sized.height) == (
+        2,
+        1920,
+        1080,
+    )
+    plain = open_source("0")
+    assert (plain.width, plain.height) == (1280, 720)
+    # a stream's user and a file's name may hold an @: neither is a size
+    stream = open_source("rtsp://user:secret@10.0.0.5/table")
+    assert isinstance(stream, CameraSource) and stream.device == "rtsp://user:secret@10.0.0.5/table"
+    video = tmp_path / "club@night.mp4"
+    video.write_bytes(b"")
+    assert isinstance(open_source(str(video)), VideoFileSource)
 
 
 def test_a_reconnected_camera_reports_what_it_opened(picamera2):
@@ -398,3 +419,17 @@ def test_a_vanishing_camera_is_reopened_with_back_off_and_reported():
     assert states == ["lost", "lost", "lost", "open", "lost"]
     cam.frames = 10  # plugged in again
     assert src.read() is not None and src.state == "open" and cam.opened == 2
+
+
+def test_a_camera_says_the_size_it_gives_when_not_the_one_asked_for(tmp_path):
+    # a stream gives the size it has (as a USB camera gives the nearest of its modes):
+    # here a file opened as a network camera would be
+    path = tmp_path / "stream.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (640, 480))
+    writer.write(np.full((480, 640, 3), 90, np.uint8))
+    writer.release()
+    camera = CameraSource(str(path), width=1920, height=1080)
+    camera.open()
+    assert camera.detail == f"{path} 640x480 (asked for 1920x1080: the nearest it gives)"
+    assert camera.read().image.shape == (480, 640, 3)
+    camera.close()

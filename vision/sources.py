@@ -48,6 +48,7 @@ __all__ = [
     "PiCameraSource",
     "Reconnecting",
     "VideoFileSource",
+    "camera_size",
     "open_source",
 ]
 
@@ -203,7 +204,9 @@ class VideoFileSource(_CaptureBase):
 
 
 class CameraSource(_CaptureBase):
-    """A USB/V4L2 camera (``0``, ``/dev/video0``) or a network stream (``rtsp://…``)."""
+    """A USB/V4L2 camera (``0``, ``/dev/video0``) or a network stream (``rtsp://…``).
+    ``detail``, once open, says the size the camera gives (the nearest it has to the
+    one asked for)."""
 
     def __init__(
         self,
@@ -216,6 +219,7 @@ class CameraSource(_CaptureBase):
         super().__init__()
         self.device = device
         self.name = str(device)
+        self.detail = self.name
         self.width, self.height = width, height
         self.clock = clock
 
@@ -228,6 +232,14 @@ class CameraSource(_CaptureBase):
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
         self._capture = capture
         self._index = 0
+        # a camera gives the nearest size it has to the one asked for: say which
+        got = (
+            int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)),
+            int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+        )
+        self.detail = f"{self.name} {got[0]}x{got[1]}"
+        if got != (self.width, self.height) and all(got):
+            self.detail += f" (asked for {self.width}x{self.height}: the nearest it gives)"
 
     def read(self) -> Frame | None:
         if self._capture is None:
@@ -445,33 +457,64 @@ V4L_MAJOR = 81
 PI_SIDES = (64, 16384)
 
 
+def camera_size(spec: str, size: str, example: str = "0@1920x1080") -> tuple[int, int]:
+    """A camera's ``WIDTHxHEIGHT``, ``size``, the part after the ``@`` of ``spec``."""
+    w, x, h = size.partition("x")
+    lo, hi = PI_SIDES
+    if not (x and w.isdigit() and h.isdigit() and w.isascii() and h.isascii()):
+        raise SourceError(f"bad camera size in {spec!r} (WIDTHxHEIGHT after the @: {example})")
+    width, height = int(w), int(h)
+    if not (lo <= width <= hi and lo <= height <= hi) or width % 2 or height % 2:
+        raise SourceError(f"bad camera size in {spec!r}: each side even, from {lo} to {hi} pixels")
+    return width, height
+
+
 def _pi_camera(spec: str) -> PiCameraSource:
     """``picamera[:N][@WIDTHxHEIGHT]``: camera N (0), at that size (the sensor's
     full resolution)."""
     rest = spec[len("picamera") :]
-    rest, _, size = rest.partition("@")
+    rest, at, size = rest.partition("@")
     number = rest[1:] if rest.startswith(":") else rest
     if rest and (not rest.startswith(":") or not number.isdigit() or not number.isascii()):
         raise SourceError(f"bad Pi camera number in {spec!r} (picamera:0, picamera:1)")
-    width = height = None
-    if size or spec.endswith("@"):
-        w, x, h = size.partition("x")
-        lo, hi = PI_SIDES
-        if not (x and w.isdigit() and h.isdigit() and w.isascii() and h.isascii()):
-            raise SourceError(f"bad Pi camera size in {spec!r} (WIDTHxHEIGHT: picamera@4608x2592)")
-        width, height = int(w), int(h)
-        if not (lo <= width <= hi and lo <= height <= hi) or width % 2 or height % 2:
-            raise SourceError(
-                f"bad Pi camera size in {spec!r}: each side even, from {lo} to {hi} pixels"
-            )
+    width, height = camera_size(spec, size, "picamera@4608x2592") if at else (None, None)
     return PiCameraSource(int(number or 0), width=width, height=height)
+
+
+def _usb_camera(spec: str) -> CameraSource | None:
+    """``0@1280x720`` or ``/dev/video0@1920x1080``: a V4L2 camera asked for that
+    size; ``None`` where ``spec`` is no such thing (a file may have an ``@`` in its
+    name, a stream's address a user's)."""
+    device, at, size = spec.rpartition("@")
+    if not at or not (device.isdigit() or device.startswith("/dev/")):
+        return None
+    width, height = camera_size(spec, size)
+    if device.isdigit():
+        return CameraSource(int(device), width=width, height=height)
+    _v4l_device(device)
+    return CameraSource(device, width=width, height=height)
+
+
+def _v4l_device(spec: str) -> bool:
+    """Whether ``spec`` (under /dev/) is a video4linux device: not there, or another
+    character device, is refused; anything else (a folder, a file) is not one."""
+    path = Path(spec)
+    if not path.exists():
+        raise SourceError(f"no such camera device: {spec}")
+    if not stat.S_ISCHR(path.stat().st_mode):
+        return False
+    # /dev/zero opened as a camera was "lost" and retried for ever
+    if os.major(path.stat().st_rdev) != V4L_MAJOR:
+        raise SourceError(f"{spec} is not a camera (a device, not a video4linux one)")
+    return True
 
 
 def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
     """A source from a command-line spec; it is not opened yet.
 
     ``picamera`` / ``picamera:1`` / ``picamera@2304x1296`` (the sensor's full
-    resolution unless a size is given); ``0`` or ``/dev/video0`` (V4L2); ``rtsp://…``,
+    resolution unless a size is given); ``0`` or ``/dev/video0`` (V4L2, 1280 x 720
+    unless a size is given: ``0@1920x1080``, ``/dev/video0@1920x1080``); ``rtsp://…``,
     ``http://…`` (network camera); a folder or image file; a video file.
     """
     if spec == "picamera" or spec.startswith(("picamera:", "picamera@")):
@@ -480,16 +523,12 @@ def open_source(spec: str, *, fps: float = 1.0) -> FrameSource:
         return CameraSource(int(spec))
     if spec.startswith(("rtsp://", "http://", "https://", "udp://", "tcp://")):
         return CameraSource(spec)
+    sized = _usb_camera(spec)
+    if sized is not None:
+        return sized
     path = Path(spec)
-    if spec.startswith("/dev/"):
-        if not path.exists():
-            raise SourceError(f"no such camera device: {spec}")
-        mode = path.stat().st_mode
-        if stat.S_ISCHR(mode):
-            # /dev/zero opened as a camera was "lost" and retried for ever
-            if os.major(path.stat().st_rdev) != V4L_MAJOR:
-                raise SourceError(f"{spec} is not a camera (a device, not a video4linux one)")
-            return CameraSource(spec)
+    if spec.startswith("/dev/") and _v4l_device(spec):
+        return CameraSource(spec)
     if path.is_dir() or (path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES):
         return ImageFolderSource(path, fps=fps)
     if path.is_file():
