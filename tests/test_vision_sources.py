@@ -170,9 +170,14 @@ class FakePicamera2:
             raise self.fails_to_start
         self.started = True
 
-    def autofocus_cycle(self):
+    def autofocus_cycle(self, wait=True):
         assert self.started, "picamera2 focuses a started camera"
+        assert not wait, "picamera2's own wait has no timeout: a cycle may never end"
         self.cycles += 1
+        return "job"
+
+    def wait(self, job, timeout=None):
+        assert job == "job" and timeout is not None
         if isinstance(self.focuses, Exception):
             raise self.focuses
         return self.focuses
@@ -310,6 +315,7 @@ def test_a_pi_camera_asked_for_a_size_a_fixed_lens_or_a_focus_that_fails(picamer
     for focuses, said in (
         (False, "autofocus found no sharp picture: the lens is where it stopped"),
         (RuntimeError("lens driver gone"), "autofocus failed (lens driver gone)"),
+        (TimeoutError(), "autofocus did not finish in 5 s: the lens is where it stopped"),
     ):
         picamera2.focuses = focuses
         blurred = open_source("picamera")

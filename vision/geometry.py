@@ -47,7 +47,7 @@ FloatArray = NDArray[np.float64]
 # camera) is worth an installer's look.
 MARKER_BAR_MM = 3.0
 MARKER_BAR_PX = 3.0
-# Calibration.drift looks for a marker this many times its size round where it was.
+# Calibration.markers_near looks for a marker this many times its size round where it was.
 DRIFT_LOOK = 1.5
 
 
@@ -97,18 +97,17 @@ class Calibration:
         """The local scale at a pixel: millimetres per pixel (mean of x and y)."""
         return _mm_per_px(self.homography, point_px)
 
-    def drift(self, image: NDArray[Any], dictionary: str) -> dict[int, float]:
-        """How far each fitted marker's corners lie now from where they lay when the
-        table was calibrated, in pixels (the largest of its four): each marker is
-        looked for only round where it was (its box grown by ``DRIFT_LOOK`` times its
-        size each way: a few per cent of a full-mode frame), so that a camera knocked
-        or sagging on its mount is noticed cheaply. A marker not found there (a hand
-        over it, or moved further) is left out of the answer."""
+    def markers_near(self, image: NDArray[Any], dictionary: str) -> dict[int, FloatArray]:
+        """Each marker the table was calibrated with, looked for only round where it
+        was (its box grown by ``DRIFT_LOOK`` times its size each way: a few per cent
+        of a full-mode frame), so that a camera knocked or sagging on its mount is
+        noticed cheaply: ``{id: its 4x2 corner pixels now}``. A marker not found there
+        (a hand over it, or moved further) is left out of the answer; one left out of
+        the fit is looked for too (where it lies in the picture says how the camera
+        moved as well as any)."""
         h, w = image.shape[:2]
-        out: dict[int, float] = {}
+        out: dict[int, FloatArray] = {}
         for marker, was in self.markers.items():
-            if marker in self.left_out:
-                continue
             side = float(np.linalg.norm(was[1] - was[0]))
             grow = DRIFT_LOOK * max(side, 1.0)
             x0, y0 = (was.min(axis=0) - grow).astype(int)
@@ -118,8 +117,7 @@ class Calibration:
                 continue  # it was at the frame's edge and the frame is smaller now
             found = detect_markers(image[y0:y1, x0:x1], dictionary).get(marker)
             if found is not None:
-                now = found + np.array([x0, y0], np.float64)
-                out[marker] = float(np.linalg.norm(now - was, axis=1).max())
+                out[marker] = found + np.array([x0, y0], np.float64)
         return out
 
     def to_json(self) -> dict[str, Any]:

@@ -54,6 +54,8 @@ __all__ = [
 
 # A Pi camera frame at least this large is given three buffers, not six (PiCameraSource)
 BIG_FRAME = 8_000_000
+# ... and its one autofocus cycle at open is waited for this long at most
+AF_TIMEOUT_S = 5.0
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".gif"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpg", ".h264"})
@@ -316,8 +318,9 @@ class PiCameraSource:
             }
             if self.lores is not None:
                 streams["lores"] = {"size": self.lores, "format": "YUV420"}
-            # a full-mode frame is 36 MB: three buffers, not picamera2's six for video
-            # (the reader takes frames slower than the camera makes them anyway)
+            # a full-mode frame is 36 MB (and picamera2 adds a raw stream's 15 MB a
+            # buffer): three buffers, not picamera2's six for video (the reader takes
+            # frames slower than the camera makes them anyway)
             big = self.width * self.height >= BIG_FRAME
             config = picam.create_video_configuration(
                 **streams, **({"buffer_count": 3} if big else {})
@@ -341,7 +344,13 @@ class PiCameraSource:
         if "AfMode" not in getattr(picam, "camera_controls", {}):
             return "fixed focus"
         try:
-            focused = picam.autofocus_cycle()
+            # picamera2's own wait has no end (a cycle facing a plain table has taken
+            # 25 s, and one never returned): the camera's open, and so the frame loop
+            # and every reconnection, would hang on it
+            job = picam.autofocus_cycle(wait=False)
+            focused = picam.wait(job, timeout=AF_TIMEOUT_S)
+        except TimeoutError:
+            return f"autofocus did not finish in {AF_TIMEOUT_S:g} s: the lens is where it stopped"
         except Exception as exc:  # an older picamera2 or a lens driver's fault
             return f"autofocus failed ({exc}): the lens is where it was"
         if not focused:

@@ -29,12 +29,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.decks import Deck
 from vision.errors import CalibrationError, SourceError
-from vision.geometry import calibrate, detect_markers
+from vision.geometry import MARKER_BAR_MM, calibrate, detect_markers
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
@@ -75,6 +76,51 @@ SETTLE_S = 0.15
 # (TableWatcher._recheck)
 RECHECK_S = 10.0
 MOVED_PX = 3.0
+# ... every marker found must have moved as one picture moves, each corner within this
+# of one motion fitted to them all (_one_motion)
+ONE_MOTION_PX = 3.0
+# A recalibration is said at most once in NOTE_S seconds (a mount sagging is calibrated
+# afresh every few pixels), unless the markers moved this far or more
+NOTE_S = 60.0
+LOUD_PX = 20.0
+
+
+def _moves(
+    was: dict[int, NDArray[np.float64]], now: dict[int, NDArray[np.float64]]
+) -> tuple[list[int], dict[int, float]]:
+    """The markers found where they were (within ``MOVED_PX``), and the others with
+    how far they moved (their furthest corner, pixels)."""
+    placed, moved = [], {}
+    for m in sorted(set(was) & set(now)):
+        px = float(np.linalg.norm(now[m] - was[m], axis=1).max())
+        if px <= MOVED_PX:
+            placed.append(m)
+        else:
+            moved[m] = px
+    return placed, moved
+
+
+def _one_motion(was: dict[int, NDArray[np.float64]], now: dict[int, NDArray[np.float64]]) -> bool:
+    """Whether every marker found moved as one picture moves: their corners then and
+    now within ``ONE_MOTION_PX`` of one homography (four markers or more) or one
+    turn, shift and scale (two or three), fitted robustly so that a corner off on
+    its own (a finger over it) stands out."""
+    common = sorted(set(was) & set(now))
+    if len(common) < 2:
+        return False
+    src = np.concatenate([was[m] for m in common]).astype(np.float32)
+    dst = np.concatenate([now[m] for m in common]).astype(np.float32)
+    if len(common) >= 4:
+        h, _ = cv2.findHomography(src, dst, cv2.LMEDS)
+        if h is None:
+            return False
+        fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
+    else:
+        a, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.LMEDS)
+        if a is None:
+            return False
+        fitted = src @ a[:, :2].T + a[:, 2]
+    return bool(np.linalg.norm(fitted - dst, axis=1).max() <= ONE_MOTION_PX)
 
 
 class TableWatcher:
@@ -109,8 +155,9 @@ class TableWatcher:
         # the camera found moved and the table calibrated afresh: how often, and what to
         # tell the installer (taken by the caller: take_notes)
         self.recalibrations = 0
-        self.notes: list[str] = []
-        self._checked_at = self._searched_at = -np.inf
+        self.notes: list[tuple[str, str]] = []  # (recalibrated, camera-lost, camera-back; words)
+        self._checked_at = self._searched_at = self._said_at = -np.inf
+        self._unsaid = 0  # recalibrations not said since the last said (NOTE_S)
         self._lost = False  # moved, and said that it cannot be calibrated afresh
         self.timings: dict[str, float] = {}
         # each placed card's spot as the gate last saw it there, read and lying still:
@@ -127,9 +174,11 @@ class TableWatcher:
         self._spots.clear()  # remembered in pixels; positions are millimetres from now on
         return cal.error_mm
 
-    def take_notes(self) -> list[str]:
-        """What the installer should hear since last asked (the camera moved and the
-        table calibrated afresh), once each."""
+    def take_notes(self) -> list[tuple[str, str]]:
+        """What the installer should hear since last asked, once each: ``(kind,
+        words)``, the kind ``recalibrated`` (the camera moved; the table calibrated
+        afresh), ``camera-lost`` (moved past calibrating: nothing is told until it can
+        be) or ``camera-back`` (put back where the table was calibrated)."""
         notes, self.notes = self.notes, []
         return notes
 
@@ -139,10 +188,15 @@ class TableWatcher:
         """Whether the camera has moved since the table was calibrated, and the table
         is calibrated afresh now (see ``RECHECK_S``). A camera knocked, or sagging on
         its mount, put every card read since in the wrong place: each seen as moved,
-        or in another zone. A marker moved alone is the calibration's own trouble (it
-        is named by :meth:`~vision.geometry.Calibration.trouble`), not the camera's; a
-        frame in which the markers are not all in sight (a hand over one) keeps the
-        calibration there is until they are."""
+        or in another zone.
+
+        The camera has moved where two markers or more are found off their places
+        (and fewer than two on them), every marker found moved as one picture moves
+        (:func:`_one_motion`), and the fresh calibration is no worse than the one it
+        replaces. A marker moved alone is the calibration's own trouble (named by
+        :meth:`~vision.geometry.Calibration.trouble`), not the camera's; a marker whose
+        corner a finger covers is found with that corner off (4 to 34 px) and does not
+        move as the others; markers under hands keep the calibration there is."""
         cal = self.recognizer.calibration
         if cal is None or self.layout is None:
             return False
@@ -160,52 +214,66 @@ class TableWatcher:
         if not (full or due or any(at_a_marker(b) for b in changed)):
             return False
         self._checked_at = t
-        drift = cal.drift(image, self.layout.dictionary)
-        moved = sum(px > MOVED_PX for px in drift.values())
-        if self._lost and len(drift) - moved >= 2:  # put back where it was calibrated
+        near = cal.markers_near(image, self.layout.dictionary)
+        placed, moved = _moves(cal.markers, near)
+        if self._lost and len(placed) >= 2:  # put back where it was calibrated
             self._lost = False
-            self.notes.append("the camera is back where the table was calibrated")
+            self.notes.append(("camera-back", "the camera is back where the table was calibrated"))
             return True
-        if moved < 2 and (
-            len(drift) - moved >= 2 or not (full or t - self._searched_at >= RECHECK_S)
-        ):
-            # where it was (two markers or more in place); or the markers hidden, or
-            # gone from where they were: the whole frame is searched for them on a
-            # frame read whole, else once in RECHECK_S (a hand resting over them)
-            return False
-        self._searched_at = t
-        found = detect_markers(image, self.layout.dictionary)
-        shift = max(
-            (
-                float(np.linalg.norm(found[m] - cal.markers[m], axis=1).max())
-                for m in set(found) & set(cal.markers)
-            ),
-            default=np.inf,
-        )
-        if shift <= MOVED_PX:
-            return False  # where they were: the others hidden
+        if len(placed) >= 2:
+            return False  # where it was
+        if len(moved) < 2 or not _one_motion(cal.markers, near):
+            # the markers hidden (hands), or gone from where they were: the whole frame
+            # is searched for them on a frame read whole (not while lost: a frame that
+            # is never read stays "read whole"), else once in RECHECK_S
+            searched = (full and not self._lost) or t - self._searched_at >= RECHECK_S
+            if not searched:
+                return False
+            self._searched_at = t
+            near = detect_markers(image, self.layout.dictionary)
+            placed, moved = _moves(cal.markers, near)
+            if len(placed) >= 2 or len(moved) < 2 or not _one_motion(cal.markers, near):
+                return False  # where it was, or hidden, or no one motion (a marker bumped)
+        shift = max(moved.values())
         try:
-            fresh = calibrate(image, self.layout, found)
+            fresh = calibrate(image, self.layout, near if len(near) >= 4 else None)
         except CalibrationError as exc:
-            # moved (a marker found elsewhere) and not all in sight: every card's place
-            # is wrong from now on until the markers are seen again; said once a state
-            if np.isfinite(shift) and not self._lost:
+            # moved, and not four markers in sight: every card's place is wrong from
+            # now on until they are (put back, or the markers seen again)
+            if not self._lost:
                 self._lost = True
                 self.notes.append(
-                    f"the camera moved (markers up to {shift:.0f} px from where they "
-                    f"were) and cannot be calibrated afresh: {exc}; the cards' places "
-                    "are wrong until it can (the markers in sight again)"
+                    (
+                        "camera-lost",
+                        f"the camera moved (markers up to {shift:.0f} px from where they "
+                        f"were) and cannot be calibrated afresh: {exc}; nothing is told "
+                        "until it can (the markers in sight again)",
+                    )
                 )
             return False
+        if set(fresh.left_out) - set(cal.left_out) or fresh.error_mm > max(
+            MARKER_BAR_MM, cal.error_mm + 1.0
+        ):
+            return False  # worse than the calibration there is: a marker partly covered
         self._lost = False
         self.recognizer.calibration = fresh
         self._spots.clear()
         self.recalibrations += 1
-        far = f"up to {shift:.0f} px" if np.isfinite(shift) else "elsewhere"
-        self.notes.append(
-            f"the camera moved: the markers lie {far} from where they were; "
-            f"the table is calibrated afresh (error {fresh.error_mm:.1f} mm)"
-        )
+        # a mount sagging is calibrated afresh every few pixels: said at most once in
+        # NOTE_S unless it moved far
+        if shift >= LOUD_PX or t - self._said_at >= NOTE_S:
+            more = f" ({self._unsaid} smaller moves since the last said)" if self._unsaid else ""
+            self.notes.append(
+                (
+                    "recalibrated",
+                    f"the camera moved: the markers lie up to {shift:.0f} px from where "
+                    f"they were; the table is calibrated afresh (error "
+                    f"{fresh.error_mm:.1f} mm){more}",
+                )
+            )
+            self._said_at, self._unsaid = t, 0
+        else:
+            self._unsaid += 1
         return True
 
     def _index_d(self) -> float | None:
@@ -465,10 +533,13 @@ def watch(
                         more = "; said again only when it changes"
                         emit({"warning": f"frame {frame.index}: {exc}{more}"})
             observations, flagged = watcher.process(frame.t, frame.image, frame.small)
-            for note in watcher.take_notes():  # the camera moved: calibrated afresh
+            for kind, note in watcher.take_notes():  # the camera moved (docs/vision.md)
                 cal = watcher.recognizer.calibration
-                moved: dict[str, object] = {"status": "recalibrated", "warning": note}
-                moved["error_mm"] = round(cal.error_mm if cal is not None else 0.0, 2)
+                moved: dict[str, object] = {"status": kind, "warning": note}
+                if kind == "recalibrated" and cal is not None:
+                    moved["error_mm"] = round(cal.error_mm, 2)
+                    if cal.trouble():
+                        moved["warnings"] = cal.trouble()
                 emit(moved)
             for r in flagged:
                 emit({"t": round(frame.t, 3), "reading": r.to_json()})

@@ -487,10 +487,17 @@ class TableService:
             self._count("unreadable_frames")
             self._error(f"frame {frame.index} skipped: {type(exc).__name__}: {exc}")
             return True
-        for note in watcher.take_notes():  # the camera moved: calibrated afresh
+        for kind, note in watcher.take_notes():  # the camera moved (docs/vision.md)
             cal = watcher.recognizer.calibration
-            self._calibrated_mm = cal.error_mm if cal is not None else None
+            if kind == "camera-lost":  # health() says so while it lasts
+                self._calibration_error = note
+            else:
+                self._calibration_error = None
+                self._calibrated_mm = cal.error_mm if cal is not None else None
             self._error(f"frame {frame.index}: {note}")
+            if kind == "recalibrated" and cal is not None:
+                for trouble in cal.trouble():
+                    self._error(f"calibration: {trouble}")
         for reading in flagged:
             log.info("frame %d: doubtful reading %s", frame.index, reading.to_json())
         for obs in observations:
@@ -667,6 +674,8 @@ class TableService:
         out["calibrated"] = calibrated
         out["calibration_error_mm"] = self._calibrated_mm
         out["calibration_trouble"] = self._calibration_error
+        # the camera found moved and the table calibrated afresh (docs/vision.md)
+        out["recalibrations"] = self.watcher.recalibrations if self.watcher is not None else 0
         out["source"] = self._source_state
         out["board"] = self.board.health().summary() if self.board is not None else None
         out["panel"] = self.panel.health().status if self.panel is not None else None
