@@ -9,7 +9,7 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.faces import Face, render_face
-from vision.pips import PIP_RANKS, count_pips
+from vision.pips import PIP_RANKS, count_pips, court_between
 
 FELT = (40, 110, 45)  # BGR: a green club cloth
 
@@ -168,3 +168,45 @@ def test_real_faces_read_from_an_index_askew_on_its_card_are_counted(photo, card
     ]
     # a corner's look that counts only turned
     assert any(len(s) != 1 and c == pips for s, c in zip(square, counted, strict=True)), square
+
+
+def _between(face: Face, angle: float, scale: float = 0.6) -> bool:
+    """:func:`court_between` of ``face`` laid alone on felt, turned ``angle``, read at
+    both its corner indices."""
+    img = _laid([(face, 210.0, 210.0, angle)], scale)
+    a, b = (_anchor(face, i, 210.0, 210.0, angle, scale)[:4] for i in (0, 1))
+    return court_between(img, a, b)
+
+
+@pytest.mark.parametrize(
+    ("style", "fonts"),
+    [("french", "dejavu"), ("french", "unseen"), ("german4", "dejavu"), ("german4", "unseen")],
+)
+def test_a_court_card_shows_its_panel_between_its_corners_and_a_number_card_none(style, fonts):
+    # a court read surely as a number in a font the network never met (a swash Q as a
+    # 9, a German B as an 8) is told by its face; a number card's largest blob is a pip
+    from vision.synth import CODES
+
+    for code in CODES:
+        if code.startswith("A"):
+            continue  # an ace's one large pip is neither
+        face = render_face(
+            code, np.random.default_rng([7, CODES.index(code)]), style=style, fonts=fonts
+        )
+        for angle in (0.0, 33.0, 90.0, 161.0):
+            assert _between(face, angle) == (code[:-1] in "JQK"), (code, angle)
+
+
+def test_the_photographed_packs_courts_show_their_panels_and_its_numbers_none():
+    from pathlib import Path
+
+    from vision.faces import photo_faces
+
+    folder = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / "bidly" / "single"
+    faces = photo_faces(folder)
+    assert len(faces) == 52, f"{folder}: the 52 photographed cards are missing"
+    courts = [f for f in faces if f.code[:-1] in "JQK"]
+    numbers = [f for f in faces if f.code[:-1] in PIP_RANKS]
+    assert not [f.code for f in numbers if _between(f, 20.0)]
+    # the KH's figure and frame do not make one blob at this size: 11 of 12
+    assert sum(_between(f, 20.0) for f in courts) >= 11

@@ -1021,3 +1021,22 @@ def test_grey_photographs_of_deals_read_nearly_as_their_colour_ones():
     ]
     assert sum(s.false_positives for s in scores) == 0, scores
     assert sum(s.found for s in scores) >= 130, scores
+
+
+def test_a_court_read_surely_as_a_number_is_doubted_by_its_face():
+    # a queen of clubs printed in a font training never meets (URW, a swash Q) and
+    # photographed by the Pi camera: both corners were read 9C at 1.00, the card
+    # "identified" as a 9C; its face between them shows a court's panel
+    from vision.synth import CODES
+
+    i = CODES.index("QC")
+    views = list(PHOTO_VIEWS)
+    image = card_photo(
+        "QC", np.random.default_rng(8_000_000 + i), views[i % len(views)], fonts="unseen"
+    )
+    rec = Recognizer(threshold=0.1)
+    readings = rec.read_any_scale(image)
+    sure = [r.card for r in readings if r.confidence >= rec.confident]
+    assert "9C" not in sure and all(c == "QC" for c in sure)
+    nine = [r for r in readings if r.card == "9C"]
+    assert nine and all("court-face" in r.flags and r.confidence <= 0.2 for r in nine)

@@ -29,7 +29,7 @@ from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile
 
-__all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips"]
+__all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips", "court_between"]
 
 # The ranks with pips to count, and how many each has.
 PIP_RANKS = {str(n): n for n in range(2, 11)}
@@ -85,6 +85,17 @@ _ONE_INK = 45.0
 _MIRROR = 0.08
 # A pip lies within this share of the layout's span of its place in it (_laid_out).
 _PLACE = 0.13
+# A court card's panel (its frame, or a figure drawn in one line) spans at least this
+# share of the room between the two indices across and along the card, and this share
+# of its ink lies within a pixel of it turned half about the card's middle (a
+# double-headed court); the room is looked at with at most _ROOM samples (court_between)
+_PANEL = (0.4, 0.4)
+_PANEL_SAME = 0.6
+_ROOM = (128, 192)
+# ... its narrowest breadth (of the rectangle round it) at least this share of the
+# room's width; and ink is what lies under this share of the paper near it
+_PANEL_BROAD = 0.35
+_INK_SHARE = 0.65
 
 
 def count_pips(
@@ -180,6 +191,82 @@ def _count_at(
     if _symmetric(pts) or (len(pts) == 7 and _seven(pts)):
         return len(pts)
     return None
+
+
+def court_between(
+    image: NDArray[np.uint8],
+    a: tuple[float, float, float, float],
+    b: tuple[float, float, float, float],
+) -> bool:
+    """Whether a card read at both its corner indices, ``a`` and ``b`` (each ``(x, y,
+    ux, uy)``: its midpoint, and rank to suit along the card), plainly shows a court
+    card's face between them: one blob of ink as large as a court's frame or figure
+    (``_PANEL`` of the room between the indices each way: a printed pack's frame may
+    reach past the indices' midpoints), and the same turned half about the card's
+    middle (``_PANEL_SAME``), as a double-headed court is: another card's print
+    reaching in is not. The card's middle is the indices' midpoint whatever the
+    deck (every card is the same turned half), so the face is found where the deck
+    prints its index, not where a typical deck does. A number card's pips are apart;
+    its largest blob is one pip. A number card read in a font the network never met
+    can read surely as another rank (a swash Q as a 9, a German B as an 8); its face
+    then says it is no number card."""
+    ax, ay, ux, uy = a
+    bx, by = b[0], b[1]
+    cx, cy = (ax + bx) / 2, (ay + by) / 2
+    # the card's long axis (rank to suit, the two indices' mean) and its short one
+    lx, ly = ux - b[2], uy - b[3]
+    n = float(np.hypot(lx, ly))
+    if n < 1e-6:
+        return False
+    lx, ly = lx / n, ly / n
+    vx, vy = ly, -lx
+    # half the room between the indices, across and along the card
+    half_w = abs((ax - cx) * vx + (ay - cy) * vy)
+    half_h = abs((ax - cx) * lx + (ay - cy) * ly)
+    if half_w < 4 or half_h < 4:
+        return False
+    # looked at a pixel an image pixel, at most _ROOM samples along the card
+    k = max(1.0, 2 * half_h / _ROOM[1])
+    w, h = int(2 * half_w / k), int(2 * half_h / k)
+    if w < 16 or h < 16:
+        return False
+    m = np.array(
+        [
+            [k * vx, k * lx, cx - half_w * vx - half_h * lx],
+            [k * vy, k * ly, cy - half_w * vy - half_h * ly],
+        ],
+        np.float64,
+    )
+    flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+    room = cv2.warpAffine(image, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    if room.ndim == 3:
+        b_, g_, r_ = channels(room)
+        room = cv2.min(cv2.min(b_, g_), r_)
+    hi = grey_percentile(room, 90)  # paper: what the room shows most of, court or not
+    lo = cv2.minMaxLoc(room)[0]
+    if hi - lo < 40:
+        return False
+    # ink: well under the paper near it (the brightest within a twelfth of the room),
+    # not under one level for the room: a hard shadow over half the card was all "ink"
+    k = max(3, w // 6 | 1)
+    paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ink = cv2.compare(room, cv2.multiply(paper, 1.0, scale=_INK_SHARE), cv2.CMP_LT)
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    sw, sh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    panel = (sw >= _PANEL[0] * w) & (sh >= _PANEL[1] * h)
+    for i in np.nonzero(panel)[0].tolist():
+        blob = cv2.compare(labels, i + 1, cv2.CMP_EQ)
+        # a panel is broad every way, not a line (a shadow's edge through the card's
+        # middle is the same turned half)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
+        if min(rw, rh) < _PANEL_BROAD * w:
+            continue
+        turned = cv2.dilate(np.ascontiguousarray(blob[::-1, ::-1]), np.ones((3, 3), np.uint8))
+        if cv2.countNonZero(cv2.bitwise_and(blob, turned)) >= _PANEL_SAME * cv2.countNonZero(blob):
+            return True
+    return False
 
 
 def _one_ink(

@@ -51,7 +51,7 @@ from vision.images import as_bgr
 from vision.layout import TableLayout
 from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
-from vision.pips import INDEX_ANCHOR, INDEX_D, PIP_RANKS, count_pips
+from vision.pips import INDEX_ANCHOR, INDEX_D, PIP_RANKS, count_pips, court_between
 from vision.proposals import (
     Box,
     Picture,
@@ -117,6 +117,8 @@ PIP_AGREE = 0.75
 # on a table frame are surer (0.5 ms a count, about 5 ms a 1280 x 720 frame if every
 # one were counted); the live check's misreadings were at 0.95 to 0.98.
 PIP_COUNTED = 0.999
+# Recognizer.cards remembers this many pairs of corners looked between for a court
+COURTS_KEPT = 4096
 # A single picture (read_any_scale) holds one pack at one scale: a reading whose index
 # is more than OUTSIZE times larger or smaller than the median of the indices read
 # surely (at OUTSIZE_SURE) on other cards, where OUTSIZE_WITNESSES cards or more
@@ -535,6 +537,10 @@ class Recognizer:
         # whether a reading at another scale than the pack's is outsize (single
         # pictures of unknown scale only: _any_scale sets it; see OUTSIZE)
         self.one_scale = False
+        # the frame last read (in the frame's pixels), where cards() looks between a
+        # number card's two corners for a court's face; and what it found, by corners
+        self.faces: NDArray[np.uint8] | None = None
+        self._courts: dict[tuple[float, ...], bool] = {}
 
     @property
     def calibration(self) -> Calibration | None:
@@ -605,6 +611,7 @@ class Recognizer:
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
+        self.faces = image  # where the cards read lie (cards: a court's face)
         pic = self.picture(image)
         props = all_proposals(pic)
         self.classifier.colourless = pic.colourless
@@ -647,6 +654,8 @@ class Recognizer:
         from the whole frame's reading.
         """
         t0 = time.perf_counter()
+        # where the cards read lie (a Picture is passed only unshrunk: its own image)
+        self.faces = image.image if isinstance(image, Picture) else image
         pic = image if isinstance(image, Picture) else self.picture(image)
         self.classifier.colourless = pic.colourless
         s = self.scale if self.shrinks else 1.0
@@ -1056,6 +1065,10 @@ class Recognizer:
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("outsize")
+            if self._court_read_as_number(card, members):
+                conf *= PIP_DOUBT
+                rank_conf *= PIP_DOUBT
+                flags.append("court-face")
             if conf < self.confident:
                 flags.append("low-confidence")
             if copies > 1:
@@ -1071,6 +1084,26 @@ class Recognizer:
             for r in readings
             if r.confidence >= self.threshold or r.rank_confidence >= self.threshold
         ]
+
+    def _court_read_as_number(self, card: str, members: list[IndexDetection]) -> bool:
+        """Whether a number card read at both its corners shows a court card's face
+        between them (:func:`vision.pips.court_between`): a court whose index is
+        printed in a font the network never met, read surely as a number (a swash Q
+        as a 9C at 1.00 in a single photograph; a German pack's B as an 8D laid in a
+        trick, a false ``placed``). Both corners: a fanned hand's card seldom shows
+        both, and its face then lies under the next card. Looked at once per pair of
+        corners (the live loop weighs its readings afresh every frame)."""
+        if card[:-1] not in PIP_RANKS or len(members) != 2 or self.faces is None:
+            return False
+        a, b = members
+        key = tuple(round(v, 1) for v in (a.x, a.y, a.ux, a.uy, b.x, b.y, b.ux, b.uy))
+        court = self._courts.get(key)
+        if court is None:
+            if len(self._courts) >= COURTS_KEPT:
+                self._courts.clear()
+            court = court_between(self.faces, (a.x, a.y, a.ux, a.uy), (b.x, b.y, b.ux, b.uy))
+            self._courts[key] = court
+        return court
 
     @staticmethod
     def _impossible(
