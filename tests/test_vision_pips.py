@@ -210,3 +210,32 @@ def test_the_photographed_packs_courts_show_their_panels_and_its_numbers_none():
     assert not [f.code for f in numbers if _between(f, 20.0)]
     # the KH's figure and frame do not make one blob at this size: 11 of 12
     assert sum(_between(f, 20.0) for f in courts) >= 11
+
+
+def test_each_pair_of_corners_is_judged_by_its_own_face_and_a_region_read_sets_the_frame():
+    from vision.recognize import IndexDetection, Recognizer
+
+    court = render_face("QC", np.random.default_rng(3), fonts="unseen")
+    number = render_face("7C", np.random.default_rng(3), fonts="unseen")
+    img = _laid([(court, 130.0, 210.0, 10.0), (number, 330.0, 210.0, -8.0)], 0.5, size=460)
+
+    def pair(face: Face, cx: float, angle: float, rank: str) -> list[IndexDetection]:
+        return [
+            IndexDetection(rank, "C", 1.0, 1.0, *_anchor(face, i, cx, 210.0, angle, 0.5))
+            for i in (0, 1)
+        ]
+
+    rec = Recognizer()
+    rec.faces = img
+    # the queen misread 9C at both corners; the seven read right
+    readings = {
+        r.card: r for r in rec.cards(pair(court, 130.0, 10.0, "9") + pair(number, 330.0, -8.0, "7"))
+    }
+    assert "9C" not in readings or "court-face" in readings["9C"].flags
+    assert "court-face" not in readings["7C"].flags and readings["7C"].confidence == 1.0
+    # a region read looks at the frame it was given; a shrunk one's Picture is not it
+    rec.detect_regions(img, [(0, 0, 460, 460)])
+    assert rec.faces is img
+    shrunk = Recognizer(scale=0.5)
+    shrunk.detect_regions(shrunk.picture(img), [(0, 0, 460, 460)])
+    assert shrunk.faces is None

@@ -612,6 +612,7 @@ class Recognizer:
         """Every index in the frame, in the frame's pixels."""
         t0 = time.perf_counter()
         self.faces = image  # where the cards read lie (cards: a court's face)
+        self._courts.clear()  # a frame read whole: every pair looked at afresh
         pic = self.picture(image)
         props = all_proposals(pic)
         self.classifier.colourless = pic.colourless
@@ -654,8 +655,12 @@ class Recognizer:
         from the whole frame's reading.
         """
         t0 = time.perf_counter()
-        # where the cards read lie (a Picture is passed only unshrunk: its own image)
-        self.faces = image.image if isinstance(image, Picture) else image
+        # where the cards read lie, in the frame's pixels: a Picture of a shrunk working
+        # frame is not (its court check is then not made)
+        if isinstance(image, Picture):
+            self.faces = None if self.shrinks else image.image
+        else:
+            self.faces = image
         pic = image if isinstance(image, Picture) else self.picture(image)
         self.classifier.colourless = pic.colourless
         s = self.scale if self.shrinks else 1.0
