@@ -246,10 +246,11 @@ def court_between(
     lo = cv2.minMaxLoc(room)[0]
     if hi - lo < 40:
         return False
-    # ink: well under the paper near it (the brightest within a twelfth of the room),
-    # not under one level for the room: a hard shadow over half the card was all "ink"
-    k = max(3, w // 6 | 1)
-    paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # ink: well under the paper near it (the brightest within a disc a sixth of the
+    # room's width across), not under one level for the room: a hard shadow over half
+    # the card was all "ink"
+    near = max(3, w // 6 | 1)
+    paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (near, near)))
     ink = cv2.compare(room, cv2.multiply(paper, 1.0, scale=_INK_SHARE), cv2.CMP_LT)
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
