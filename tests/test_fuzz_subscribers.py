@@ -310,11 +310,8 @@ def test_the_recorder_shrugs_off_hostile_bodies_and_goes_on(recorder_rig, kind_b
     json.loads(export(record, "json"))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.one_of(EVENT_BODIES.map(lambda b: ("event", b)), STATE_BODIES.map(lambda b: ("state", b)))
-)
-def test_the_web_views_hub_shrugs_off_hostile_bodies(kind_body):
+def _web_hub() -> tuple[Any, MemoryBus]:
+    """The web view's hub on a bus of its own, and another client on the same broker."""
     from controller.web.hub import TableHub
 
     hub = TableHub()
@@ -324,6 +321,15 @@ def test_the_web_views_hub_shrugs_off_hostile_bodies(kind_body):
     bus.start()
     other = MemoryBus(broker, "x")
     other.start()
+    return hub, other
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(EVENT_BODIES.map(lambda b: ("event", b)), STATE_BODIES.map(lambda b: ("state", b)))
+)
+def test_the_web_views_hub_shrugs_off_hostile_bodies(kind_body):
+    hub, other = _web_hub()
     good = {"game": "cribbage", "setup": {"game": "cribbage", "options": {}}, "scores": [1, 2]}
     other.publish(STATE, encode(Stamper("t1/referee", start_seq=1).stamp("state", good)))
     kind, body = kind_body
@@ -416,15 +422,7 @@ def test_topics_that_are_no_kiebitz_topic_are_one_clear_line_in_each_service(
 def test_the_web_view_shows_no_state_from_another_tables_sender(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from controller.web.hub import TableHub
-
-    hub = TableHub()
-    broker = MemoryBroker()
-    bus = MemoryBus(broker, "web")
-    hub.attach(bus)
-    bus.start()
-    other = MemoryBus(broker, "x")
-    other.start()
+    hub, other = _web_hub()
     good = {"game": "cribbage", "scores": [1, 2]}
     other.publish(STATE, encode(Stamper("t1/referee").stamp("state", good)))
     forged = {"game": "skat", "scores": [99, 0, 0]}
