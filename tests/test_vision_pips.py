@@ -239,3 +239,65 @@ def test_each_pair_of_corners_is_judged_by_its_own_face_and_a_region_read_sets_t
     shrunk = Recognizer(scale=0.5)
     shrunk.detect_regions(shrunk.picture(img), [(0, 0, 460, 460)])
     assert shrunk.faces is None
+
+
+def _at_one_corner(face: Face, angle: float, corner: int, scale: float = 0.6) -> bool:
+    """Whether a number reading at one corner of ``face`` laid alone on felt is
+    doubted by the court's face the recogniser looks for in a single picture (the
+    other corner guessed at each of :data:`vision.recognize.ONE_CORNER_SIZES`)."""
+    from vision.recognize import SQUEEZES, IndexDetection, Recognizer
+
+    img = _laid([(face, 210.0, 210.0, angle)], scale)
+    rec = Recognizer(threshold=0.0)
+    rec.faces, rec.squeezes = img, SQUEEZES  # as read_any_scale reads a single picture
+    det = IndexDetection("9", "S", 1.0, 1.0, *_anchor(face, corner, 210.0, 210.0, angle, scale))
+    (reading,) = rec.cards([det])
+    return "court-face" in reading.flags
+
+
+@pytest.mark.parametrize(
+    ("style", "fonts"),
+    [("french", "dejavu"), ("french", "unseen"), ("german4", "dejavu"), ("german4", "unseen")],
+)
+def test_in_a_single_picture_a_court_shows_its_panel_from_one_corner_and_a_number_none(
+    style, fonts
+):
+    # a court read as a number at one corner only (a URW QS filling a phone's frame,
+    # its other corner not read) is told by its face in a single picture; the other
+    # corner is only guessed, the deck's index being smaller or larger than a typical
+    # one's (these faces' 0.6 to 1.1 times), so the panel is turned about its own middle
+    from vision.synth import CODES
+
+    for code in CODES:
+        if code.startswith("A"):
+            continue
+        face = render_face(
+            code, np.random.default_rng([7, CODES.index(code)]), style=style, fonts=fonts
+        )
+        for angle, corner in ((0.0, 0), (33.0, 1), (90.0, 1), (161.0, 0)):
+            assert _at_one_corner(face, angle, corner) == (code[:-1] in "JQK"), (code, angle)
+
+
+def test_one_corner_is_not_looked_at_on_a_table_frame_nor_under_another_card():
+    from vision.recognize import SQUEEZES, IndexDetection, Recognizer
+
+    queen = render_face("QS", np.random.default_rng(5), fonts="unseen")
+    nine = render_face("9S", np.random.default_rng(5), fonts="unseen")
+    img = _laid([(queen, 210.0, 210.0, 12.0)], 0.6)
+    det = IndexDetection("9", "S", 1.0, 1.0, *_anchor(queen, 0, 210.0, 210.0, 12.0, 0.6))
+    rec = Recognizer(threshold=0.0)
+    rec.faces = img
+    # a table frame: a fanned card's face lies under the next card's, one corner is
+    # not looked at
+    assert rec.cards([det])[0].flags == ()
+    rec.squeezes = SQUEEZES
+    assert "court-face" in rec.cards([det])[0].flags
+    # a nine under the queen laid across it: the queen's panel lies on the nine's
+    # face, and the queen's index there says that face may be another card's
+    cross = _laid([(nine, 210.0, 210.0, 0.0), (queen, 210.0, 210.0, 90.0)], 0.6)
+    under = IndexDetection("9", "S", 1.0, 1.0, *_anchor(nine, 0, 210.0, 210.0, 0.0, 0.6))
+    over = IndexDetection("Q", "S", 1.0, 1.0, *_anchor(queen, 0, 210.0, 210.0, 90.0, 0.6))
+    rec.faces = cross
+    readings = {r.card: r for r in rec.cards([under, over])}
+    assert "court-face" not in readings["9S"].flags
+    assert "court-face" in rec.cards([under])[0].flags  # the queen's index unread

@@ -529,6 +529,62 @@ def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     assert all(not r.flags for r in rec.cards([nine, other]))
 
 
+def test_one_index_read_again_at_a_larger_size_as_another_card_gives_way():
+    # a URW 4H shot by the Pi camera: both corners read 4H at 1.00, and the lower
+    # corner's 4 and heart read again with an index 1.4 times the size, a little off,
+    # as a 4D at 1.00, which stood as a second card
+    from dataclasses import replace
+
+    from vision.recognize import IndexDetection, _opposite_index
+
+    d = 34.0
+    upper = IndexDetection("4", "H", 1.0, 1.0, 180.0, 270.0, 0.0, 1.0, d)
+    lower = _opposite_index(upper)
+    again = IndexDetection("4", "D", 0.999, 1.0, lower.x + 4, lower.y + 24, 0.0, -1.0, 1.4 * d)
+    rec = Recognizer(threshold=0.0)
+    readings = {r.card: r for r in rec.cards([upper, lower, again])}
+    assert readings["4H"].confidence == 1.0 and not readings["4H"].flags
+    assert "one-ink" in readings["4D"].flags and readings["4D"].confidence < 0.01
+    # a card whose two corners were not joined (two readings apart) is read more often
+    # than the one reading, if as sure, of the ink it shares with one of them
+    far = replace(upper, x=upper.x - 400)  # too far to be the lower corner's card
+    readings = {r.card: r for r in rec.cards([far, lower, again])}
+    assert "one-ink" in readings["4D"].flags and readings["4D"].confidence < 0.01
+    # ... not if less sure (a real deal's JC at 1.00 and a 3D at 0.57 reading its ink
+    # with a larger index, the real 3D read elsewhere)
+    jack = IndexDetection("J", "C", 1.0, 1.0, 847.0, 291.0, 0.0, 1.0, 19.7)
+    three = IndexDetection("3", "D", 0.57, 0.9, 834.0, 303.0, 0.0, 1.0, 26.6)
+    elsewhere = replace(three, x=200.0, confidence=1.0)
+    readings = {r.card: r for r in rec.cards([jack, three, elsewhere])}
+    assert readings["JC"].confidence == 1.0 and not readings["JC"].flags
+    # two cards of one pack side by side are not one index's ink
+    beside = replace(again, x=lower.x + 0.8 * d, y=lower.y, d=d)
+    assert all(not r.flags for r in rec.cards([upper, lower, beside]))
+
+
+@pytest.mark.parametrize(("code", "rep", "seed"), [("4H", 2, 123), ("AH", 3, 123), ("4C", 2, 777)])
+def test_a_single_card_in_an_unseen_font_is_not_read_again_as_another_at_a_larger_size(
+    code, rep, seed
+):
+    # the single-card bench's views of a pack printed in fonts training never meets: a
+    # 4D read at 1.00 in a 4H and in an AH, a 4S at 0.99 in a 4C, beside the card itself
+    from vision.synth import CODES
+
+    views = list(PHOTO_VIEWS)
+    i = CODES.index(code)
+    image = card_photo(
+        code,
+        np.random.default_rng(seed + rep * 1000 + i),
+        views[(i + rep) % len(views)],
+        fonts="unseen",
+        deck="mixed",
+    )
+    rec = Recognizer()
+    readings = rec.read_any_scale(image)
+    assert readings and readings[0].card == code
+    assert [r.card for r in readings if r.confidence >= rec.confident] == [code]
+
+
 def test_in_a_slanted_single_picture_two_corners_read_as_two_suits_are_one_card():
     # the single-card bench's URW 7C, shot leaning: its near corner read 7C with an index
     # 1.3 times the far one's, the far one 7S, both sure, and both stood as cards

@@ -96,6 +96,16 @@ _ROOM = (128, 192)
 # room's width; and ink is what lies under this share of the paper near it
 _PANEL_BROAD = 0.35
 _INK_SHARE = 0.65
+# ... and where the other corner is only guessed (court_between's own_middle), the
+# panel's own middle lies within this share of the room's width and length of the
+# room's middle
+_OWN_MIDDLE = 0.15
+# ... and the panel lies on its card: a band round its box (this share of the room's
+# width) is mostly paper (_on_paper), where a rug's weave beside a half-covered
+# number card is not; the room is looked at with a band this share of it round it
+_OWN_RING = 0.08
+_OWN_BAND = 0.25
+_RING_PAPER = 0.5
 
 
 def count_pips(
@@ -197,6 +207,7 @@ def court_between(
     image: NDArray[np.uint8],
     a: tuple[float, float, float, float],
     b: tuple[float, float, float, float],
+    own_middle: bool = False,
 ) -> bool:
     """Whether a card read at both its corner indices, ``a`` and ``b`` (each ``(x, y,
     ux, uy)``: its midpoint, and rank to suit along the card), plainly shows a court
@@ -209,7 +220,12 @@ def court_between(
     prints its index, not where a typical deck does. A number card's pips are apart;
     its largest blob is one pip. A number card read in a font the network never met
     can read surely as another rank (a swash Q as a 9, a German B as an 8); its face
-    then says it is no number card."""
+    then says it is no number card.
+
+    ``own_middle``: ``b`` is only where a typical card would put the other corner
+    (a number read at one corner only, :meth:`vision.recognize.Recognizer.cards`):
+    the panel is turned half about its own middle, which must lie within
+    ``_OWN_MIDDLE`` of the room's each way, not about the room's."""
     ax, ay, ux, uy = a
     bx, by = b[0], b[1]
     cx, cy = (ax + bx) / 2, (ay + by) / 2
@@ -227,9 +243,13 @@ def court_between(
         return False
     # looked at a pixel an image pixel, at most _ROOM samples along the card
     k = max(1.0, 2 * half_h / _ROOM[1])
-    w, h = int(2 * half_w / k), int(2 * half_h / k)
-    if w < 16 or h < 16:
+    w0, h0 = int(2 * half_w / k), int(2 * half_h / k)  # the room's, in samples
+    if w0 < 16 or h0 < 16:
         return False
+    if own_middle:  # the room and a band round it (_OWN_BAND)
+        grow = 1 + 2 * _OWN_BAND
+        half_w, half_h = half_w * grow, half_h * grow
+    w, h = int(2 * half_w / k), int(2 * half_h / k)
     m = np.array(
         [
             [k * vx, k * lx, cx - half_w * vx - half_h * lx],
@@ -249,25 +269,55 @@ def court_between(
     # ink: well under the paper near it (the brightest within a disc a sixth of the
     # room's width across), not under one level for the room: a hard shadow over half
     # the card was all "ink"
-    near = max(3, w // 6 | 1)
+    near = max(3, w0 // 6 | 1)
     paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (near, near)))
     ink = cv2.compare(room, cv2.multiply(paper, 1.0, scale=_INK_SHARE), cv2.CMP_LT)
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
         ink, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
     sw, sh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
-    panel = (sw >= _PANEL[0] * w) & (sh >= _PANEL[1] * h)
+    panel = (sw >= _PANEL[0] * w0) & (sh >= _PANEL[1] * h0)
     for i in np.nonzero(panel)[0].tolist():
         blob = cv2.compare(labels, i + 1, cv2.CMP_EQ)
         # a panel is broad every way, not a line (a shadow's edge through the card's
         # middle is the same turned half)
         (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
-        if min(rw, rh) < _PANEL_BROAD * w:
+        if min(rw, rh) < _PANEL_BROAD * w0:
             continue
-        turned = cv2.dilate(np.ascontiguousarray(blob[::-1, ::-1]), np.ones((3, 3), np.uint8))
+        if own_middle:
+            mo = cv2.moments(blob, True)
+            mx, my = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
+            off_x, off_y = abs(mx - (w - 1) / 2), abs(my - (h - 1) / 2)
+            if off_x > _OWN_MIDDLE * w0 or off_y > _OWN_MIDDLE * h0:
+                continue
+            if not _on_paper(room, ink, stats[i + 1], hi, max(2, int(_OWN_RING * w0))):
+                continue
+            half_turn = np.array([[-1.0, 0.0, 2 * mx], [0.0, -1.0, 2 * my]])
+            turned = cv2.warpAffine(blob, half_turn, (w, h), flags=cv2.INTER_NEAREST)
+            turned = cv2.dilate(turned, np.ones((3, 3), np.uint8))
+        else:
+            turned = cv2.dilate(np.ascontiguousarray(blob[::-1, ::-1]), np.ones((3, 3), np.uint8))
         if cv2.countNonZero(cv2.bitwise_and(blob, turned)) >= _PANEL_SAME * cv2.countNonZero(blob):
             return True
     return False
+
+
+def _on_paper(
+    room: NDArray[np.uint8], ink: NDArray[np.uint8], stat: NDArray[np.int32], hi: float, r: int
+) -> bool:
+    """Whether the band ``r`` samples wide round a blob's box (``stat``: its
+    connected-component stats) in ``room`` is at least ``_RING_PAPER`` paper: no ink,
+    and at least ``_INK_SHARE`` of the room's paper level ``hi``."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    h, w = room.shape[:2]
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
+    outer = (x1 - x0) * (y1 - y0) - bw * bh
+    if outer <= 0:
+        return False
+    light = cv2.compare(room, _INK_SHARE * hi, cv2.CMP_GE)
+    paper = cv2.bitwise_and(light, cv2.bitwise_not(ink))
+    inside = cv2.countNonZero(paper[y : y + bh, x : x + bw])
+    return cv2.countNonZero(paper[y0:y1, x0:x1]) - inside >= _RING_PAPER * outer
 
 
 def _one_ink(

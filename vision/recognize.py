@@ -34,6 +34,7 @@ The steps (see :mod:`vision.proposals` for the first two):
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,13 @@ PIP_AGREE = 0.75
 PIP_COUNTED = 0.999
 # Recognizer.cards remembers this many pairs of corners looked between for a court
 COURTS_KEPT = 4096
+# A number read at one corner of a single picture is looked at for a court's face
+# between that corner and where a card this many times a typical one's length in
+# index sizes puts the other (a deck prints its index smaller or larger: the bench's
+# rendered faces 0.9 to 1.8 times a typical one's): with the panel turned about its
+# own middle, rendered courts of four packs at four turns from either corner 384 of
+# 384 (each size alone 32 to 53 of 96 a pack), number cards 0 of 1,152
+ONE_CORNER_SIZES = (0.85, 1.05, 1.3, 1.6, 1.9)
 # A single picture (read_any_scale) holds one pack at one scale: a reading whose index
 # is more than OUTSIZE times larger or smaller than the median of the indices read
 # surely (at OUTSIZE_SURE) on other cards, where OUTSIZE_WITNESSES cards or more
@@ -424,6 +432,13 @@ def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
     return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * min(a.d, b.d))
 
 
+def _one_ink(a: IndexDetection, b: IndexDetection) -> bool:
+    """Do two readings at different scales take in one index's ink? The nearer lies
+    within ``SAME_INDEX`` of the larger one's d (:func:`_one_index` takes the
+    smaller's: two readings at one scale)."""
+    return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * max(a.d, b.d))
+
+
 def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     """Of readings that are one index read twice, the surer (as :meth:`Recognizer.read`
     keeps them): for joining readings of neighbouring regions of one frame."""
@@ -463,6 +478,16 @@ def _opposite_corner_miss(
     ea, eb = _OTHER_CORNER
     f = min(max((a * ea + b * eb) / (ea * ea + eb * eb), spread[0]), spread[1])
     return float(np.hypot(a - f * ea, b - f * eb))
+
+
+def _opposite_index(det: IndexDetection) -> IndexDetection:
+    """Where a typical card whose index is read ``det`` has its opposite index (the
+    same reading there, turned round)."""
+    ea, eb = _OTHER_CORNER
+    vx, vy = det.uy, -det.ux
+    x = det.x + det.d * (ea * vx + eb * det.ux)
+    y = det.y + det.d * (ea * vy + eb * det.uy)
+    return replace(det, x=x, y=y, ux=-det.ux, uy=-det.uy)
 
 
 def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
@@ -835,17 +860,23 @@ class Recognizer:
                 best[j] = sure[j]
         return int(np.count_nonzero(best))
 
-    @staticmethod
     def _counted(
-        dets: list[IndexDetection], image: NDArray[np.uint8], origin: tuple[int, int] = (0, 0)
+        self,
+        dets: list[IndexDetection],
+        image: NDArray[np.uint8],
+        origin: tuple[int, int] = (0, 0),
     ) -> list[IndexDetection]:
         """``dets`` (in ``image``'s pixels from ``origin``), each reading of a number rank
         less sure than ``PIP_COUNTED`` with the pips its face shows
-        (:func:`vision.pips.count_pips`)."""
+        (:func:`vision.pips.count_pips`); in a single picture (:meth:`read_any_scale`,
+        where a reading's time matters less than a frame's) every one, so that a
+        number read surely at one corner whose face shows its pips is not looked at
+        for a court's (:meth:`_court_read_as_number`), and one whose face shows
+        another number is doubted however sure."""
         ox, oy = origin
         return [
             replace(det, pips=count_pips(image, det.x + ox, det.y + oy, det.ux, det.uy, det.d))
-            if det.rank in PIP_RANKS and det.rank_confidence < PIP_COUNTED
+            if det.rank in PIP_RANKS and (det.rank_confidence < PIP_COUNTED or self.squeezes)
             else det
             for det in dets
         ]
@@ -1045,6 +1076,19 @@ class Recognizer:
                 if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
+        # one index's ink read at two scales as two cards (a URW 4H's rank and heart
+        # read again with 1.4 times the index size as a 4D, both at 1.00): the reading
+        # of one corner gives way to a card read at both its corners, or to one as
+        # sure read at another place as well (its two corners not joined)
+        shared: dict[int, float] = {}
+        for i in singles:
+            a = groups[i][1][0]
+            for card, members, copies in groups:
+                if card == a.card or (len(members) < 2 and copies <= groups[i][2]):
+                    continue
+                for b in members:
+                    if _one_ink(a, b) and (len(members) == 2 or b.confidence >= a.confidence):
+                        shared[i] = max(shared.get(i, 0.0), b.confidence)
         outlines = [
             _joined_outline(m) if len(m) == 2 else _card_outline(m[0]) for _, m, _ in groups
         ]
@@ -1060,6 +1104,10 @@ class Recognizer:
                     conf *= 1 - against[i]
                     rank_conf *= 1 - against[i]
                 flags.append("corners-disagree")
+            if i in shared:
+                conf *= 1 - shared[i]
+                rank_conf *= 1 - shared[i]
+                flags.append("one-ink")
             if any(m.pips_disagree for m in members):
                 flags.append("pips-disagree")
             if i in impossible:  # print on another card's face, read as a card
@@ -1070,7 +1118,7 @@ class Recognizer:
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("outsize")
-            if self._court_read_as_number(card, members):
+            if self._court_read_as_number(card, members, dets):
                 conf *= PIP_DOUBT
                 rank_conf *= PIP_DOUBT
                 flags.append("court-face")
@@ -1090,15 +1138,26 @@ class Recognizer:
             if r.confidence >= self.threshold or r.rank_confidence >= self.threshold
         ]
 
-    def _court_read_as_number(self, card: str, members: list[IndexDetection]) -> bool:
+    def _court_read_as_number(
+        self, card: str, members: list[IndexDetection], dets: Sequence[IndexDetection] = ()
+    ) -> bool:
         """Whether a number card read at both its corners shows a court card's face
         between them (:func:`vision.pips.court_between`): a court whose index is
         printed in a font the network never met, read surely as a number (a swash Q
         as a 9C at 1.00 in a single photograph; a German pack's B as an 8D laid in a
-        trick, a false ``placed``). Both corners: a fanned hand's card seldom shows
-        both, and its face then lies under the next card. Looked at once per pair of
-        corners (the live loop weighs its readings afresh every frame)."""
-        if card[:-1] not in PIP_RANKS or len(members) != 2 or self.faces is None:
+        trick, a false ``placed``). Both corners on a table frame: a fanned hand's
+        card seldom shows both, and its face then lies under the next card. In a
+        single picture (:meth:`read_any_scale`: one card, or a deal laid out) a
+        number read at one corner, whose face does not plainly show its pips, is
+        looked at as well, between that corner and where a typical card puts the
+        other (a URW QS shot by a phone, one corner read 9S at 0.96, the other not
+        at all). Looked at once per pair of corners (the live loop weighs its
+        readings afresh every frame)."""
+        if card[:-1] not in PIP_RANKS or self.faces is None:
+            return False
+        if len(members) == 1 and self.squeezes:
+            return self._court_at_one_corner(members[0], dets)
+        if len(members) != 2:
             return False
         a, b = members
         key = tuple(round(v, 1) for v in (a.x, a.y, a.ux, a.uy, b.x, b.y, b.ux, b.uy))
@@ -1109,6 +1168,30 @@ class Recognizer:
             court = court_between(self.faces, (a.x, a.y, a.ux, a.uy), (b.x, b.y, b.ux, b.uy))
             self._courts[key] = court
         return court
+
+    def _court_at_one_corner(self, a: IndexDetection, dets: Sequence[IndexDetection]) -> bool:
+        """:meth:`_court_read_as_number` of a number read at one corner of a single
+        picture, whose face does not plainly show its pips: the other corner guessed
+        for cards ``ONE_CORNER_SIZES`` times a typical one's length in index sizes,
+        leaving out each guess whose card has another index read on its face (``dets``:
+        the face may then be that card's, a court laid over a number)."""
+        if self.faces is None or (a.pips is not None and not a.pips_disagree):
+            return False  # its face shows its pips
+        for k in ONE_CORNER_SIZES:
+            sized = replace(a, d=a.d * k)
+            outline = np.array(_card_outline(sized), np.float32).reshape(-1, 1, 2)
+            if any(
+                not _one_index(a, o)
+                and cv2.pointPolygonTest(outline, (float(o.x), float(o.y)), False) >= 0
+                for o in dets
+            ):
+                continue
+            o = _opposite_index(sized)
+            if court_between(
+                self.faces, (a.x, a.y, a.ux, a.uy), (o.x, o.y, o.ux, o.uy), own_middle=True
+            ):
+                return True
+        return False
 
     @staticmethod
     def _impossible(
