@@ -627,6 +627,86 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert {r.card for r in watcher.readings if r.confidence >= 0.7} == whole_after
 
 
+class _Doubtful(Recognizer):
+    """A recogniser that reads one card's indices doubtfully until ``sure_at`` (the
+    test's clock, ``now``): a card in a font the network never met, read as it
+    settles in a less good frame."""
+
+    card = ""
+    now = 0.0
+    sure_at = float("inf")
+
+    def _doubt(self, dets):
+        if self.now >= self.sure_at:
+            return dets
+        return [
+            replace(d, confidence=0.6, rank_confidence=0.6) if d.card == self.card else d
+            for d in dets
+        ]
+
+    def detect_indices(self, image):
+        return self._doubt(super().detect_indices(image))
+
+    def detect_regions(self, image, rois, **kw):
+        return self._doubt(super().detect_regions(image, rois, **kw))
+
+
+@pytest.mark.parametrize("again", [True, False])
+def test_an_index_read_doubtfully_is_read_again_where_nothing_changed_for_a_while(
+    again, monkeypatch
+):
+    # vision/watch.py DOUBT_S: a German 9D in an unseen font read 7D at 0.71 as the
+    # hand left, and kept so 3.4 s, until a change near it had it read again
+    import vision.watch as watch_module
+
+    doubt_s = watch_module.DOUBT_S
+    if not again:
+        monkeypatch.setattr(watch_module, "DOUBT_S", -1.0)
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    size = (2400, 1600)
+    before = make_scene(np.random.default_rng(801), size=size, d_range=d_range, hands=0.0)
+    other = make_scene(np.random.default_rng(804), size=size, d_range=d_range, hands=0.0)
+    x0, y0, x1, y1 = (1500, 700, 1900, 1100)
+    after = before.image.copy()
+    after[y0:y1, x0:x1] = other.image[y0:y1, x0:x1]
+    rec = _Doubtful()
+    new = {r.card for r in rec.read(after) if r.confidence >= 0.9} - {
+        r.card for r in rec.read(before.image)
+    }
+    assert new, "the pasted stretch should hold cards of its own"
+    rec.card = sorted(new)[0]
+    rec.sure_at = 3.5  # read surely from half a second after it was laid, if looked at
+    watcher = TableWatcher(rec)
+    placed: dict[str, float] = {}
+    t = 0.0
+    for image, seconds in ((before.image, 2.0), (after, 8.0)):
+        for _ in range(int(seconds * 5)):
+            rec.now = t
+            for obs in watcher.process(t, image)[0]:
+                if obs.kind == "placed":
+                    placed[obs.card] = t
+            t += 0.2
+    if again:
+        assert 3.5 <= placed[rec.card] <= 4.2  # three frames read surely
+    else:
+        assert rec.card not in placed  # nothing changed there, nothing read it again
+    # the cards read surely from the first are placed either way
+    assert set(new) - {rec.card} <= set(placed)
+    # looked at again for DOUBT_S at most: a doubt that stays costs nothing after that
+    rec.sure_at = float("inf")
+    watcher = TableWatcher(rec)
+    looks = []
+    for i in range(5 * 8):
+        rec.now = t = i * 0.2
+        watcher.process(t, after)
+        looks.append(watcher.region_reads + watcher.full_reads)
+    # read every frame while the doubt is fresh (the first frames' reading settles
+    # the table), then never again though the card is still read doubtfully
+    settled = int(5 * (doubt_s + 0.4))
+    assert looks[-1] == looks[settled if again else 5], looks
+    assert (looks[settled] - looks[5] >= 5 * (doubt_s - 1)) == again, looks
+
+
 class _Flicker(Recognizer):
     """A recogniser that misses some cards: one whose reading flickers below the line."""
 

@@ -79,6 +79,16 @@ MOVED_PX = 3.0
 # ... every marker found must have moved as one picture moves, each corner within this
 # of one motion fitted to them all (_one_motion)
 ONE_MOTION_PX = 3.0
+# An index read doubtfully (in no reading as sure as the recogniser's `confident`:
+# read less surely, its face showing another number of pips or a court's, its other
+# corner read otherwise) is read again every frame for DOUBT_S seconds
+# after it was first read so, even where the picture did not change: a German 9D in
+# a font the network never met, laid in a trick, was read 7D at 0.71 (its face nine
+# pips) as the hand left, and kept so for 3.4 s, until a change near it had it read
+# again; read again, it was a 9D at 1.00 in one frame of ten. At most DOUBTS spots a
+# frame, the latest first (junk read doubtfully on the cloth costs DOUBT_S once).
+DOUBT_S = 3.0
+DOUBTS = 4
 # A recalibration is said at most once in NOTE_S seconds (a mount sagging is calibrated
 # afresh every few pixels), unless the markers moved this far or more
 NOTE_S = 60.0
@@ -163,6 +173,9 @@ class TableWatcher:
         # each placed card's spot as the gate last saw it there, read and lying still:
         # card -> (x, y as the sightings give them, the gate's patch)
         self._spots: dict[str, tuple[float, float, NDArray[np.uint8]]] = {}
+        # where an index was read doubtfully, in the frame's pixels, and since when:
+        # (x, y, d, first read so) (DOUBT_S)
+        self._doubts: list[tuple[float, float, float, float]] = []
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -258,6 +271,7 @@ class TableWatcher:
         self._lost = False
         self.recognizer.calibration = fresh
         self._spots.clear()
+        self._doubts.clear()  # in the frame's pixels, where the table lay before
         self.recalibrations += 1
         # a mount sagging is calibrated afresh every few pixels: said at most once in
         # NOTE_S unless it moved far
@@ -380,6 +394,25 @@ class TableWatcher:
                 out.append(Sighting(card, 0.0, x, y, placed[card]))
         return out
 
+    def _doubted(self, t: float) -> None:
+        """Where indices are read doubtfully now (:data:`DOUBT_S`: in no reading as
+        sure as the recogniser's ``confident``), each spot with the time it was first
+        read so: a spot read doubtfully before keeps its time, one no longer read so
+        is forgotten."""
+        sure = self.recognizer.confident
+        read = {id(d) for r in self.readings if r.confidence >= sure for d in r.indices}
+        was = self._doubts
+        now = []
+        for d in self.dets:
+            if id(d) in read:
+                continue
+            since = next(
+                (w[3] for w in was if math.hypot(w[0] - d.x, w[1] - d.y) < 0.5 * max(d.d, w[2])),
+                t,
+            )
+            now.append((d.x, d.y, d.d, since))
+        self._doubts = sorted(now, key=lambda w: w[3])
+
     def process(
         self, t: float, image: NDArray[np.uint8], small: NDArray[np.uint8] | None = None
     ) -> tuple[list[Observation], list[CardReading]]:
@@ -417,6 +450,11 @@ class TableWatcher:
         rois: list[Box] = []
         if not full:
             spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not settling(x, y)]
+            spots += [
+                (x, y)
+                for x, y, _, since in self._doubts[-DOUBTS:]
+                if t - since <= DOUBT_S and not self.gate.moving_near(x, y, t, radius_px=half_card)
+            ]
             rois = self._regions(look.regions, spots, shape, index_d)
             if not rois and look.sweep is not None:
                 rois = [look.sweep]
@@ -448,6 +486,7 @@ class TableWatcher:
 
         t2 = time.perf_counter()
         self.readings = self.recognizer.cards(self.dets)
+        self._doubted(t)
         new = {id(d) for d in fresh}
         flagged = [r for r in self.readings if r.flags and any(id(d) in new for d in r.indices)]
         sightings = []
