@@ -301,3 +301,17 @@ def test_one_corner_is_not_looked_at_on_a_table_frame_nor_under_another_card():
     readings = {r.card: r for r in rec.cards([under, over])}
     assert "court-face" not in readings["9S"].flags
     assert "court-face" in rec.cards([under])[0].flags  # the queen's index unread
+
+
+def test_a_pack_whose_index_is_small_for_its_card_still_shows_its_pips():
+    # a URW pack's 3H, its index two thirds of a typical one's for its card: its lower
+    # corner read 8H at 1.00, and an outline drawn for a typical index held no pips
+    counted = 0
+    for i, rank in enumerate(("3", "4", "5", "6", "7", "8", "9")):
+        face = _typical(rank + "H", 300 + i, (20.0, 24.5))
+        image = _laid([(face, 210.0, 210.0, 15.0)], 0.55)
+        for corner in (0, 1):
+            got = count_pips(image, *_anchor(face, corner, 210.0, 210.0, 15.0, 0.55))
+            assert got in (None, PIP_RANKS[rank]), (rank, corner, got)  # never another
+            counted += got == PIP_RANKS[rank]
+    assert counted >= 7, counted

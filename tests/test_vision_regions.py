@@ -707,6 +707,30 @@ def test_an_index_read_doubtfully_is_read_again_where_nothing_changed_for_a_whil
     assert (looks[settled] - looks[5] >= 5 * (doubt_s - 1)) == again, looks
 
 
+def test_a_doubtful_index_never_makes_a_small_frame_one_to_read_whole(monkeypatch):
+    # a 1280 x 720 frame: one doubtful spot's box with its margin is half the frame,
+    # and every frame for 3 s was read whole (a review's probe: 18 whole reads, not 4)
+    import vision.watch as watch_module
+
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    before = make_scene(np.random.default_rng(801), size=(1280, 720), d_range=d_range, hands=0.0)
+    other = make_scene(np.random.default_rng(804), size=(1280, 720), d_range=d_range, hands=0.0)
+    after = before.image.copy()
+    after[250:550, 800:1100] = other.image[250:550, 800:1100]
+    whole = []
+    for doubt_s in (watch_module.DOUBT_S, -1.0):
+        monkeypatch.setattr(watch_module, "DOUBT_S", doubt_s)
+        rec = _Doubtful()
+        new = {r.card for r in rec.read(after) if r.confidence >= 0.9}
+        rec.card = sorted(new - {r.card for r in rec.read(before.image)})[0]
+        watcher = TableWatcher(rec)
+        for i in range(5 * 7):
+            rec.now = t = i * 0.2
+            watcher.process(t, before.image if t < 2.0 else after)
+        whole.append(watcher.full_reads)
+    assert whole[0] == whole[1], whole
+
+
 class _Flicker(Recognizer):
     """A recogniser that misses some cards: one whose reading flickers below the line."""
 

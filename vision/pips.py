@@ -62,9 +62,11 @@ _LONG = (0.45, 0.85)
 _WIDE = (0.28, 0.65)
 # The outline is also drawn for an index this many times as large: a misreading
 # often pairs its rank with ink a little off the index's own suit (a URW 5S's lower
-# corner read as a 6S 15 % small), and a deck prints its index smaller or larger.
+# corner read as a 6S 15 % small), and a deck prints its index smaller or larger
+# (a URW pack's index two thirds of a typical one's for its card: a 3H whose lower
+# corner read 8H at 1.00 counted three pips only at 1.4 and 1.65 times).
 # The counts the outlines find must agree.
-_SCALES = (1.0, 1.18, 0.85)
+_SCALES = (1.0, 1.18, 0.85, 1.4, 1.65)
 # ... and turned this many degrees either way (at the index's own size): a printed
 # pack's index need not stand square on its card (a pinochle 9H's rank and suit lie
 # some 8 degrees off the card's length), and the face looked at so is askew, its pips

@@ -174,8 +174,8 @@ class TableWatcher:
         # card -> (x, y as the sightings give them, the gate's patch)
         self._spots: dict[str, tuple[float, float, NDArray[np.uint8]]] = {}
         # where an index was read doubtfully, in the frame's pixels, and since when:
-        # (x, y, d, first read so) (DOUBT_S)
-        self._doubts: list[tuple[float, float, float, float]] = []
+        # (x, y, d, first read so, how sure) (DOUBT_S)
+        self._doubts: list[tuple[float, float, float, float, float]] = []
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -394,24 +394,39 @@ class TableWatcher:
                 out.append(Sighting(card, 0.0, x, y, placed[card]))
         return out
 
-    def _doubted(self, t: float) -> None:
+    def _doubted(
+        self, t: float, fresh: list[IndexDetection], changed: tuple[Box, ...] | None = ()
+    ) -> None:
         """Where indices are read doubtfully now (:data:`DOUBT_S`: in no reading as
         sure as the recogniser's ``confident``), each spot with the time it was first
         read so: a spot read doubtfully before keeps its time, one no longer read so
-        is forgotten."""
+        is forgotten, and one read afresh where the picture changed (``changed``, the
+        gate's boxes; ``None``: a frame read whole, every spot) starts again: a hand that lay
+        still on a card laid, then left, is a change there. Ordered by that time and,
+        within one time, by how sure (the surest last: nearest to a sure reading)."""
         sure = self.recognizer.confident
         read = {id(d) for r in self.readings if r.confidence >= sure for d in r.indices}
+        new = {id(d) for d in fresh}
         was = self._doubts
         now = []
         for d in self.dets:
             if id(d) in read:
                 continue
-            since = next(
-                (w[3] for w in was if math.hypot(w[0] - d.x, w[1] - d.y) < 0.5 * max(d.d, w[2])),
-                t,
+            anew = id(d) in new and (
+                changed is None or any(b[0] <= d.x < b[2] and b[1] <= d.y < b[3] for b in changed)
             )
-            now.append((d.x, d.y, d.d, since))
-        self._doubts = sorted(now, key=lambda w: w[3])
+            since = t
+            if not anew:
+                since = next(
+                    (
+                        w[3]
+                        for w in was
+                        if math.hypot(w[0] - d.x, w[1] - d.y) < 0.5 * max(d.d, w[2])
+                    ),
+                    t,
+                )
+            now.append((d.x, d.y, d.d, since, d.confidence))
+        self._doubts = sorted(now, key=lambda w: (w[3], w[4]))
 
     def process(
         self, t: float, image: NDArray[np.uint8], small: NDArray[np.uint8] | None = None
@@ -450,16 +465,23 @@ class TableWatcher:
         rois: list[Box] = []
         if not full:
             spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not settling(x, y)]
-            spots += [
-                (x, y)
-                for x, y, _, since in self._doubts[-DOUBTS:]
-                if t - since <= DOUBT_S and not self.gate.moving_near(x, y, t, radius_px=half_card)
-            ]
             rois = self._regions(look.regions, spots, shape, index_d)
+            cost = self._cost(shape, index_d)
+            most = self.full_share * shape[0] * shape[1]
+            # the doubtful spots due now (none under a moving hand), the latest: read
+            # with the rest where that does not make the frame one to read whole
+            doubts = [
+                (x, y)
+                for x, y, _, since, _ in self._doubts
+                if t - since <= DOUBT_S and not self.gate.moving_near(x, y, t, radius_px=half_card)
+            ][-DOUBTS:]
+            if doubts:
+                more = self._regions(look.regions, spots + doubts, shape, index_d)
+                if sum(cost(b) for b in more) <= most:
+                    rois = more
             if not rois and look.sweep is not None:
                 rois = [look.sweep]
-            cost = self._cost(shape, index_d)
-            full = sum(cost(b) for b in rois) > self.full_share * shape[0] * shape[1]
+            full = sum(cost(b) for b in rois) > most
         t1 = time.perf_counter()
         fresh: list[IndexDetection] = []
         looked: bool | Callable[[float, float], bool] = False
@@ -486,7 +508,7 @@ class TableWatcher:
 
         t2 = time.perf_counter()
         self.readings = self.recognizer.cards(self.dets)
-        self._doubted(t)
+        self._doubted(t, fresh, None if full else look.regions)
         new = {id(d) for d in fresh}
         flagged = [r for r in self.readings if r.flags and any(id(d) in new for d in r.indices)]
         sightings = []
