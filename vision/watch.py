@@ -85,8 +85,9 @@ ONE_MOTION_PX = 3.0
 # after it was first read so, even where the picture did not change: a German 9D in
 # a font the network never met, laid in a trick, was read 7D at 0.71 (its face nine
 # pips) as the hand left, and kept so for 3.4 s, until a change near it had it read
-# again; read again, it was a 9D at 1.00 in one frame of ten. At most DOUBTS spots a
-# frame, the latest first (junk read doubtfully on the cloth costs DOUBT_S once).
+# again; read again, it was a 9D at 1.00 in one frame of ten. Of the spots due, at most
+# DOUBTS a frame, the latest, and never so many that the frame is read whole (junk
+# read doubtfully on the cloth costs DOUBT_S once, and again only where it changed).
 DOUBT_S = 3.0
 DOUBTS = 4
 # A recalibration is said at most once in NOTE_S seconds (a mount sagging is calibrated
