@@ -103,7 +103,7 @@ _INK_SHARE = 0.65
 # room's middle
 _OWN_MIDDLE = 0.15
 # ... and the panel lies on its card: a band round its box (this share of the room's
-# width) is mostly paper (_on_paper), where a rug's weave beside a half-covered
+# width) is mostly paper (_ringed), where a rug's weave beside a half-covered
 # number card is not; the room is looked at with a band this share of it round it
 _OWN_RING = 0.08
 _OWN_BAND = 0.25
@@ -279,6 +279,7 @@ def court_between(
     )
     sw, sh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     panel = (sw >= _PANEL[0] * w0) & (sh >= _PANEL[1] * h0)
+    on_paper: NDArray[np.uint8] | None = None  # made for the first panel that needs it
     for i in np.nonzero(panel)[0].tolist():
         blob = cv2.compare(labels, i + 1, cv2.CMP_EQ)
         # a panel is broad every way, not a line (a shadow's edge through the card's
@@ -292,7 +293,10 @@ def court_between(
             off_x, off_y = abs(mx - (w - 1) / 2), abs(my - (h - 1) / 2)
             if off_x > _OWN_MIDDLE * w0 or off_y > _OWN_MIDDLE * h0:
                 continue
-            if not _on_paper(room, ink, stats[i + 1], hi, max(2, int(_OWN_RING * w0))):
+            if on_paper is None:  # paper: no ink, and at least _INK_SHARE of its level
+                light = cv2.compare(room, _INK_SHARE * hi, cv2.CMP_GE)
+                on_paper = cv2.bitwise_and(light, cv2.bitwise_not(ink))
+            if not _ringed(on_paper, stats[i + 1], max(2, int(_OWN_RING * w0))):
                 continue
             half_turn = np.array([[-1.0, 0.0, 2 * mx], [0.0, -1.0, 2 * my]])
             turned = cv2.warpAffine(blob, half_turn, (w, h), flags=cv2.INTER_NEAREST)
@@ -304,20 +308,15 @@ def court_between(
     return False
 
 
-def _on_paper(
-    room: NDArray[np.uint8], ink: NDArray[np.uint8], stat: NDArray[np.int32], hi: float, r: int
-) -> bool:
+def _ringed(paper: NDArray[np.uint8], stat: NDArray[np.int32], r: int) -> bool:
     """Whether the band ``r`` samples wide round a blob's box (``stat``: its
-    connected-component stats) in ``room`` is at least ``_RING_PAPER`` paper: no ink,
-    and at least ``_INK_SHARE`` of the room's paper level ``hi``."""
+    connected-component stats) is at least ``_RING_PAPER`` ``paper`` (a mask)."""
     x, y, bw, bh = (int(v) for v in stat[:4])
-    h, w = room.shape[:2]
+    h, w = paper.shape[:2]
     x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
     outer = (x1 - x0) * (y1 - y0) - bw * bh
     if outer <= 0:
         return False
-    light = cv2.compare(room, _INK_SHARE * hi, cv2.CMP_GE)
-    paper = cv2.bitwise_and(light, cv2.bitwise_not(ink))
     inside = cv2.countNonZero(paper[y : y + bh, x : x + bw])
     return cv2.countNonZero(paper[y0:y1, x0:x1]) - inside >= _RING_PAPER * outer
 

@@ -1118,7 +1118,8 @@ class Recognizer:
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("outsize")
-            if self._court_read_as_number(card, members, dets):
+            kept = conf >= self.threshold or rank_conf >= self.threshold
+            if kept and self._court_read_as_number(card, members, dets):
                 conf *= PIP_DOUBT
                 rank_conf *= PIP_DOUBT
                 flags.append("court-face")
@@ -1175,18 +1176,20 @@ class Recognizer:
         for cards ``ONE_CORNER_SIZES`` times a typical one's length in index sizes,
         leaving out each guess whose card has another index read on its face (``dets``:
         the face may then be that card's, a court laid over a number)."""
-        if self.faces is None or (a.pips is not None and not a.pips_disagree):
-            return False  # its face shows its pips
+        if self.faces is None or a.d <= 0 or (a.pips is not None and not a.pips_disagree):
+            return False  # no face to look at, or it shows its pips
+        # the other indices read, in face pixels of a card of a typical size whose
+        # index is ``a`` (as _card_outline draws it): across and along the card
+        others = [o for o in dets if not _one_index(a, o)]
+        dx = np.array([o.x - a.x for o in others], np.float64)
+        dy = np.array([o.y - a.y for o in others], np.float64)
+        across = (dx * a.uy - dy * a.ux) * INDEX_D / a.d
+        along = (dx * a.ux + dy * a.uy) * INDEX_D / a.d
         for k in ONE_CORNER_SIZES:
-            sized = replace(a, d=a.d * k)
-            outline = np.array(_card_outline(sized), np.float32).reshape(-1, 1, 2)
-            if any(
-                not _one_index(a, o)
-                and cv2.pointPolygonTest(outline, (float(o.x), float(o.y)), False) >= 0
-                for o in dets
-            ):
+            fx, fy = INDEX_ANCHOR[0] + across / k, INDEX_ANCHOR[1] + along / k
+            if np.any((fx >= 0) & (fx <= FACE_W) & (fy >= 0) & (fy <= FACE_H)):
                 continue
-            o = _opposite_index(sized)
+            o = _opposite_index(replace(a, d=a.d * k))
             if court_between(
                 self.faces, (a.x, a.y, a.ux, a.uy), (o.x, o.y, o.ux, o.uy), own_middle=True
             ):
