@@ -376,6 +376,46 @@ def test_a_pyramid_made_only_where_patches_are_cut_gives_the_whole_pyramids_patc
     assert all(np.array_equal(sparse[level], whole[level]) for level in range(6))
 
 
+def test_a_large_frames_paper_is_judged_round_its_cards_alone_and_is_the_whole_judged_everywhere():
+    # A table frame of the club's camera (over PAPER_TILED pixels) has its paper
+    # judged only in the tiles where a sheet of it may lie, and in the pixels round
+    # them its tests reach: the mask is the whole picture's judged everywhere, pixel
+    # for pixel, under hard light too; where paper may lie nearly everywhere (a pale
+    # table) the picture is judged whole
+    from vision.proposals import PAPER_TILED, _paper
+
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    ways = set()
+    for seed in (9_000_710, 9_000_711, 9_000_700):
+        scene = make_scene(
+            np.random.default_rng(seed), size=(2688, 2688), d_range=d_range, hard=0.5
+        )
+        pic = Picture(scene.image)
+        assert pic.shape[0] * pic.shape[1] >= PAPER_TILED
+        tiles = pic._paper_tiles()
+        ways.add(tiles is None)
+        judged = Picture(scene.image)  # everywhere, its half and bars made whole
+        whole = _paper(judged.half, *judged.bars, judged.neutral)
+        assert whole.any() and np.array_equal(pic.paper(), whole), (seed, scene.hard_conditions)
+        if tiles is not None:
+            assert tiles.mean() < 0.5
+            # the gate's first level is the halves made for the paper, and those the
+            # ink's pieces asked for (Picture.half_over), the rest made as patches
+            # need it: its patches are those of a mean pyramid made from nothing
+            props = all_proposals(pic)
+            seeded = pic.pyramid(gate=True)
+            assert pic._half_parts is not None
+            assert np.shares_memory(seeded.levels[1], pic._half_parts[0])
+            plain = Pyramid(pic.image, pic.lift, mean=True)
+            for scale in (1.0, 3.0):
+                scaled = replace(props, d=props.d * scale)
+                cut = extract_patches(seeded, scaled, size=(18, 12), even=False)
+                assert np.array_equal(
+                    cut, extract_patches(plain, scaled, size=(18, 12), even=False)
+                )
+    assert ways == {True, False}  # both ways were taken
+
+
 def test_the_gates_pyramid_is_of_two_by_two_means_and_its_first_level_the_pictures_half():
     from vision.proposals import Pyramid, extract_patches
 
@@ -391,8 +431,11 @@ def test_the_gates_pyramid_is_of_two_by_two_means_and_its_first_level_the_pictur
     scene = make_scene(np.random.default_rng(9_000_603), size=(1280, 720), d_range=(18.0, 30.0))
     pic = Picture(_on_cloth(scene.image))
     props = all_proposals(pic)
+    # (this 3200 x 1800 frame's paper was judged round its cards, Picture.paper; a
+    # picture judged whole has made its half for it)
+    half = pic.half_colour
     seeded = pic.pyramid(gate=True)
-    assert seeded.whole(1) and np.shares_memory(seeded.levels[1], pic.half_colour)
+    assert seeded.whole(1) and np.shares_memory(seeded.levels[1], half)
     plain = Pyramid(pic.image, pic.lift, mean=True)
     for scale in (1.0, 3.0):  # from the first level and the third
         scaled = replace(props, d=props.d * scale)
