@@ -399,9 +399,9 @@ def test_a_large_frames_paper_is_judged_round_its_cards_alone_and_is_the_whole_j
         assert whole.any() and np.array_equal(pic.paper(), whole), (seed, scene.hard_conditions)
         if tiles is not None:
             assert tiles.mean() < 0.5
-            # the gate's first level is the halves made for the paper, and those the
-            # ink's pieces asked for (Picture.half_over), the rest made as patches
-            # need it: its patches are those of a mean pyramid made from nothing
+            # the gate's first level is the halves made for the paper, the rest made
+            # as patches need it: its patches are those of a mean pyramid made from
+            # nothing
             props = all_proposals(pic)
             seeded = pic.pyramid(gate=True)
             assert pic._half_parts is not None

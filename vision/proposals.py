@@ -492,26 +492,6 @@ class Picture:
         self._half_parts = (half, made)
         return mask
 
-    def half_over(self, boxes: list[Box]) -> None:
-        """Halve the picture over ``boxes`` (its pixels) into the colour half that
-        its paper's pieces began (:meth:`paper`), where it is not made yet: the
-        pieces its ink is read in, round which the gate's patches lie. (The gate's
-        pyramid would make those tiles one patch's worth at a time: 2 ms a
-        4608 x 2592 table frame more than one halving of each piece.)"""
-        if self._half_parts is None:
-            return
-        half, made = self._half_parts
-        hh, hw = half.shape[:2]
-        pt = Pyramid.TILE
-        need = np.zeros_like(made)
-        for x0, y0, x1, y1 in boxes:
-            need[y0 // 2 // pt : -(-(y1 // 2) // pt), x0 // 2 // pt : -(-(x1 // 2) // pt)] = True
-        need &= ~made
-        for a, b, c, d in _tile_boxes(need):
-            hx0, hy0, hx1, hy1 = a * pt, b * pt, min(hw, c * pt), min(hh, d * pt)
-            half[hy0:hy1, hx0:hx1] = _halved(self.image[2 * hy0 : 2 * hy1, 2 * hx0 : 2 * hx1])
-            made[b:d, a:c] = True
-
     @cached_property
     def neutral(self) -> NDArray[np.uint8]:
         """255 at each quarter-size pixel whose colour, balanced (:attr:`gains`), is
@@ -697,8 +677,6 @@ def _components(
         (roi, (c[0] + bx, c[1] + by, c[2] + bx, c[3] + by), (c[0], c[1]))
         for roi, c in _ink_areas(pic, paper, max_size, (by1 - by, bx1 - bx), ink)
     ]
-    if box is None:  # the gate's patches lie round the ink read
-        pic.half_over([crop for _, crop, _ in pieces])
     found = [
         f
         for roi, crop, origin in pieces
