@@ -465,8 +465,7 @@ class Picture:
         hh, hw = h // 2, w // 2
         mask = np.zeros((hh, hw), np.uint8)
         # the colour half of each piece is kept as the gate's pyramid's first level
-        # there (Picture.pyramid): its patches lie round the cards (np.zeros: pages
-        # the system zeroes only where a piece is written)
+        # there (Picture.pyramid): its patches lie round the cards
         half = np.zeros((hh, hw, 3), np.uint8)
         t, pt = PAPER_TILE, Pyramid.TILE  # (the pyramid's first level's tiles)
         made = np.zeros((-(-hh // pt), -(-hw // pt)), bool)
