@@ -179,11 +179,13 @@ class Picture:
     bars at that size and the white balance, each made once when first asked for
     (a region's half-size copies and bars are made from the region and the few
     pixels round it that make them exactly the whole's). The whole reading itself
-    looks for ink only near paper (:func:`_ink_areas`), so a table frame with a
-    few cards on it is mostly read at half size. A region is read with a
-    margin (:meth:`margin`) wide enough that every blob, pair and free card whose
-    proposal lies inside it is exactly what the whole picture's reading finds
-    there (``tests/test_vision_regions.py`` holds the two readings to that).
+    looks for ink only near paper (:func:`_ink_areas`), and a large one judges its
+    paper only round the tiles where a sheet of it may lie (:meth:`paper`): most of
+    a table frame with a few cards on it is looked at only at a quarter of its size. A
+    region is read with a margin (:meth:`margin`) wide enough that every blob,
+    pair and free card whose proposal lies inside it is exactly what the whole
+    picture's reading finds there (``tests/test_vision_regions.py`` holds the two
+    readings to that).
 
     >>> import numpy as np
     >>> pic = Picture(np.full((64, 96, 3), 200, np.uint8))
