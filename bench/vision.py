@@ -52,6 +52,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 cv2.setNumThreads(1)
 
@@ -518,7 +519,15 @@ def bounded(rec: Recognizer, data: Path, reads: int = 5) -> None:
 def live_table(rec: Recognizer) -> None:
     """The live loop (motion gate, regions, tracker) over the bundled cribbage video as
     ``kiebitz vision watch --table`` runs it, frame by frame; each frame's time sorted
-    by what it read; and whole readings of frames of that size, for comparison."""
+    by what it read; and whole readings of frames of that size, for comparison.
+
+    Twice: with the frame alone (a USB camera, a video: the motion gate watches an
+    eighth-size grey copy of the frame), and with two streams as the Pi's camera
+    gives them (``PiCameraSource``: the gate watches the camera's own small grey
+    stream, which the ISP makes at no cost to the CPU; here it is made before the
+    loop is timed). The frames that read a change lying still (a card laid, moved,
+    taken up: the changed boxes with the cards the tracker waits on) are counted
+    apart from those that only look again at cards the tracker waits on."""
     from vision.layout import load_layout
     from vision.sources import open_source
 
@@ -526,39 +535,13 @@ def live_table(rec: Recognizer) -> None:
     if not video.is_file():
         raise SystemExit(f"{video} is missing: python -m controller.scenarios render config/videos")
     layout = load_layout(ROOT / "config" / "tables" / "cribbage-2.toml")
-    watcher = TableWatcher(Recognizer(rec.classifier.path), layout=layout)
     source = open_source(str(video), fps=4.0)
     source.open()
-    by_kind: dict[str, list[float]] = {"whole": [], "regions": [], "nothing": []}
-    settling: list[float] = []
-    kept = []
-    n = 0
+    frames = []
     while (frame := source.read()) is not None:
-        if watcher.recognizer.calibration is None:
-            watcher.try_calibrate(frame.image)
-        whole = watcher.full_reads
-        t0 = time.perf_counter()
-        observations, _ = watcher.process(frame.t, frame.image)
-        dt = time.perf_counter() - t0
-        if watcher.full_reads > whole:
-            by_kind["whole"].append(dt)
-        elif watcher.timings["regions"]:
-            by_kind["regions"].append(dt)
-        else:
-            by_kind["nothing"].append(dt)
-        if observations:
-            settling.append(dt)
-        if n % 57 == 28:
-            kept.append(frame.image)
-        n += 1
+        frames.append((frame.t, frame.image))
     source.close()
-    reader = watcher.recognizer
-    whole_times = []
-    for image in kept * 2:
-        t0 = time.perf_counter()
-        reader.read(image)
-        whole_times.append(time.perf_counter() - t0)
-    h, w = kept[0].shape[:2]
+    h, w = frames[0][1].shape[:2]
 
     def ms(xs: list[float]) -> str:
         xs = sorted(xs)
@@ -570,16 +553,67 @@ def live_table(rec: Recognizer) -> None:
         )
 
     print(
-        f"\nlive loop over {video.name} ({n} frames of {w}x{h}, calibrated, "
-        f"{reader.index_px / 8.5:.2f} px/mm), one core, as `kiebitz vision watch --table`"
+        f"\nlive loop over {video.name} ({len(frames)} frames of {w}x{h}, calibrated), "
+        "one core, as `kiebitz vision watch --table`"
     )
-    print(f"  read whole: {len(by_kind['whole'])} frames, {ms(by_kind['whole'])}")
-    print(f"  read region by region: {len(by_kind['regions'])} frames, {ms(by_kind['regions'])}")
-    print(f"  nothing to read: {len(by_kind['nothing'])} frames, {ms(by_kind['nothing'])}")
-    print(
-        f"  the {len(settling)} frames that settled an observation (a card laid, moved, "
-        f"removed): {ms(settling)} (target a card laid <= 15 ms)"
-    )
+    for streams in ("the frame alone", "two streams (the camera's small one for the gate)"):
+        watcher = TableWatcher(Recognizer(rec.classifier.path), layout=layout)
+        smalls: list[NDArray[np.uint8] | None] = [None] * len(frames)
+        if streams.startswith("two"):  # the Pi's lores stream: an eighth each way, grey
+            smalls = [
+                cv2.resize(
+                    cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+                    (w // 8, h // 8),
+                    interpolation=cv2.INTER_AREA,
+                )
+                for _, image in frames
+            ]
+        looks: list[Any] = []
+
+        def looked(*args: Any, _look: Any = watcher.gate.look, _looks: list[Any] = looks) -> Any:
+            _looks.append(_look(*args))
+            return _looks[-1]
+
+        watcher.gate.look = looked  # type: ignore[method-assign]
+        by_kind: dict[str, list[float]] = {"whole": [], "change": [], "again": [], "nothing": []}
+        settling: list[float] = []
+        events = 0
+        for (t, image), small in zip(frames, smalls, strict=True):
+            if watcher.recognizer.calibration is None:
+                watcher.try_calibrate(image)
+            whole = watcher.full_reads
+            t0 = time.perf_counter()
+            observations, _ = watcher.process(t, image, small)
+            dt = time.perf_counter() - t0
+            events += len(observations)
+            if watcher.full_reads > whole:
+                by_kind["whole"].append(dt)
+            elif watcher.timings["regions"]:
+                by_kind["change" if looks[-1].regions else "again"].append(dt)
+            else:
+                by_kind["nothing"].append(dt)
+            if observations:
+                settling.append(dt)
+        print(f"  {streams}: {events} events")
+        print(f"    read whole: {len(by_kind['whole'])} frames, {ms(by_kind['whole'])}")
+        print(
+            f"    a change lying still read (a card laid, moved, taken up), with the cards "
+            f"waited on: {len(by_kind['change'])} frames, {ms(by_kind['change'])} "
+            "(target a card laid <= 15 ms)"
+        )
+        print(
+            f"    only cards waited on looked at again: {len(by_kind['again'])} frames, "
+            f"{ms(by_kind['again'])}"
+        )
+        print(f"    nothing to read: {len(by_kind['nothing'])} frames, {ms(by_kind['nothing'])}")
+        print(f"    the {len(settling)} frames that settled an observation: {ms(settling)}")
+    reader = Recognizer(rec.classifier.path)
+    kept = [image for i, (_, image) in enumerate(frames) if i % 57 == 28]
+    whole_times = []
+    for image in kept * 2:
+        t0 = time.perf_counter()
+        reader.read(image)
+        whole_times.append(time.perf_counter() - t0)
     print(f"  a whole reading of a {w}x{h} frame of it, for comparison: {ms(whole_times)}")
 
 

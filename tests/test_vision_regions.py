@@ -168,6 +168,62 @@ def test_the_lift_is_the_wholes_over_any_box_and_none_in_good_light():
     assert Picture(np.full((5, 9, 3), 50, np.uint8)).lift_in((0, 0, 9, 5)).shape == (5, 9)
 
 
+def test_a_regions_eighth_size_maps_are_the_wholes_from_a_window_round_it():
+    """Picture.eighths: where the whole picture's light level, lift and paper bars are
+    not made (the Pi's small stream feeds the motion gate, so the frame's own
+    eighth-size copy is never made), a region's are made from a window round it,
+    and over the region they are exactly the whole's: the bars brought up to half
+    size, the lift at full size, and a patch's test for a shadow's edge. So is the
+    sample the white balance and bright end come from, taken from its own pixels."""
+    rng = np.random.default_rng(11)
+    scene = make_scene(rng, size=(1280, 720), d_range=(20, 26))
+    # a hard shadow, a light falling off across the frame: the maps vary everywhere
+    image = shaded(scene.image, 0.35, 45.0)
+    ramp = np.linspace(0.6, 1.1, image.shape[1], dtype=np.float32)[None, :, None]
+    image = np.clip(image.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
+    whole = Picture(image)
+    assert np.array_equal(whole.sample, np.ascontiguousarray(whole.quarter_colour[::4, ::4]))
+    assert np.array_equal(Picture(image).sample, whole.sample)  # from its own pixels
+    h, w = whole.shape
+    boxes = [(0, 0, w, h), (0, 0, 32, 32), (w - 64, h - 96, w, h)]
+    for _ in range(30):
+        x0, y0 = 32 * int(rng.integers(0, w // 32 - 1)), 32 * int(rng.integers(0, h // 32 - 1))
+        x1 = min(w, x0 + 32 * int(rng.integers(1, 12)))
+        boxes.append((x0, y0, x1, min(h, y0 + 32 * int(rng.integers(1, 12)))))
+    for gate_first in (False, True):
+        for box in boxes:
+            pic = Picture(image)
+            if gate_first:  # the gate made the eighth-size copy: the window is cut from it
+                _ = pic.eighth
+            assert pic.eighths(box) is not None, box
+            assert np.array_equal(pic.quarter_colour_in(box), _quarter(whole, box)), box
+            for got, want in zip(pic.bars_in(box), whole.bars_in(box), strict=True):
+                assert np.array_equal(got, want), box
+            got_lift, want_lift = pic.lift_in(box), whole.lift_in(box)
+            assert (got_lift is None) == (want_lift is None), box
+            if want_lift is not None:
+                assert np.array_equal(got_lift, want_lift), box
+            assert "small_bars" not in pic.__dict__ and "lift" not in pic.__dict__
+            # a patch's shadow test, in the box's pixels
+            x0, y0, x1, y1 = box
+            steps = pic.pyramid(box).steps()
+            whole_steps = whole.pyramid().steps()
+            if whole_steps is None:
+                continue
+            win = pic.eighths(box)
+            part = whole_steps[y0 // 8 : -(-y1 // 8), x0 // 8 : -(-x1 // 8)]
+            if steps is None:
+                assert not part.any(), box
+                continue
+            oy, ox = y0 // 8 - win.y0, x0 // 8 - win.x0
+            assert np.array_equal(steps[oy : oy + part.shape[0], ox : ox + part.shape[1]], part)
+
+
+def _quarter(pic: Picture, box: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return pic.quarter_colour[y0 // 4 : -(-y1 // 4), x0 // 4 : -(-x1 // 4)]
+
+
 def test_a_patch_in_dim_light_is_lifted_as_its_ink_and_alike_from_a_region():
     """The network reads a patch in dim light brightened by its place's lift (without
     it, dim clutter read as ranks: 16 false readings in the dim pinochle photos, 3

@@ -33,6 +33,7 @@ The steps (see :mod:`vision.proposals` for the first two):
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -445,8 +446,29 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     kept: list[IndexDetection] = []
     gone: list[IndexDetection] = []
     for det in sorted(dets, key=lambda d: -d.confidence):
-        _keep(kept, gone, det)
+        _keep_near(kept, gone, det)
     return kept
+
+
+def _near_index(a: IndexDetection, b: IndexDetection) -> bool:
+    """:func:`_one_index`, answered without numpy's hypot for two readings that lie
+    its reach apart along x or along y: a (faithfully rounded) hypotenuse is never
+    shorter than either side, so they are not one index. The live loop joins some
+    twenty readings every frame, nearly every pair far apart."""
+    r = SAME_INDEX * min(a.d, b.d)
+    return abs(a.x - b.x) < r and abs(a.y - b.y) < r and _one_index(a, b)
+
+
+def _keep_near(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
+    """:func:`_keep` with :func:`_near_index` for :func:`suppress` (the same answers)."""
+    if any(_near_index(g, det) for g in gone):
+        return
+    same = [j for j, k in enumerate(kept) if _near_index(k, det)]
+    if not same:
+        kept.append(det)
+    elif len(same) == 1 and _own_suit(det, kept[same[0]]):
+        gone.append(kept[same[0]])
+        kept[same[0]] = det
 
 
 def _keep(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
@@ -495,8 +517,12 @@ def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
     ``INDEX_SPREAD`` times a typical deck's length in index sizes."""
     if a.ux * b.ux + a.uy * b.uy > -0.6:
         return False
-    miss = min(_opposite_corner_miss(a, b, INDEX_SPREAD), _opposite_corner_miss(b, a, INDEX_SPREAD))
-    return miss < 2.5
+    # the nearer miss under 2.5: either one is (the second left unmeasured where the
+    # first is, as it mostly is for a card's two corners)
+    return (
+        _opposite_corner_miss(a, b, INDEX_SPREAD) < 2.5
+        or _opposite_corner_miss(b, a, INDEX_SPREAD) < 2.5
+    )
 
 
 def _one_card_two_readings(a: IndexDetection, b: IndexDetection, slant: bool = False) -> bool:
@@ -1089,15 +1115,17 @@ class Recognizer:
                 for b in members:
                     if _one_ink(a, b) and (len(members) == 2 or b.confidence >= a.confidence):
                         shared[i] = max(shared.get(i, 0.0), b.confidence)
-        outlines = [
-            _joined_outline(m) if len(m) == 2 else _card_outline(m[0]) for _, m, _ in groups
-        ]
+        # the readings' indices as they were read (the live loop knows its fresh
+        # detections by identity, and reports flagged readings made of them)
+        read = [tuple(read_as[id(m)] for m in members) for _, members, _ in groups]
+        outlines = [_outline(indices) for indices in read]
         impossible = self._impossible(groups, outlines)
         outsize = _outsize(groups) if self.one_scale else set()
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
-            conf = 1 - float(np.prod([1 - m.confidence for m in members]))
-            rank_conf = 1 - float(np.prod([1 - m.rank_confidence for m in members]))
+            # one corner or two: math.prod multiplies them in the order np.prod does
+            conf = 1 - float(math.prod([1 - m.confidence for m in members]))
+            rank_conf = 1 - float(math.prod([1 - m.rank_confidence for m in members]))
             flags = []
             if i in against:
                 if against[i] >= conf:  # the other corner is as sure: this one gives way
@@ -1127,17 +1155,16 @@ class Recognizer:
                 flags.append("low-confidence")
             if copies > 1:
                 flags.append("duplicate")
-            # the reading's indices as they were read (the live loop knows its fresh
-            # detections by identity, and reports flagged readings made of them)
-            indices = tuple(read_as[id(m)] for m in members)
-            reading = CardReading(card, conf, rank_conf, outlines[i], indices, flags=tuple(flags))
-            readings.append(self._place(reading))
+            if not (conf >= self.threshold or rank_conf >= self.threshold):
+                continue  # left out: not placed either
+            position, zone = self._place(outlines[i])
+            readings.append(
+                CardReading(
+                    card, conf, rank_conf, outlines[i], read[i], position, zone, tuple(flags)
+                )
+            )
         readings.sort(key=lambda r: -r.confidence)
-        return [
-            r
-            for r in readings
-            if r.confidence >= self.threshold or r.rank_confidence >= self.threshold
-        ]
+        return readings
 
     def _court_read_as_number(
         self, card: str, members: list[IndexDetection], dets: Sequence[IndexDetection] = ()
@@ -1161,7 +1188,16 @@ class Recognizer:
         if len(members) != 2:
             return False
         a, b = members
-        key = tuple(round(v, 1) for v in (a.x, a.y, a.ux, a.uy, b.x, b.y, b.ux, b.uy))
+        key = (  # written out: it is made for every number card read at both corners, every frame
+            round(a.x, 1),
+            round(a.y, 1),
+            round(a.ux, 1),
+            round(a.uy, 1),
+            round(b.x, 1),
+            round(b.y, 1),
+            round(b.ux, 1),
+            round(b.uy, 1),
+        )
         court = self._courts.get(key)
         if court is None:
             if len(self._courts) >= COURTS_KEPT:
@@ -1209,16 +1245,18 @@ class Recognizer:
         open; court art or a pattern on a face read as an index does not.
         ``outlines``: each group's card outline."""
 
-        polys = [np.array(o, np.float32).reshape(-1, 1, 2) for o in outlines]
-
-        def inside(k: int, x: float, y: float) -> float:
-            return float(cv2.pointPolygonTest(polys[k], (float(x), float(y)), True))
-
         out: set[int] = set()
         singles = sorted(
             (i for i, g in enumerate(groups) if len(g[1]) == 1),
             key=lambda i: -groups[i][1][0].confidence,
         )
+        if not singles:
+            return out  # every card read at both corners (as often in the live loop)
+        polys = [np.array(o, np.float32).reshape(-1, 1, 2) for o in outlines]
+
+        def inside(k: int, x: float, y: float) -> float:
+            return float(cv2.pointPolygonTest(polys[k], (float(x), float(y)), True))
+
         for i in singles:  # surest first: a reading found impossible testifies to nothing
             card, det = groups[i][0], groups[i][1][0]
             for j, (other, others, _) in enumerate(groups):
@@ -1234,18 +1272,60 @@ class Recognizer:
                     break
         return out
 
-    def _place(self, reading: CardReading) -> CardReading:
-        if self.calibration is None:
-            return reading
-        x, y = self.calibration.to_mm([reading.centre])[0]
+    def _place(
+        self, corners: tuple[tuple[float, float], ...]
+    ) -> tuple[tuple[float, float] | None, str | None]:
+        """Where a card of these corners lies on the table (millimetres), and in which
+        zone; ``None`` for both without a calibration. Looked up where these very
+        corners were placed before with this calibration and layout (see ``_PLACES``)."""
+        cal = self.calibration
+        if cal is None:
+            return None, None
+        hit = _PLACES.get(id(corners))
+        if hit is not None and hit[1] is cal and hit[2] is self.layout:
+            return hit[3], hit[4]
+        xs = [c[0] for c in corners]  # the centre, as CardReading.centre has it
+        ys = [c[1] for c in corners]
+        x, y = cal.to_mm([(sum(xs) / 4, sum(ys) / 4)])[0]
         zone = self.layout.zone_at(float(x), float(y)) if self.layout is not None else None
-        return CardReading(
-            reading.card,
-            reading.confidence,
-            reading.rank_confidence,
-            reading.corners,
-            reading.indices,
-            (float(x), float(y)),
-            zone.name if zone else None,
-            reading.flags,
-        )
+        position, name = (float(x), float(y)), zone.name if zone else None
+        if len(_PLACES) >= OUTLINES_KEPT:
+            _PLACES.clear()
+        _PLACES[id(corners)] = (corners, cal, self.layout, position, name)
+        return position, name
+
+
+# The outlines drawn (_outline) and the places found (Recognizer._place) lately, by the
+# identity of what they were made from: the live loop keeps most of a frame's
+# detections from the frame before, and makes the same cards of them every frame.
+# Each entry holds the objects its key names, so no other object takes their ids while
+# it stands; detections, outlines and layouts are frozen, and a calibration's
+# homography is replaced, never changed in place: a hit is what making it afresh gives.
+OUTLINES_KEPT = 4096
+_OUTLINES: dict[
+    tuple[int, ...], tuple[tuple[IndexDetection, ...], tuple[tuple[float, float], ...]]
+] = {}
+_PLACES: dict[
+    int,
+    tuple[
+        tuple[tuple[float, float], ...],
+        Calibration,
+        TableLayout | None,
+        tuple[float, float],
+        str | None,
+    ],
+] = {}
+
+
+def _outline(indices: tuple[IndexDetection, ...]) -> tuple[tuple[float, float], ...]:
+    """The outline of the card read at these indices (one corner or its two), as
+    drawn before for these very detections (``_OUTLINES``)."""
+    key = tuple(map(id, indices))
+    hit = _OUTLINES.get(key)
+    if hit is not None:
+        return hit[1]
+    outline = _joined_outline(list(indices)) if len(indices) == 2 else _card_outline(indices[0])
+    if len(_OUTLINES) >= OUTLINES_KEPT:
+        _OUTLINES.clear()
+    _OUTLINES[key] = (indices, outline)
+    return outline

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from vision.decks import Deck
 from vision.errors import CalibrationError, SourceError
-from vision.geometry import MARKER_BAR_MM, calibrate, detect_markers
+from vision.geometry import MARKER_BAR_MM, Calibration, calibrate, detect_markers
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
@@ -177,6 +177,13 @@ class TableWatcher:
         # where an index was read doubtfully, in the frame's pixels, and since when:
         # (x, y, d, first read so, how sure) (DOUBT_S)
         self._doubts: list[tuple[float, float, float, float, float]] = []
+        # the last frame's readings' directions (_angle), by their corners' identity:
+        # (corners, the calibration they were turned with, the angle)
+        self._angles: dict[int, tuple[tuple[tuple[float, float], ...], Calibration | None, float]]
+        self._angles = {}
+        # the markers' bounds (x0, x1, y0, y1), for the calibration they are of (_recheck)
+        self._marker_bounds: tuple[Calibration, list[tuple[float, float, float, float]]] | None
+        self._marker_bounds = None
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -217,11 +224,8 @@ class TableWatcher:
 
         def at_a_marker(box: Box) -> bool:
             return any(
-                box[0] <= float(c[:, 0].max())
-                and float(c[:, 0].min()) < box[2]
-                and box[1] <= float(c[:, 1].max())
-                and float(c[:, 1].min()) < box[3]
-                for c in cal.markers.values()
+                box[0] <= x1 and x0 < box[2] and box[1] <= y1 and y0 < box[3]
+                for x0, x1, y0, y1 in self._bounds(cal)
             )
 
         due = self._lost or t - self._checked_at >= RECHECK_S  # lost: nothing else is read
@@ -291,6 +295,23 @@ class TableWatcher:
             self._unsaid += 1
         return True
 
+    def _bounds(self, cal: Calibration) -> list[tuple[float, float, float, float]]:
+        """Each marker's bounds in the frame's pixels, ``(x0, x1, y0, y1)``: worked out
+        once for a calibration (its markers are not changed in place; a new one is a
+        new object), not for every changed region of every frame."""
+        if self._marker_bounds is None or self._marker_bounds[0] is not cal:
+            bounds = [
+                (
+                    float(c[:, 0].min()),
+                    float(c[:, 0].max()),
+                    float(c[:, 1].min()),
+                    float(c[:, 1].max()),
+                )
+                for c in cal.markers.values()
+            ]
+            self._marker_bounds = (cal, bounds)
+        return self._marker_bounds[1]
+
     def _index_d(self) -> float | None:
         """The largest index d to expect, in the frame's pixels: from the calibration,
         else a quarter over the larger indices read so far, else unknown."""
@@ -354,14 +375,28 @@ class TableWatcher:
 
         return cost
 
-    def _angle(self, r: CardReading) -> float | None:
+    def _angle(
+        self,
+        r: CardReading,
+        was: dict[int, tuple[tuple[tuple[float, float], ...], Calibration | None, float]],
+    ) -> float:
         """The direction of a reading's long side, in the sightings' frame (table
-        millimetres when calibrated, else pixels)."""
-        a, b = r.corners[0], r.corners[3]  # the face's top left and bottom left
+        millimetres when calibrated, else pixels). ``was``: the last frame's, by their
+        corners' identity (each entry holds its corners, so no other object takes the
+        id): a reading made again of the same detections has the very same corners
+        (:func:`~vision.recognize._outline`), and with the same calibration, the same
+        direction. Kept for the next frame in ``_angles``."""
         cal = self.recognizer.calibration
-        if cal is not None:
-            a, b = (tuple(p) for p in cal.to_mm([a, b]))
-        return math.atan2(b[1] - a[1], b[0] - a[0])
+        hit = was.get(id(r.corners))
+        if hit is not None and hit[1] is cal:
+            angle = hit[2]
+        else:
+            a, b = r.corners[0], r.corners[3]  # the face's top left and bottom left
+            if cal is not None:
+                a, b = (tuple(p) for p in cal.to_mm([a, b]))
+            angle = math.atan2(b[1] - a[1], b[0] - a[0])
+        self._angles[id(r.corners)] = (r.corners, cal, angle)
+        return angle
 
     def _unchanged(
         self,
@@ -450,17 +485,30 @@ class TableWatcher:
         cal = self.recognizer.calibration
         shape = (image.shape[0], image.shape[1])
 
+        # a spot's pixels, and whether something moves near it, are asked for several
+        # times a frame (the regions, the gate's look at a card, the tracker): each is
+        # answered once, by position (equal floats are one number: ±0 at worst gives
+        # ±0 pixels, alike to every test made of them); the gate moves only in look()
+        pixels: dict[tuple[float, float], tuple[float, float]] = {}
+        moving: dict[tuple[float, float], bool] = {}
+
         def to_px(x: float, y: float) -> tuple[float, float]:
             if cal is None:
                 return x, y
-            px = cal.to_px([[x, y]])[0]
-            return float(px[0]), float(px[1])
+            px = pixels.get((x, y))
+            if px is None:
+                p = cal.to_px([[x, y]])[0]
+                px = pixels[x, y] = (float(p[0]), float(p[1]))
+            return px
 
         index_d = self._index_d()
         half_card = 0.5 * CARD_WIDTH_D * (index_d or UNCALIBRATED_D)
 
         def settling(x: float, y: float) -> bool:
-            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
+            busy = moving.get((x, y))
+            if busy is None:
+                busy = moving[x, y] = self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
+            return busy
 
         full = look.full or moved
         rois: list[Box] = []
@@ -513,10 +561,11 @@ class TableWatcher:
         new = {id(d) for d in fresh}
         flagged = [r for r in self.readings if r.flags and any(id(d) in new for d in r.indices)]
         sightings = []
+        was, self._angles = self._angles, {}
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
             sightings.append(
-                Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r), len(r.indices))
+                Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r, was), len(r.indices))
             )
         sightings += self._unchanged(sightings, settling, to_px, half_card)
         if cal is not None:
