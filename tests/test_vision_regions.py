@@ -174,14 +174,16 @@ def test_a_regions_eighth_size_maps_are_the_wholes_from_a_window_round_it():
     eighth-size copy is never made), a region's are made from a window round it,
     and over the region they are exactly the whole's: the bars brought up to half
     size, the lift at full size, and a patch's test for a shadow's edge. So is the
-    sample the white balance and bright end come from, taken from its own pixels."""
+    sample the white balance and bright end come from, taken from its own pixels
+    (a frame of a megapixel or more: a smaller one's maps are the whole's)."""
     rng = np.random.default_rng(11)
-    scene = make_scene(rng, size=(1280, 720), d_range=(20, 26))
+    scene = make_scene(rng, size=(1536, 1024), d_range=(20, 26))
     # a hard shadow, a light falling off across the frame: the maps vary everywhere
     image = shaded(scene.image, 0.35, 45.0)
     ramp = np.linspace(0.6, 1.1, image.shape[1], dtype=np.float32)[None, :, None]
     image = np.clip(image.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
     whole = Picture(image)
+    assert Picture(image[:720, :1280]).eighths((0, 0, 64, 64)) is None  # under a megapixel
     assert np.array_equal(whole.sample, np.ascontiguousarray(whole.quarter_colour[::4, ::4]))
     assert np.array_equal(Picture(image).sample, whole.sample)  # from its own pixels
     h, w = whole.shape
