@@ -439,3 +439,73 @@ def test_a_camera_says_the_size_it_gives_when_not_the_one_asked_for(tmp_path):
     assert camera.detail == f"{path} 640x480 (asked for 1920x1080: the nearest it gives)"
     assert camera.read().image.shape == (480, 640, 3)
     camera.close()
+
+
+class _FakeCapture:
+    """A V4L2 camera's capture as OpenCV gives it: the properties set, in order; it
+    gives Motion-JPEG where asked and has it, else YUYV, at the nearest of its sizes."""
+
+    def __init__(self, formats: tuple[str, ...] = ("YUYV", "MJPG")) -> None:
+        self.formats = formats
+        self.calls: list[tuple[int, float]] = []
+        self.props = {
+            cv2.CAP_PROP_FOURCC: float(cv2.VideoWriter_fourcc(*"YUYV")),
+            cv2.CAP_PROP_FRAME_WIDTH: 640.0,
+            cv2.CAP_PROP_FRAME_HEIGHT: 480.0,
+        }
+
+    def isOpened(self) -> bool:  # OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.calls.append((prop, value))
+        if prop == cv2.CAP_PROP_FOURCC:
+            name = "".join(chr((int(value) >> (8 * i)) & 0xFF) for i in range(4))
+            if name not in self.formats:
+                return False
+        self.props[prop] = float(value)
+        return True
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, 0.0)
+
+    def read(self):
+        h, w = self.props[cv2.CAP_PROP_FRAME_HEIGHT], self.props[cv2.CAP_PROP_FRAME_WIDTH]
+        return True, np.zeros((int(h), int(w), 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_usb_camera_is_asked_for_motion_jpeg_before_its_size_and_says_what_it_gives():
+    """A USB camera sends uncompressed YUYV unless asked: a few frames a second over
+    USB 2 at the sizes that read a table. So a local camera is asked for MJPG first
+    (V4L2 sets format and size together), and says which format it gives; one
+    without MJPG keeps YUYV; a network stream is not asked."""
+    made: list[_FakeCapture] = []
+
+    def opener(formats: tuple[str, ...]):
+        def open_(device):
+            made.append(_FakeCapture(formats))
+            return made[-1]
+
+        return open_
+
+    camera = CameraSource(0, width=1920, height=1080, opener=opener(("YUYV", "MJPG")))
+    camera.open()
+    props = [p for p, _ in made[-1].calls]
+    assert props == [cv2.CAP_PROP_FOURCC, cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT]
+    assert made[-1].calls[0][1] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert camera.detail == "0 1920x1080 MJPG"
+    assert camera.read().image.shape == (1080, 1920, 3)
+    old = CameraSource("/dev/video2", width=1920, height=1080, opener=opener(("YUYV",)))
+    old.open()
+    assert old.detail == "/dev/video2 1920x1080 YUYV"
+    stream = CameraSource("rtsp://table.local/stream", opener=opener(("YUYV", "MJPG")))
+    stream.open()
+    assert cv2.CAP_PROP_FOURCC not in [p for p, _ in made[-1].calls]
+    assert stream.detail == "rtsp://table.local/stream 1280x720"
+    raw = CameraSource(0, fourcc=None, opener=opener(("YUYV", "MJPG")))
+    raw.open()
+    assert cv2.CAP_PROP_FOURCC not in [p for p, _ in made[-1].calls]
+    assert raw.detail == "0 1280x720 YUYV"

@@ -208,7 +208,16 @@ class VideoFileSource(_CaptureBase):
 class CameraSource(_CaptureBase):
     """A USB/V4L2 camera (``0``, ``/dev/video0``) or a network stream (``rtsp://…``).
     ``detail``, once open, says the size the camera gives (the nearest it has to the
-    one asked for)."""
+    one asked for), and a USB camera's pixel format.
+
+    A USB camera sends uncompressed YUYV unless asked for another format, and over
+    USB 2 that is a few frames a second at the sizes that read a table (a 3840 x
+    2160 frame is 16.6 MB; the bus carries about 40 MB/s): the live loop's events
+    would come a second or more late. So a local camera is asked for ``fourcc``
+    (Motion-JPEG, which UVC cameras of 1080p and more give at their full frame
+    rate) before its size, as V4L2 wants; one that has no such format keeps its own.
+    A network stream's format is the stream's. ``opener`` opens the device
+    (``cv2.VideoCapture``; a test passes a stand-in)."""
 
     def __init__(
         self,
@@ -216,20 +225,32 @@ class CameraSource(_CaptureBase):
         *,
         width: int = 1280,
         height: int = 720,
+        fourcc: str | None = "MJPG",
         clock: Callable[[], float] = time.monotonic,
+        opener: Callable[[str | int], Any] = cv2.VideoCapture,
     ) -> None:
         super().__init__()
         self.device = device
         self.name = str(device)
         self.detail = self.name
         self.width, self.height = width, height
+        self.fourcc = fourcc
         self.clock = clock
+        self.opener = opener
+
+    @property
+    def local(self) -> bool:
+        """Whether the camera is a V4L2 device (a number, a path under /dev/), not a
+        stream."""
+        return isinstance(self.device, int) or self.device.startswith("/dev/")
 
     def open(self) -> None:
-        capture = cv2.VideoCapture(self.device)
+        capture = self.opener(self.device)
         if not capture.isOpened():
             capture.release()
             raise SourceError(f"cannot open camera {self.device}")
+        if self.local and self.fourcc:  # before the size: V4L2 sets both in one format
+            capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*self.fourcc))
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
         self._capture = capture
@@ -240,6 +261,11 @@ class CameraSource(_CaptureBase):
             int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)),
         )
         self.detail = f"{self.name} {got[0]}x{got[1]}"
+        if self.local:
+            code = int(capture.get(cv2.CAP_PROP_FOURCC))
+            fmt = "".join(chr((code >> (8 * i)) & 0xFF) for i in range(4)).strip("\x00 ")
+            if fmt.isprintable() and fmt:
+                self.detail += f" {fmt}"
         if got != (self.width, self.height) and all(got):
             self.detail += f" (asked for {self.width}x{self.height}: the nearest it gives)"
 
