@@ -48,6 +48,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import cv2
@@ -535,13 +536,23 @@ def live_table(rec: Recognizer) -> None:
     if not video.is_file():
         raise SystemExit(f"{video} is missing: python -m controller.scenarios render config/videos")
     layout = load_layout(ROOT / "config" / "tables" / "cribbage-2.toml")
-    source = open_source(str(video), fps=4.0)
-    source.open()
-    frames = []
-    while (frame := source.read()) is not None:
-        frames.append((frame.t, frame.image))
-    source.close()
-    h, w = frames[0][1].shape[:2]
+
+    def frames() -> Iterator[tuple[float, NDArray[np.uint8]]]:
+        # decoded as they are read (the whole video would be 6 GB of frames)
+        source = open_source(str(video), fps=4.0)
+        source.open()
+        try:
+            while (frame := source.read()) is not None:
+                yield frame.t, frame.image
+        finally:
+            source.close()
+
+    n_frames, kept = 0, []
+    for _, image in frames():
+        if n_frames % 57 == 28:  # a few frames read whole, for comparison
+            kept.append(image)
+        n_frames += 1
+    h, w = kept[0].shape[:2]
 
     def ms(xs: list[float]) -> str:
         xs = sorted(xs)
@@ -553,32 +564,27 @@ def live_table(rec: Recognizer) -> None:
         )
 
     print(
-        f"\nlive loop over {video.name} ({len(frames)} frames of {w}x{h}, calibrated), "
+        f"\nlive loop over {video.name} ({n_frames} frames of {w}x{h}, calibrated), "
         "one core, as `kiebitz vision watch --table`"
     )
     for streams in ("the frame alone", "two streams (the camera's small one for the gate)"):
         watcher = TableWatcher(Recognizer(rec.classifier.path), layout=layout)
-        smalls: list[NDArray[np.uint8] | None] = [None] * len(frames)
-        if streams.startswith("two"):  # the Pi's lores stream: an eighth each way, grey
-            smalls = [
-                cv2.resize(
-                    cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
-                    (w // 8, h // 8),
-                    interpolation=cv2.INTER_AREA,
-                )
-                for _, image in frames
-            ]
+        two = streams.startswith("two")
         looks: list[Any] = []
 
         def looked(*args: Any, _look: Any = watcher.gate.look, _looks: list[Any] = looks) -> Any:
             _looks.append(_look(*args))
             return _looks[-1]
 
-        watcher.gate.look = looked  # type: ignore[method-assign]
+        watcher.gate.look = looked  # type: ignore[method-assign, assignment]
         by_kind: dict[str, list[float]] = {"whole": [], "change": [], "again": [], "nothing": []}
         settling: list[float] = []
         events = 0
-        for (t, image), small in zip(frames, smalls, strict=True):
+        for t, image in frames():
+            small = None
+            if two:  # the Pi's lores stream (an eighth each way, grey): made by its ISP
+                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+                small = cv2.resize(grey, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
             if watcher.recognizer.calibration is None:
                 watcher.try_calibrate(image)
             whole = watcher.full_reads
@@ -608,7 +614,6 @@ def live_table(rec: Recognizer) -> None:
         print(f"    nothing to read: {len(by_kind['nothing'])} frames, {ms(by_kind['nothing'])}")
         print(f"    the {len(settling)} frames that settled an observation: {ms(settling)}")
     reader = Recognizer(rec.classifier.path)
-    kept = [image for i, (_, image) in enumerate(frames) if i % 57 == 28]
     whole_times = []
     for image in kept * 2:
         t0 = time.perf_counter()

@@ -183,6 +183,8 @@ def test_a_regions_eighth_size_maps_are_the_wholes_from_a_window_round_it():
     ramp = np.linspace(0.6, 1.1, image.shape[1], dtype=np.float32)[None, :, None]
     image = np.clip(image.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
     whole = Picture(image)
+    _ = whole.small_bars, whole.lift  # the whole picture's maps: the reference
+    assert whole.eighths((0, 0, 64, 64)) is None
     assert Picture(image[:720, :1280]).eighths((0, 0, 64, 64)) is None  # under a megapixel
     assert np.array_equal(whole.sample, np.ascontiguousarray(whole.quarter_colour[::4, ::4]))
     assert np.array_equal(Picture(image).sample, whole.sample)  # from its own pixels
@@ -205,6 +207,19 @@ def test_a_regions_eighth_size_maps_are_the_wholes_from_a_window_round_it():
             assert (got_lift is None) == (want_lift is None), box
             if want_lift is not None:
                 assert np.array_equal(got_lift, want_lift), box
+            # any box inside it, on no grid (an ink piece's crop), takes the same lift
+            for _ in range(3):
+                a, b = int(rng.integers(box[0], box[2])), int(rng.integers(box[1], box[3]))
+                inner = (
+                    a,
+                    b,
+                    int(rng.integers(a + 1, box[2] + 1)),
+                    int(rng.integers(b + 1, box[3] + 1)),
+                )
+                got_lift, want_lift = pic.lift_in(inner), whole.lift_in(inner)
+                assert (got_lift is None) == (want_lift is None), inner
+                if want_lift is not None:
+                    assert np.array_equal(got_lift, want_lift), inner
             assert "small_bars" not in pic.__dict__ and "lift" not in pic.__dict__
             # a patch's shadow test, in the box's pixels
             x0, y0, x1, y1 = box

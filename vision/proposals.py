@@ -121,7 +121,7 @@ RED_STEP = 12
 PAPER_SAMPLE = 50
 # A sample (Picture.sample) of this many pixels sets the picture's bright end and the
 # first paper bar the white balance is taken under; a smaller picture's eighth-size
-# copy does (Picture._sampled)
+# copy does (Picture._by_sample)
 SAMPLE_MIN = 4096
 CLIPPED = 250
 # A picture is colourless (a monochrome camera, a grey scan or print) where at most
@@ -301,7 +301,7 @@ class Picture:
         x0, y0, x1, y1 = box if box is not None else (0, 0, w, h)
         image = self.image[y0:y1, x0:x1] if box is not None else self.image
         # the lift over the box: the whole picture's, or a window's round it
-        win = None if "lift" in self.__dict__ else self.eighths(box)
+        win = None if self._whole_lift else self.eighths(box)
         if win is not None:
             lift, of, at = win.lift, win.of, (x0 - 8 * win.x0, y0 - 8 * win.y0)
         else:
@@ -344,34 +344,35 @@ class Picture:
         """Every fourth pixel each way of :attr:`quarter_colour` (each the mean of the
         2 x 2 at 16 i + 1, 16 j + 1): what the picture's white balance, its bright
         end and whether it has colour are judged on. Cut from the quarter where it
-        is made; else (sides multiples of 16) taken from those pixels alone, the
+        is made; else (sides multiples of four) taken from those pixels alone, the
         same bytes in a quarter of the quarter's time, so that a region read with
         the camera's own small stream for the motion gate needs no whole-picture
         pass (:meth:`eighths`)."""
         h, w = self.shape
-        if "quarter_colour" in self.__dict__ or h % 16 or w % 16 or h < 32 or w < 32:
+        colour = self.image.ndim == 3 and self.image.shape[2] == 3
+        if "quarter_colour" in self.__dict__ or h % 4 or w % 4 or min(h, w) < 32 or not colour:
             return np.ascontiguousarray(self.quarter_colour[::4, ::4])
         return _sampled(self.image)
 
     @property
-    def _sampled(self) -> bool:
+    def _by_sample(self) -> bool:
         """Whether the picture's bright end and the first paper bar its white balance
         is taken under are judged on :attr:`sample` (``SAMPLE_MIN`` pixels or more:
-        a frame of a megapixel and more), not on the eighth-size copy (a smaller
+        a frame of about a megapixel and more), not on the eighth-size copy (a smaller
         picture's sample is too sparse for a 99th percentile: a pinochle photo
         shrunk to 35 % read one false rank more; its eighth-size copy costs little)."""
         h, w = self.shape
         sh, sw = -(-max(1, h // 4) // 4), -(-max(1, w // 4) // 4)
-        return sh * sw >= SAMPLE_MIN
+        return bool(sh * sw >= SAMPLE_MIN)
 
     @cached_property
     def white_levels(self) -> tuple[float, float]:
         """The picture's bright end and its clip level: the 99th and the
         ``100 - BLOWN_SHARE``-th percentile of the grey of :attr:`sample` (of the
-        eighth-size copy in a picture under a megapixel: :attr:`_sampled`), which
+        eighth-size copy in a picture under a megapixel: :attr:`_by_sample`), which
         every paper bar of the picture and of its regions shares
         (:func:`_paper_bars`)."""
-        grey = cv2.cvtColor(self.sample, cv2.COLOR_BGR2GRAY) if self._sampled else self.eighth
+        grey = cv2.cvtColor(self.sample, cv2.COLOR_BGR2GRAY) if self._by_sample else self.eighth
         if grey.size == 0:
             return 255.0, 255.0
         white, clip = grey_percentiles(grey, 99, 100 - BLOWN_SHARE)
@@ -433,13 +434,19 @@ class Picture:
         return _lift(self.light)
 
     @property
+    def _whole_lift(self) -> bool:
+        """Whether the whole picture's lift is made, or its light level, from which
+        the lift is a lookup (a whole reading makes the light level with its bars)."""
+        return "lift" in self.__dict__ or "light" in self.__dict__
+
+    @property
     def _windowed(self) -> bool:
         """Whether a region's eighth-size maps may be made from a window round it
         (:meth:`eighths`): sides multiples of eight, so that every eighth-size pixel
         stands for its own 8 x 8 block, cut or whole; and a picture whose white
-        balance needs no whole-picture bars (:attr:`_sampled`)."""
+        balance needs no whole-picture bars (:attr:`_by_sample`)."""
         h, w = self.shape
-        return h % 8 == 0 and w % 8 == 0 and self._sampled
+        return h % 8 == 0 and w % 8 == 0 and self._by_sample
 
     def eighths(self, box: Box | None = None) -> _Eighths | None:
         """The eighth-size maps a reading of ``box`` asks, where the whole picture's
@@ -453,7 +460,7 @@ class Picture:
         small stream for the gate, a region's reading looks at no more of the frame
         than the region and its surroundings (its white balance and bright end come
         from :attr:`sample`)."""
-        made = "small_bars" in self.__dict__ and "lift" in self.__dict__
+        made = "small_bars" in self.__dict__ and self._whole_lift
         if box is None or made or not self._windowed:
             return None
         for win in self._windows:
@@ -507,7 +514,7 @@ class Picture:
         pixels stand for a little more than eight pixels each; the whole picture and
         its regions take the same blocks, so a region's lift is the whole's)."""
         x0, y0, x1, y1 = box
-        win = None if "lift" in self.__dict__ else self.eighths(box)
+        win = None if self._whole_lift else self.eighths(box)
         lift = win.lift if win is not None else self.lift
         sh, sw = win.of if win is not None else lift.shape
         if sh == 0 or sw == 0 or x1 <= x0 or y1 <= y0:
@@ -576,7 +583,7 @@ class Picture:
         quarter-size pixel each way is plenty): the colour of card paper, taken as
         the median colour of the brighter half of what the first paper bar passes
         (:func:`_paper_bars` judged on the sample itself in a picture of a megapixel
-        and more, :attr:`_sampled`, so that a region's reading needs no
+        and more, :attr:`_by_sample`, so that a region's reading needs no
         whole-picture bars: :meth:`eighths`), leaving out pixels clipped in any
         channel; with too little of that, the colour of the brightest grey
         (:func:`_balance`).
@@ -598,7 +605,7 @@ class Picture:
         sample = self.sample
         gray = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
         h, w = self.shape
-        if self._sampled:
+        if self._by_sample:
             # the first paper bar judged on the sample itself, a sixteenth of the
             # picture (a quarter of a picture of a quarter of its size)
             bar = _paper_bars(gray, (h // 4, w // 4), levels=self.white_levels, first=True)[0]
@@ -617,7 +624,7 @@ class Picture:
             # most of the paper is white in every channel (an overexposed picture):
             # its colour is white, and what is lit but not clipped is mostly not paper
             return np.ones(3, np.float32)
-        n_lit = np.count_nonzero(lit)
+        n_lit = int(np.count_nonzero(lit))
         if n_lit >= PAPER_SAMPLE:
             # medians from histograms of the pixels masked (hist_percentile): no sort,
             # no gathering of them
@@ -1500,23 +1507,27 @@ def hist_percentile(counts: NDArray[np.int64], size: int, q: float) -> float:
 
 def _sampled(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The colour picture's pixels at 16 i + 1.5, 16 j + 1.5 (each the mean of the 2 x 2
-    there, rounded as ``cv2.resize`` rounds): bilinear at exactly a sixteenth of a
-    view shifted ten pixels, whose sample points fall there, and the first row and
-    column apart. :attr:`Picture.sample` where the sides are multiples of 16: the
-    same bytes as every fourth pixel of the quarter-size copy, in a quarter of its
-    time (0.4 ms, not 1.5, at 2688 x 2688 on one core here)."""
+    there, rounded as ``cv2.resize`` rounds): :attr:`Picture.sample` where the sides
+    are multiples of four, the same bytes as every fourth pixel of the quarter-size
+    copy, in a quarter of its time (0.4 ms, not 1.5, at 2688 x 2688 on one core
+    here). Bilinear at exactly a sixteenth of a view shifted ten pixels, whose
+    sample points fall there; the first row and column, and the last ones where
+    the picture ends before a whole view's step, from their own pixels."""
     h, w = image.shape[:2]
-    nh, nw = h // 16, w // 16
+    nh, nw = -(-(h // 4) // 4), -(-(w // 4) // 4)
     out = np.empty((nh, nw, 3), np.uint8)
-    if nh > 1 and nw > 1:
-        view = image[10 : 10 + 16 * (nh - 1), 10 : 10 + 16 * (nw - 1)]
-        out[1:, 1:] = cv2.resize(view, (nw - 1, nh - 1), interpolation=cv2.INTER_LINEAR)
-    two = image[1:3].astype(np.uint16)
-    row = two[0] + two[1]
-    out[0] = ((row[1::16][:nw] + row[2::16][:nw] + 2) >> 2).astype(np.uint8)
-    two = image[:, 1:3].astype(np.uint16)
-    col = two[:, 0] + two[:, 1]
-    out[:, 0] = ((col[1::16][:nh] + col[2::16][:nh] + 2) >> 2).astype(np.uint8)
+    mh, mw = max(0, min(nh - 1, (h - 10) // 16)), max(0, min(nw - 1, (w - 10) // 16))
+    if mh and mw:
+        view = image[10 : 10 + 16 * mh, 10 : 10 + 16 * mw]
+        out[1 : 1 + mh, 1 : 1 + mw] = cv2.resize(view, (mw, mh), interpolation=cv2.INTER_LINEAR)
+    for i in [0, *range(1 + mh, nh)]:  # rows 16 i + 1 and 16 i + 2
+        two = image[16 * i + 1 : 16 * i + 3].astype(np.uint16)
+        row = two[0] + two[1]
+        out[i] = ((row[1::16][:nw] + row[2::16][:nw] + 2) >> 2).astype(np.uint8)
+    for j in [0, *range(1 + mw, nw)]:  # columns 16 j + 1 and 16 j + 2
+        two = image[:, 16 * j + 1 : 16 * j + 3].astype(np.uint16)
+        col = two[:, 0] + two[:, 1]
+        out[:, j] = ((col[1::16][:nh] + col[2::16][:nh] + 2) >> 2).astype(np.uint8)
     return out
 
 
@@ -1806,7 +1817,9 @@ class Pyramid:
         pixel of the picture's :attr:`lift` round which (within twice the reach of
         the light level it comes from, :func:`_near_light`) the lift varies
         ``STEP_LIFT`` times or more; ``None`` where it nowhere does. Made from the
-        whole picture's lift, so a region's patches are evened as the whole's."""
+        whole picture's lift, or from a window of it wide enough that over the region
+        read it is the whole's (:meth:`Picture.eighths`; then in the window's pixels,
+        its reach from ``lift_of``), so a region's patches are evened as the whole's."""
         lift = self.lift
         if lift is None or lift.size == 0 or cv2.minMaxLoc(lift)[1] < STEP_LIFT * LIFT_ONE:
             return None

@@ -429,8 +429,13 @@ def _own_suit(det: IndexDetection, kept: IndexDetection) -> bool:
 
 
 def _one_index(a: IndexDetection, b: IndexDetection) -> bool:
-    """Are two readings so close that they are one index read twice?"""
-    return bool(np.hypot(a.x - b.x, a.y - b.y) < SAME_INDEX * min(a.d, b.d))
+    """Are two readings so close that they are one index read twice? (Two that lie
+    that far apart along x or along y are not, without numpy's hypot: a faithfully
+    rounded hypotenuse is never shorter than either side. The live loop joins some
+    twenty readings every frame, nearly every pair far apart.)"""
+    r = SAME_INDEX * min(a.d, b.d)
+    dx, dy = a.x - b.x, a.y - b.y
+    return abs(dx) < r and abs(dy) < r and bool(np.hypot(dx, dy) < r)
 
 
 def _one_ink(a: IndexDetection, b: IndexDetection) -> bool:
@@ -446,29 +451,8 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     kept: list[IndexDetection] = []
     gone: list[IndexDetection] = []
     for det in sorted(dets, key=lambda d: -d.confidence):
-        _keep_near(kept, gone, det)
+        _keep(kept, gone, det)
     return kept
-
-
-def _near_index(a: IndexDetection, b: IndexDetection) -> bool:
-    """:func:`_one_index`, answered without numpy's hypot for two readings that lie
-    its reach apart along x or along y: a (faithfully rounded) hypotenuse is never
-    shorter than either side, so they are not one index. The live loop joins some
-    twenty readings every frame, nearly every pair far apart."""
-    r = SAME_INDEX * min(a.d, b.d)
-    return abs(a.x - b.x) < r and abs(a.y - b.y) < r and _one_index(a, b)
-
-
-def _keep_near(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
-    """:func:`_keep` with :func:`_near_index` for :func:`suppress` (the same answers)."""
-    if any(_near_index(g, det) for g in gone):
-        return
-    same = [j for j, k in enumerate(kept) if _near_index(k, det)]
-    if not same:
-        kept.append(det)
-    elif len(same) == 1 and _own_suit(det, kept[same[0]]):
-        gone.append(kept[same[0]])
-        kept[same[0]] = det
 
 
 def _keep(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
