@@ -335,9 +335,7 @@ class Picture:
     def quarter_colour(self) -> NDArray[np.uint8]:
         """The colour picture at a quarter of its size, each pixel the mean of the
         middle 2 x 2 of its 4 x 4 (bilinear: a fifth of an area mean's time)."""
-        h, w = self.shape
-        size = (max(1, w // 4), max(1, h // 4))
-        return cv2.resize(self.image, size, interpolation=cv2.INTER_LINEAR)
+        return _quartered(self.image)
 
     @cached_property
     def sample(self) -> NDArray[np.uint8]:
@@ -476,9 +474,7 @@ class Picture:
         if "eighth" in self.__dict__:
             eighth = self.eighth[wy0:wy1, wx0:wx1]
         else:  # the quarter-size copy of the window, as the whole's is made
-            part = self.image[8 * wy0 : 8 * wy1, 8 * wx0 : 8 * wx1]
-            size = (2 * (wx1 - wx0), 2 * (wy1 - wy0))
-            quarter = cv2.resize(part, size, interpolation=cv2.INTER_LINEAR)
+            quarter = _quartered(self.image[8 * wy0 : 8 * wy1, 8 * wx0 : 8 * wx1])
             eighth = _halved(cv2.cvtColor(quarter, cv2.COLOR_BGR2GRAY))
         shape = (h // 2, w // 2)
         light = _near_light(eighth, shape)
@@ -502,9 +498,7 @@ class Picture:
             return win.quarter[
                 cut[0].start - oy : cut[0].stop - oy, cut[1].start - ox : cut[1].stop - ox
             ]
-        part = self.image[y0 // 4 * 4 : -(-y1 // 4) * 4, x0 // 4 * 4 : -(-x1 // 4) * 4]
-        size = (part.shape[1] // 4, part.shape[0] // 4)
-        return cv2.resize(part, size, interpolation=cv2.INTER_LINEAR)
+        return _quartered(self.image[y0 // 4 * 4 : -(-y1 // 4) * 4, x0 // 4 * 4 : -(-x1 // 4) * 4])
 
     def lift_in(self, box: Box) -> NDArray[np.uint8] | None:
         """:attr:`lift` at full size over ``box``, or ``None`` where nothing in the box
@@ -1503,6 +1497,14 @@ def hist_percentile(counts: NDArray[np.int64], size: int, q: float) -> float:
     v_lo = int(np.searchsorted(below, lo, side="right"))
     v_hi = int(np.searchsorted(below, hi, side="right"))
     return v_lo + (at - lo) * (v_hi - v_lo)
+
+
+def _quartered(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """``image`` at a quarter of its size, each pixel the mean of the middle 2 x 2 of
+    its 4 x 4 (bilinear at exactly a quarter): :attr:`Picture.quarter_colour`, and
+    the same bytes of any part of it whose corners lie on multiples of four."""
+    h, w = image.shape[:2]
+    return cv2.resize(image, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_LINEAR)
 
 
 def _sampled(image: NDArray[np.uint8]) -> NDArray[np.uint8]:

@@ -260,9 +260,7 @@ class CardReading:
 
     @property
     def centre(self) -> tuple[float, float]:
-        xs = [c[0] for c in self.corners]
-        ys = [c[1] for c in self.corners]
-        return (sum(xs) / 4, sum(ys) / 4)
+        return _centre(self.corners)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -1268,9 +1266,7 @@ class Recognizer:
         hit = _PLACES.get(id(corners))
         if hit is not None and hit[1] is cal and hit[2] is self.layout:
             return hit[3], hit[4]
-        xs = [c[0] for c in corners]  # the centre, as CardReading.centre has it
-        ys = [c[1] for c in corners]
-        x, y = cal.to_mm([(sum(xs) / 4, sum(ys) / 4)])[0]
+        x, y = cal.to_mm([_centre(corners)])[0]
         zone = self.layout.zone_at(float(x), float(y)) if self.layout is not None else None
         position, name = (float(x), float(y)), zone.name if zone else None
         if len(_PLACES) >= OUTLINES_KEPT:
@@ -1299,6 +1295,13 @@ _PLACES: dict[
         str | None,
     ],
 ] = {}
+
+
+def _centre(corners: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    """The middle of a card's four corners (:attr:`CardReading.centre`)."""
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    return (sum(xs) / 4, sum(ys) / 4)
 
 
 def _outline(indices: tuple[IndexDetection, ...]) -> tuple[tuple[float, float], ...]:
