@@ -141,6 +141,7 @@ def real_sets(rec: Recognizer, data: Path) -> None:
             (lambda im: _flat(im, 0.5), "low contrast (grey levels' square root)"),
             (lambda im: _slanted(im, 0.15), "taken at a slant (far side 70 % as wide)"),
             *(_WHITE_TABLE if subset == "bidly/deals/" else ()),
+            *_CAMERAS,
         ):
             scores = [
                 score_image(f, labels, reader.read_any_scale(change(image)))
@@ -177,6 +178,57 @@ _WHITE_TABLE = (
     (_white_table, "on a white table (the cork painted white)"),
     (lambda im: shaded(_white_table(im), 0.25, 45.0), "white table, lower right at 25 % light"),
     (lambda im: shaded(_white_table(im), 0.25, 90.0), "white table, lower half at 25 % light"),
+)
+
+
+def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A photograph with sensor noise of ``sigma`` grey levels (a dim room's gain)."""
+    noise = np.random.default_rng(0).normal(0.0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """A photograph saved again as a JPEG of ``quality`` (a messaging app's)."""
+    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def _turned(image: np.ndarray, degrees: float) -> np.ndarray:
+    """A photograph turned ``degrees`` about its middle, the frame grown to hold it
+    all (its corners filled with the edge's pixels)."""
+    if degrees == 90.0:
+        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * s + w * c), int(h * c + w * s)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(image, m, (nw, nh), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _vignetted(image: np.ndarray, corner: float) -> np.ndarray:
+    """A photograph through a lens whose corners get ``corner`` of the middle's light."""
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    r2 = (((x - w / 2) / (w / 2)) ** 2 + ((y - h / 2) / (h / 2)) ** 2) / 2
+    gain = (1 - (1 - corner) * r2).astype(np.float32)
+    return np.clip(image * gain[:, :, None], 0, 255).astype(np.uint8)
+
+
+# the photographs as other cameras and other hands take and pass them on (2026-12-05)
+_CAMERAS = (
+    (lambda im: _noisy(im, 8.0), "sensor noise, sigma 8 grey levels"),
+    (lambda im: _noisy(im, 15.0), "sensor noise, sigma 15 grey levels"),
+    (lambda im: _jpeg(im, 25), "saved again as a JPEG of quality 25"),
+    (lambda im: _turned(im, 90.0), "turned a quarter"),
+    (lambda im: _turned(im, 37.0), "turned 37 degrees"),
+    (
+        lambda im: cv2.resize(im, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC),
+        "enlarged 2.5 times (clutter at an index's size)",
+    ),
+    (lambda im: _vignetted(im, 0.4), "vignetted, the corners at 40 % of the light"),
+    (lambda im: _lit(im, (0.8, 1.15, 0.75)), "under a fluorescent tube (green cast)"),
 )
 
 

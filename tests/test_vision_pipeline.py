@@ -557,3 +557,43 @@ def test_a_suit_joined_to_a_thin_frame_line_is_a_blob_of_its_own():
     assert 12 <= comps.w[k] <= 17 and 12 <= comps.h[k] <= 17
     # the joined blob is still there, long and thin
     assert ((comps.h > 50) & (comps.w < 20)).any()
+
+
+def test_a_calibrated_cameras_card_outlines_are_a_cards_size():
+    """A row of cards each laid 23 mm over the one before is one light patch of
+    paper, card-shaped at four cards (130 x 88 mm): its outline's corners were read as
+    indices (a 10D at the ace's lower corner in a play row of an unseen pack). Where
+    the camera is calibrated an outline must be about a card's size; a card lying
+    free, poker or patience sized, still has its outline."""
+    from vision.proposals import CARD_INDICES, Picture, all_proposals, card_quads
+
+    px_mm = 2.36
+    d = 8.5 * px_mm  # the calibrated index size (vision.recognize.INDEX_D_MM)
+    card = (CARD_INDICES[0] * d, CARD_INDICES[1] * d)
+    img = np.full((900, 1400, 3), (40, 110, 50), np.uint8)  # green felt
+
+    def lay(x_mm, y_mm, w_mm=63.0, h_mm=88.0):
+        x, y = int(x_mm * px_mm), int(y_mm * px_mm)
+        cv2.rectangle(img, (x, y), (x + int(w_mm * px_mm), y + int(h_mm * px_mm)), (80,) * 3, 2)
+        cv2.rectangle(
+            img,
+            (x + 1, y + 1),
+            (x + int(w_mm * px_mm) - 1, y + int(h_mm * px_mm) - 1),
+            (235, 235, 235),
+            -1,
+        )
+
+    for i in range(4):  # the play row, each card over the one before
+        lay(30 + 23 * i, 40)
+    lay(250, 40)  # a card lying free
+    lay(420, 50, 44, 67)  # a patience card
+
+    def long_sides(quads):  # in mm, to the nearest 5
+        return sorted(5 * round(float(np.linalg.norm(q[2] - q[1])) / px_mm / 5) for q in quads)
+
+    assert long_sides(card_quads(img)) == [65, 85, 130]  # the row: a "card" 130 mm long
+    assert long_sides(card_quads(img, card=card)) == [65, 85]
+    # and so the row's corners are proposed as indices only where no size is known
+    far = all_proposals(Picture(img))
+    near = all_proposals(Picture(img, d))
+    assert len(far) - len(near) == 4  # its two ends, each mirrored

@@ -257,6 +257,7 @@ class Picture:
         self.image = image
         h, w = image.shape[:2]
         self.shape = (h, w)
+        self.index_d = index_d
         # the window ink is judged darker than its surroundings in (narrower where a
         # calibrated camera gives the index size, ``index_d`` in this picture's pixels)
         self.background_k = background_window((h, w), index_d)
@@ -2144,6 +2145,14 @@ def _evened(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
 # -- whole cards --------------------------------------------------------------------------
 
 CARD_ASPECT = 63 / 88  # a poker card; bridge cards are 57 / 89
+# A poker card's short and long sides in a typical index's sizes (the calibrated
+# index size: vision.recognize.INDEX_D_MM, 8.5 mm); and how much smaller or larger a
+# card's outline may be where a calibrated camera knows that size (the outline lies
+# a millimetre or two inside the card's edge): a patience pack's 44 x 67 mm and a
+# Skat pack's 59 x 91 mm are within it, three cards of a row each laid 23 mm over
+# the one before (109 x 88 mm) not.
+CARD_INDICES = (63.0 / 8.5, 88.9 / 8.5)
+CARD_SIDES = (0.6, 1.2)
 # The index midpoint on a card, as a share of its width and height, and d as a share
 # of its height (measured on the rendered faces and the bidly deck).
 _INDEX_AT = (24.0 / 250, 55.0 / 350)
@@ -2156,6 +2165,7 @@ def card_quads(
     min_area: float = 1500.0,
     paper: NDArray[np.uint8] | None = None,
     region: tuple[Box, tuple[int, int]] | None = None,
+    card: tuple[float, float] | None = None,
 ) -> list[NDArray[np.float32]]:
     """Outlines of cards lying free: light, four-cornered, card-shaped regions.
 
@@ -2167,7 +2177,11 @@ def card_quads(
     picture's (height, width)) says that ``image`` and ``paper`` are that box cut
     from a larger picture: a light patch reaching an edge where the box was cut is
     not taken for a card (the cut would be one of its sides), and the "too large
-    to be a card" limit is the picture's.
+    to be a card" limit is the picture's. ``card`` (a calibrated camera's typical
+    card, short side and long, in pixels): an outline not ``CARD_SIDES`` times its
+    size each way is no card (the paper of a row of cards each laid over the one
+    before is one light patch, card-shaped at three or four cards: its outline's
+    corners were read as indices, a row's corner as a 10D beside the ace in it).
     """
     if paper is None:
         paper = Picture(image).paper()
@@ -2204,6 +2218,11 @@ def card_quads(
             quad = np.roll(quad, -1, axis=0)
             short, long_ = long_, short
         if not 0.55 < short / long_ < 0.85 or 4 * area < 0.8 * short * long_:
+            continue
+        if card is not None and not (
+            CARD_SIDES[0] <= short / card[0] <= CARD_SIDES[1]
+            and CARD_SIDES[0] <= long_ / card[1] <= CARD_SIDES[1]
+        ):
             continue
         quads.append(quad)
     return quads
@@ -2247,9 +2266,14 @@ def all_proposals(
     (:meth:`Picture.ink_box`), the free cards of all of it."""
     pic = image if isinstance(image, Picture) else Picture(image)
     comps, paper = _components(pic, box, ink=ink)
+    card = (
+        None
+        if pic.index_d is None
+        else (pic.index_d * CARD_INDICES[0], pic.index_d * CARD_INDICES[1])
+    )
     if box is None:
-        quads = card_quads(pic.image, paper=paper)
+        quads = card_quads(pic.image, paper=paper, card=card)
     else:
         x0, y0, x1, y1 = box
-        quads = card_quads(pic.image[y0:y1, x0:x1], paper=paper, region=(box, pic.shape))
+        quads = card_quads(pic.image[y0:y1, x0:x1], paper=paper, region=(box, pic.shape), card=card)
     return _concat(pair_proposals(comps), quad_proposals(quads))
