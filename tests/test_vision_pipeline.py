@@ -565,10 +565,10 @@ def test_a_calibrated_cameras_card_outlines_are_a_cards_size():
     indices (a 10D at the ace's lower corner in a play row of an unseen pack). Where
     the camera is calibrated an outline must be about a card's size; a card lying
     free, poker or patience sized, still has its outline."""
-    from vision.proposals import CARD_INDICES, Picture, all_proposals, card_quads
+    from vision.proposals import CARD_INDICES, INDEX_D_MM, Picture, all_proposals, card_quads
 
     px_mm = 2.36
-    d = 8.5 * px_mm  # the calibrated index size (vision.recognize.INDEX_D_MM)
+    d = INDEX_D_MM * px_mm  # the calibrated index size
     card = (CARD_INDICES[0] * d, CARD_INDICES[1] * d)
     img = np.full((900, 1400, 3), (40, 110, 50), np.uint8)  # green felt
 

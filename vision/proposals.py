@@ -2145,13 +2145,15 @@ def _evened(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
 # -- whole cards --------------------------------------------------------------------------
 
 CARD_ASPECT = 63 / 88  # a poker card; bridge cards are 57 / 89
-# A poker card's short and long sides in a typical index's sizes (the calibrated
-# index size: vision.recognize.INDEX_D_MM, 8.5 mm); and how much smaller or larger a
+# The distance from rank centre to suit centre on a typical printed card: a
+# calibrated camera's index size (vision.recognize)
+INDEX_D_MM = 8.5
+# A poker card's short and long sides in such index sizes; and how much smaller or larger a
 # card's outline may be where a calibrated camera knows that size (the outline lies
 # a millimetre or two inside the card's edge): a patience pack's 44 x 67 mm and a
 # Skat pack's 59 x 91 mm are within it, three cards of a row each laid 23 mm over
 # the one before (109 x 88 mm) not.
-CARD_INDICES = (63.0 / 8.5, 88.9 / 8.5)
+CARD_INDICES = (63.0 / INDEX_D_MM, 88.9 / INDEX_D_MM)
 CARD_SIDES = (0.6, 1.2)
 # The index midpoint on a card, as a share of its width and height, and d as a share
 # of its height (measured on the rendered faces and the bidly deck).

@@ -55,6 +55,7 @@ from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.pips import INDEX_ANCHOR, INDEX_D, PIP_RANKS, count_pips, court_between
 from vision.proposals import (
+    INDEX_D_MM,
     Box,
     Picture,
     Proposals,
@@ -67,9 +68,9 @@ from vision.proposals import (
 
 __all__ = ["CardReading", "IndexDetection", "Recognizer", "suppress"]
 
-# The distance from rank centre to suit centre on a printed card, and the size in
-# pixels the classifier works at: a calibrated camera's frames are shrunk to it.
-INDEX_D_MM = 8.5
+# The size in pixels the classifier works at: a calibrated camera's frames are shrunk
+# to it (an index's INDEX_D_MM, the distance from rank centre to suit centre on a
+# typical printed card, at that many pixels).
 WORK_D = 20.0
 # A reading of an index less sure than RECHECK is read again from patches cut at
 # these scales, and the three readings are averaged: a true index reads the same
