@@ -39,9 +39,8 @@ from vision.geometry import MARKER_BAR_MM, Calibration, calibrate, detect_marker
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
-from vision.proposals import Box, Picture
+from vision.proposals import INDEX_D_MM, Box, Picture
 from vision.recognize import (
-    INDEX_D_MM,
     UNCALIBRATED_D,
     CardReading,
     IndexDetection,
