@@ -754,6 +754,32 @@ def test_a_smeared_pinochle_photo_has_no_outsize_reading(rec):
     assert {r.rank for r in readings} == {"9", "A", "J", "K"}
 
 
+def test_a_calibrated_cameras_reading_at_another_scale_than_a_packs_is_outsize():
+    # a calibrated camera knows the index size without witnesses: two pips of a 10S
+    # in a show row read as a 2S with an index 0.56 times the calibrated size (a
+    # false `placed` at 5 fps, unseen fonts, seed 43); a deck's own spread is not
+    from vision.recognize import CALIBRATED_SIZES, IndexDetection
+
+    def det(card, d):
+        return IndexDetection(card[:-1], card[-1], 1.0, 1.0, 400.0, 500.0, 0.0, 1.0, d)
+
+    rec = Recognizer(threshold=0.0)
+    assert rec.cards([det("2S", 11.2)])[0].flags == ()  # no calibration: no scale known
+    rec.index_px = 20.0  # as a calibration sets it (8.5 mm at the table's scale)
+    for d, out in (
+        (11.2, True),
+        (0.59 * 20, True),
+        (1.61 * 20, True),
+        (0.8 * 20, False),
+        (1.4 * 20, False),
+        (20.0, False),
+    ):
+        (reading,) = rec.cards([det("2S", d)])
+        assert ("outsize" in reading.flags) == out, d
+        assert (reading.confidence < 0.2) == out, d
+    assert CALIBRATED_SIZES[0] < 0.67 and CALIBRATED_SIZES[1] > 1.43  # a deck's own spread
+
+
 def _row_with_darker_cards(seed: int, factor: float, tint=(1.0, 1.0, 1.0)):
     """A show row as players lay it on green felt at the club mounting: twelve cards
     25 mm apart, each over the one before, every other one darker by ``factor``

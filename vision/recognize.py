@@ -141,6 +141,12 @@ ONE_CORNER_SIZES = (0.85, 1.05, 1.3, 1.6, 1.9)
 OUTSIZE = 2.2
 OUTSIZE_SURE = 0.9
 OUTSIZE_WITNESSES = 2
+# ... and a calibrated camera's reading whose index is not this many times the
+# calibrated size (INDEX_D_MM at the table's scale) is outsize: a deck prints its
+# index 0.67 to 1.43 times a typical one's for its card (INDEX_SPREAD), and a
+# reading's size, the distance between its blobs' middles, is good to a tenth (two
+# pips of a 10S in a show row read as a 2S at 0.56 times, a false `placed`)
+CALIBRATED_SIZES = (0.6, 1.6)
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
 # Two readings of one index, one rank with two suits, both at least this sure: the
@@ -1103,7 +1109,12 @@ class Recognizer:
         read = [tuple(read_as[id(m)] for m in members) for _, members, _ in groups]
         outlines = [_outline(indices) for indices in read]
         impossible = self._impossible(groups, outlines)
-        outsize = _outsize(groups) if self.one_scale else set()
+        if self.one_scale:
+            outsize = _outsize(groups)
+        elif self.index_px is not None:
+            outsize = self._off_scale(groups, self.index_px)
+        else:
+            outsize = set()
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
             # one corner or two: math.prod multiplies them in the order np.prod does
@@ -1148,6 +1159,20 @@ class Recognizer:
             )
         readings.sort(key=lambda r: -r.confidence)
         return readings
+
+    @staticmethod
+    def _off_scale(
+        groups: list[tuple[str, list[IndexDetection], int]], index_px: float
+    ) -> set[int]:
+        """The groups (card, corners, copies) whose index, at the median of their
+        corners, is not ``CALIBRATED_SIZES`` times ``index_px`` (a calibrated
+        camera's index size, in the same pixels)."""
+        lo, hi = CALIBRATED_SIZES[0] * index_px, CALIBRATED_SIZES[1] * index_px
+        return {
+            i
+            for i, (_, members, _) in enumerate(groups)
+            if not lo <= float(np.median([m.d for m in members])) <= hi
+        }
 
     def _court_read_as_number(
         self, card: str, members: list[IndexDetection], dets: Sequence[IndexDetection] = ()
