@@ -38,6 +38,20 @@ def test_placed_once_after_the_stable_time_not_before():
     assert tr.placed == {"QH": "play.0"}
 
 
+@pytest.mark.parametrize(("fps", "at"), [(5.0, 0.2), (10.0, 0.2), (30.0, 0.2)])
+def test_the_stable_time_not_a_count_of_frames_places_a_card(fps, at):
+    # a camera at 5 frames a second: three frames over the stable time placed each
+    # card 0.6 s after it lay still in the live check (seeds 42 and 43), over the
+    # 0.5 s target; two fresh reads 0.2 s apart are as long a look as three at 10 fps
+    tr = Tracker()
+    times = [i / fps for i in range(int(fps))]
+    events = [(t, e.kind) for t in times for e in tr.update(t, [qh()])]
+    assert events == [(pytest.approx(at), "placed")]
+    # one frame alone is a glimpse, at any rate
+    once = Tracker(stable_s=0.0001)
+    assert once.update(0.0, [qh()]) == [] and once.update(0.5, []) == []
+
+
 def test_a_card_in_a_passing_hand_produces_nothing():
     tr = Tracker(stable_s=0.3)
     t = frames(3.0)

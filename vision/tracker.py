@@ -5,7 +5,7 @@ reflection), sometimes where it is not (a card in a hand passing over the
 table). The tracker turns this into the few events the referee needs:
 
 * ``placed``: a card has lain still in a zone, seen in the same spot with nothing
-  moving over it, for ``stable_s`` (200 ms, and three frames);
+  moving over it, for ``stable_s`` (200 ms, and three frames, or two that far apart);
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
@@ -95,6 +95,7 @@ class _Track:
     since: float = 0.0
     last_seen: float = float("-inf")
     frames: int = 0
+    first: float = 0.0  # the first of those frames
     confidence_sum: float = 0.0
     absent_since: float | None = None
     misses: int = 0
@@ -266,11 +267,13 @@ class Tracker:
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
                 tr.x0, tr.y0 = s.x_mm, s.y_mm
             elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s and not drifted:
+                if tr.frames == 0:
+                    tr.first = t
                 tr.frames += 1
                 tr.looks += looked_at(s.x_mm, s.y_mm)
                 tr.confidence_sum += s.confidence
             else:
-                tr.zone, tr.since, tr.frames = s.zone, t, 1
+                tr.zone, tr.since, tr.frames, tr.first = s.zone, t, 1, t
                 tr.looks, tr.confidence_sum = int(looked_at(s.x_mm, s.y_mm)), s.confidence
                 tr.x0, tr.y0 = s.x_mm, s.y_mm
             tr.last_seen = t
@@ -278,9 +281,16 @@ class Tracker:
             if tr.placed and self._near(tr, s.x_mm, s.y_mm):  # seen where it lies
                 tr.px, tr.py = s.x_mm, s.y_mm
                 tr.angle = s.angle if s.angle is not None else tr.angle
+            # the stable time is time: ``min_frames`` frames over it, or two frames as
+            # far apart as it is (a camera at 5 fps placed every card 0.6 s after it
+            # lay still, waiting for a third frame: two reads 0.2 s apart are as long
+            # a look as three at 10 fps)
             settled = (
                 t - tr.since >= self.stable_s
-                and tr.frames >= self.min_frames
+                and (
+                    tr.frames >= self.min_frames
+                    or (tr.frames >= 2 and t - tr.first >= self.stable_s)
+                )
                 and tr.looks >= self.min_looks
             )
             same_zone = tr.placed and tr.placed_zone == tr.zone
