@@ -758,6 +758,8 @@ def test_a_calibrated_cameras_reading_at_another_scale_than_a_packs_is_outsize()
     # a calibrated camera knows the index size without witnesses: two pips of a 10S
     # in a show row read as a 2S with an index 0.56 times the calibrated size (a
     # false `placed` at 5 fps, unseen fonts, seed 43); a deck's own spread is not
+    from dataclasses import replace
+
     from vision.recognize import CALIBRATED_SIZES, IndexDetection
 
     def det(card, d):
@@ -778,6 +780,15 @@ def test_a_calibrated_cameras_reading_at_another_scale_than_a_packs_is_outsize()
         assert ("outsize" in reading.flags) == out, d
         assert (reading.confidence < 0.2) == out, d
     assert CALIBRATED_SIZES[0] < 0.67 and CALIBRATED_SIZES[1] > 1.43  # a deck's own spread
+
+    # a tilted camera sees its near side larger: judged by the scale where it lies
+    class Tilted:
+        def mm_per_px(self, point):
+            return 8.5 / (20.0 if point[0] < 1000 else 30.0)  # 20 px an index, 30 near
+
+    groups = [("KD", [replace(det("KD", 40.0), x=x)], 1) for x in (400.0, 1400.0)]
+    assert Recognizer._off_scale(groups, 20.0) == {0, 1}  # by the middle's scale alone
+    assert Recognizer._off_scale(groups, 20.0, Tilted()) == {0}  # 40 px is 1.33 times 30
 
 
 def _row_with_darker_cards(seed: int, factor: float, tint=(1.0, 1.0, 1.0)):

@@ -147,6 +147,9 @@ OUTSIZE_WITNESSES = 2
 # reading's size, the distance between its blobs' middles, is good to a tenth (two
 # pips of a 10S in a show row read as a 2S at 0.56 times, a false `placed`)
 CALIBRATED_SIZES = (0.6, 1.6)
+# ... judged by the scale at the markers' middle where that is this far inside either
+# bound, and by the scale where the reading lies otherwise
+TILT = 1.25
 # Two readings closer than this share of the smaller one's d are one index: the surer stays.
 SAME_INDEX = 0.7
 # Two readings of one index, one rank with two suits, both at least this sure: the
@@ -1112,7 +1115,7 @@ class Recognizer:
         if self.one_scale:
             outsize = _outsize(groups)
         elif self.index_px is not None:
-            outsize = self._off_scale(groups, self.index_px)
+            outsize = self._off_scale(groups, self.index_px, self.calibration)
         else:
             outsize = set()
         readings: list[CardReading] = []
@@ -1162,17 +1165,27 @@ class Recognizer:
 
     @staticmethod
     def _off_scale(
-        groups: list[tuple[str, list[IndexDetection], int]], index_px: float
+        groups: list[tuple[str, list[IndexDetection], int]],
+        index_px: float,
+        calibration: Calibration | None = None,
     ) -> set[int]:
         """The groups (card, corners, copies) whose index, at the median of their
-        corners, is not ``CALIBRATED_SIZES`` times ``index_px`` (a calibrated
-        camera's index size, in the same pixels)."""
-        lo, hi = CALIBRATED_SIZES[0] * index_px, CALIBRATED_SIZES[1] * index_px
-        return {
-            i
-            for i, (_, members, _) in enumerate(groups)
-            if not lo <= float(np.median([m.d for m in members])) <= hi
-        }
+        corners, is not ``CALIBRATED_SIZES`` times a calibrated camera's index size
+        where it lies (the calibration's scale there; ``index_px``, the size at the
+        markers' middle, where it is well inside either way or there is no
+        calibration: a tilted camera sees its near side larger)."""
+        lo, hi = CALIBRATED_SIZES
+        out: set[int] = set()
+        for i, (_, members, _) in enumerate(groups):
+            d = float(np.median([m.d for m in members]))
+            ref = index_px
+            if calibration is not None and not lo * TILT <= d / index_px <= hi / TILT:
+                x = float(np.mean([m.x for m in members]))
+                y = float(np.mean([m.y for m in members]))
+                ref = INDEX_D_MM / calibration.mm_per_px((x, y))
+            if not lo <= d / ref <= hi:
+                out.add(i)
+        return out
 
     def _court_read_as_number(
         self, card: str, members: list[IndexDetection], dets: Sequence[IndexDetection] = ()

@@ -112,6 +112,9 @@ class _Track:
     held: bool = False  # not read in the last frame, but covered or read doubtfully there
 
 
+# Times that differ by less than this are one time (frame times are floats)
+TIME_SLACK = 1e-6
+
 Busy = Callable[[float, float], bool]
 Looked = Callable[[float, float], bool]
 
@@ -227,7 +230,7 @@ class Tracker:
         over ``absent_s``.
         """
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
-        self._last_t = t
+        before, self._last_t = self._last_t, t  # the update before this one
         events: list[Observation] = []
         settled_any = False
         best: dict[str, Sighting] = {}
@@ -285,11 +288,15 @@ class Tracker:
             # far apart as it is (a camera at 5 fps placed every card 0.6 s after it
             # lay still, waiting for a third frame: two reads 0.2 s apart are as long
             # a look as three at 10 fps)
+            # (times read from a video's frame numbers are a hair off: 0.6 - 0.4 is
+            # under 0.2 in floating point, and a card waited a frame more)
+            stable = self.stable_s - TIME_SLACK
             settled = (
-                t - tr.since >= self.stable_s
+                t - tr.since >= stable
                 and (
                     tr.frames >= self.min_frames
-                    or (tr.frames >= 2 and t - tr.first >= self.stable_s)
+                    # two reads in a row, not two with frames that missed it between
+                    or (tr.frames == 2 and t - tr.first >= stable and tr.first == before)
                 )
                 and tr.looks >= self.min_looks
             )
