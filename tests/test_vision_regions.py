@@ -1225,7 +1225,9 @@ def test_watch_says_when_the_camera_moved_and_the_table_was_calibrated_afresh(tm
     from vision.watch import watch
 
     frames = _frames(every=40, last=200)
-    shots = [frames[0], frames[-1], frames[-1], *[_knocked(frames[-1], 40, -25, 1.5)] * 3]
+    # the cards lie still long enough to be placed (two frames in a row 0.2 s apart
+    # place a card at 5 fps), then the camera is knocked
+    shots = [frames[0], *[frames[-1]] * 4, *[_knocked(frames[-1], 40, -25, 1.5)] * 3]
     for i, image in enumerate(shots):
         cv2.imwrite(str(tmp_path / f"{i:02d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     out = io.StringIO()
@@ -1235,6 +1237,7 @@ def test_watch_says_when_the_camera_moved_and_the_table_was_calibrated_afresh(tm
     assert not [x for x in lines if x.get("status") in ("camera-lost", "camera-back")]
     assert moved["warning"].startswith("the camera moved") and moved["error_mm"] < 3.0
     after = lines[lines.index(moved) :]
+    assert len([x for x in lines[: lines.index(moved)] if x.get("kind") == "placed"]) >= 8
     assert not [x for x in after if x.get("kind") in ("moved", "removed", "placed")]
 
 
