@@ -1169,19 +1169,20 @@ class Recognizer:
         index_px: float,
         calibration: Calibration | None = None,
     ) -> set[int]:
-        """The groups (card, corners, copies) whose index, at the median of their
-        corners, is not ``CALIBRATED_SIZES`` times a calibrated camera's index size
+        """The groups (card, corners, copies) whose index, the mean of their one or
+        two corners', is not ``CALIBRATED_SIZES`` times a calibrated camera's index size
         where it lies (the calibration's scale there; ``index_px``, the size at the
         markers' middle, where it is well inside either way or there is no
         calibration: a tilted camera sees its near side larger)."""
         lo, hi = CALIBRATED_SIZES
         out: set[int] = set()
         for i, (_, members, _) in enumerate(groups):
-            d = float(np.median([m.d for m in members]))
+            # one corner or two: the median is the mean (no NumPy call a group, every frame)
+            n = len(members)
+            d = sum(m.d for m in members) / n
             ref = index_px
             if calibration is not None and not lo * TILT <= d / index_px <= hi / TILT:
-                x = float(np.mean([m.x for m in members]))
-                y = float(np.mean([m.y for m in members]))
+                x, y = sum(m.x for m in members) / n, sum(m.y for m in members) / n
                 ref = INDEX_D_MM / calibration.mm_per_px((x, y))
             if not lo <= d / ref <= hi:
                 out.add(i)

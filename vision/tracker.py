@@ -112,8 +112,21 @@ class _Track:
     held: bool = False  # not read in the last frame, but covered or read doubtfully there
 
 
-# Times that differ by less than this are one time (frame times are floats)
+# Times that differ by less than this are one time: frame times read from a video's
+# frame numbers are a hair off (0.6000000000000001 - 0.4 is under 0.2), and a card
+# waited a frame more to be placed or removed
 TIME_SLACK = 1e-6
+
+
+def _lasted(span: float, need: float) -> bool:
+    """Whether ``span`` seconds are at least ``need`` (``TIME_SLACK``)."""
+    return span >= need - TIME_SLACK
+
+
+def _within(span: float, limit: float) -> bool:
+    """Whether ``span`` seconds are at most ``limit`` (``TIME_SLACK``)."""
+    return span <= limit + TIME_SLACK
+
 
 Busy = Callable[[float, float], bool]
 Looked = Callable[[float, float], bool]
@@ -198,8 +211,8 @@ class Tracker:
         for tr in self._tracks.values():
             # missing, and not known to lie under another card or where nothing changed
             missing = tr.placed and tr.last_seen < self._last_t and not tr.held
-            pending = (
-                not (tr.placed and tr.placed_zone == tr.zone) and t - tr.last_seen <= self.gap_s
+            pending = not (tr.placed and tr.placed_zone == tr.zone) and _within(
+                t - tr.last_seen, self.gap_s
             )
             if missing:
                 out.append((tr.px, tr.py))
@@ -269,7 +282,7 @@ class Tracker:
             if moving:  # in a moving hand or under one: start the stable time again
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
                 tr.x0, tr.y0 = s.x_mm, s.y_mm
-            elif tr.zone == s.zone and t - tr.last_seen <= self.gap_s and not drifted:
+            elif tr.zone == s.zone and _within(t - tr.last_seen, self.gap_s) and not drifted:
                 if tr.frames == 0:
                     tr.first = t
                 tr.frames += 1
@@ -288,15 +301,16 @@ class Tracker:
             # far apart as it is (a camera at 5 fps placed every card 0.6 s after it
             # lay still, waiting for a third frame: two reads 0.2 s apart are as long
             # a look as three at 10 fps)
-            # (times read from a video's frame numbers are a hair off: 0.6 - 0.4 is
-            # under 0.2 in floating point, and a card waited a frame more)
-            stable = self.stable_s - TIME_SLACK
             settled = (
-                t - tr.since >= stable
+                _lasted(t - tr.since, self.stable_s)
                 and (
                     tr.frames >= self.min_frames
                     # two reads in a row, not two with frames that missed it between
-                    or (tr.frames == 2 and t - tr.first >= stable and tr.first == before)
+                    or (
+                        tr.frames == 2
+                        and _lasted(t - tr.first, self.stable_s)
+                        and tr.first == before
+                    )
                 )
                 and tr.looks >= self.min_looks
             )
@@ -324,10 +338,10 @@ class Tracker:
                 tr.absent_since, tr.misses, tr.held = None, 0, True
                 continue
             if not tr.placed:
-                if t - tr.last_seen > self.gap_s:
+                if not _within(t - tr.last_seen, self.gap_s):
                     del self._tracks[card]  # a passing glimpse: forget it
                 continue
-            if t - tr.last_seen <= self.gap_s or not looked_at(tr.px, tr.py):
+            if _within(t - tr.last_seen, self.gap_s) or not looked_at(tr.px, tr.py):
                 continue  # a dropped frame or two, or no fresh look there
             if busy is not None and busy(tr.px, tr.py):
                 tr.absent_since, tr.misses = None, 0
@@ -338,7 +352,7 @@ class Tracker:
             if tr.absent_since is None:
                 tr.absent_since = t
             tr.misses += 1
-            if tr.misses >= self.min_misses and t - tr.absent_since >= self.absent_s:
+            if tr.misses >= self.min_misses and _lasted(t - tr.absent_since, self.absent_s):
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 del self._tracks[card]
         return events
