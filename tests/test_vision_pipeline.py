@@ -597,3 +597,68 @@ def test_a_calibrated_cameras_card_outlines_are_a_cards_size():
     far = all_proposals(Picture(img))
     near = all_proposals(Picture(img, d))
     assert len(far) - len(near) == 4  # its two ends, each mirrored
+
+
+def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie():
+    """A camera tilted over the table sees its near side's cards larger than the
+    markers' middle: a card there whose outline is 1.35 times the middle's card kept
+    its outline only when judged by the calibration's scale where it lies; a play
+    row's patch at that scale is still no card. Through the recogniser, the size at a
+    point is the calibration's (a homography whose scale grows across the frame)."""
+    from vision.geometry import Calibration
+    from vision.proposals import CARD_INDICES, INDEX_D_MM, card_quads
+    from vision.recognize import Recognizer
+
+    middle, near = 2.36, 2.36 * 1.35  # px per mm at the markers' middle and the near side
+    img = np.full((900, 1600, 3), (40, 110, 50), np.uint8)
+
+    def lay(x, y, w_mm, h_mm, px_mm):
+        w, h = int(w_mm * px_mm), int(h_mm * px_mm)
+        cv2.rectangle(img, (x, y), (x + w, y + h), (80,) * 3, 2)
+        cv2.rectangle(img, (x + 1, y + 1), (x + w - 1, y + h - 1), (235,) * 3, -1)
+
+    lay(100, 100, 63, 88, middle)  # a card at the middle's scale, on the left
+    lay(1000, 100, 63, 88, near)  # a card on the near side, on the right
+    for i in range(4):  # a play row on the near side
+        lay(1000 + int(23 * i * near), 500, 63, 88, near)
+    d = INDEX_D_MM * middle
+    card = (CARD_INDICES[0] * d, CARD_INDICES[1] * d)
+
+    def index_d_at(x, y):  # the scale grows across the frame, as a tilted camera's
+        return INDEX_D_MM * (middle if x < 800 else near)
+
+    def lefts(quads):
+        return sorted(int(q[:, 0].min()) // 100 * 100 for q in quads)
+
+    assert lefts(card_quads(img, card=card)) == [100]  # the near card lost
+    assert lefts(card_quads(img, card=card, index_d_at=index_d_at)) == [100, 1000]
+    # a box of the picture: the point asked for is the whole picture's
+    box = (896, 64, 1600, 480)
+    asked = []
+
+    def noted(x, y):
+        asked.append((x, y))
+        return index_d_at(x, y)
+
+    x0, y0, x1, y1 = box
+    got = card_quads(img[y0:y1, x0:x1], card=card, region=(box, img.shape[:2]), index_d_at=noted)
+    assert len(got) == 1 and asked and all(x > 1000 for x, _ in asked)
+
+    # the recogniser's size at a point: a homography whose millimetres per pixel fall
+    # from left to right (x_mm = x_px * (1 + x_px / 4000)^-1: a perspective division)
+    h = np.diag([1 / middle, 1 / middle, 1.0]) @ np.array(
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1 / 4000, 0.0, 1.0]]
+    )
+    rec = Recognizer()
+    rec.calibration = Calibration(h, {0: np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]])}, 0.0)
+    at = rec.picture(img).index_d_at
+    assert at is not None
+    s = rec.scale if rec.shrinks else 1.0
+
+    def mm_per_px(x):  # the mean of d x_mm / d x and d y_mm / d y at a frame's x
+        k = 1 + x / 4000
+        return (1 / k**2 + 1 / k) / 2 / middle
+
+    ratio = at(1500 * s, 300 * s) / at(5 * s, 300 * s)
+    assert ratio == pytest.approx(mm_per_px(5) / mm_per_px(1500), rel=0.01)
+    assert ratio > 1.4

@@ -253,11 +253,19 @@ class Picture:
     ((64, 96), 15, (32, 48), (32, 48), (8, 12))
     """
 
-    def __init__(self, image: NDArray[np.uint8], index_d: float | None = None) -> None:
+    def __init__(
+        self,
+        image: NDArray[np.uint8],
+        index_d: float | None = None,
+        index_d_at: Callable[[float, float], float] | None = None,
+    ) -> None:
         self.image = image
         h, w = image.shape[:2]
         self.shape = (h, w)
         self.index_d = index_d
+        # the calibrated index size where a point of this picture lies (a tilted camera
+        # sees its near side larger than ``index_d``, the size at the markers' middle)
+        self.index_d_at = index_d_at
         # the window ink is judged darker than its surroundings in (narrower where a
         # calibrated camera gives the index size, ``index_d`` in this picture's pixels)
         self.background_k = background_window((h, w), index_d)
@@ -2168,6 +2176,7 @@ def card_quads(
     paper: NDArray[np.uint8] | None = None,
     region: tuple[Box, tuple[int, int]] | None = None,
     card: tuple[float, float] | None = None,
+    index_d_at: Callable[[float, float], float] | None = None,
 ) -> list[NDArray[np.float32]]:
     """Outlines of cards lying free: light, four-cornered, card-shaped regions.
 
@@ -2184,6 +2193,10 @@ def card_quads(
     size each way is no card (the paper of a row of cards each laid over the one
     before is one light patch, card-shaped at three or four cards: its outline's
     corners were read as indices, a row's corner as a 10D beside the ace in it).
+    ``index_d_at`` (the calibrated index size at a point of the whole picture): an
+    outline outside those bounds is judged again by the card's size where it lies (a
+    camera tilted over the table sees its near side's cards larger, its far side's
+    smaller, than at the markers' middle, whose size ``card`` is).
     """
     if paper is None:
         paper = Picture(image).paper()
@@ -2221,13 +2234,25 @@ def card_quads(
             short, long_ = long_, short
         if not 0.55 < short / long_ < 0.85 or 4 * area < 0.8 * short * long_:
             continue
-        if card is not None and not (
-            CARD_SIDES[0] <= short / card[0] <= CARD_SIDES[1]
-            and CARD_SIDES[0] <= long_ / card[1] <= CARD_SIDES[1]
-        ):
-            continue
+        if card is not None and not _card_sized(short, long_, card):
+            if index_d_at is None:
+                continue
+            cx, cy = quad.mean(axis=0).tolist()
+            if region is not None:
+                cx, cy = cx + region[0][0], cy + region[0][1]
+            local = index_d_at(cx, cy)
+            if not _card_sized(short, long_, (local * CARD_INDICES[0], local * CARD_INDICES[1])):
+                continue
         quads.append(quad)
     return quads
+
+
+def _card_sized(short: float, long_: float, card: tuple[float, float]) -> bool:
+    """Whether an outline's sides are ``CARD_SIDES`` times a card's (short, long)."""
+    return (
+        CARD_SIDES[0] <= short / card[0] <= CARD_SIDES[1]
+        and CARD_SIDES[0] <= long_ / card[1] <= CARD_SIDES[1]
+    )
 
 
 def quad_proposals(quads: list[NDArray[np.float32]]) -> Proposals:
@@ -2274,8 +2299,14 @@ def all_proposals(
         else (pic.index_d * CARD_INDICES[0], pic.index_d * CARD_INDICES[1])
     )
     if box is None:
-        quads = card_quads(pic.image, paper=paper, card=card)
+        quads = card_quads(pic.image, paper=paper, card=card, index_d_at=pic.index_d_at)
     else:
         x0, y0, x1, y1 = box
-        quads = card_quads(pic.image[y0:y1, x0:x1], paper=paper, region=(box, pic.shape), card=card)
+        quads = card_quads(
+            pic.image[y0:y1, x0:x1],
+            paper=paper,
+            region=(box, pic.shape),
+            card=card,
+            index_d_at=pic.index_d_at,
+        )
     return _concat(pair_proposals(comps), quad_proposals(quads))

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -649,7 +649,21 @@ class Recognizer:
         index_d = None
         if self.index_px is not None:
             index_d = self.index_px * (self.scale if self.shrinks else 1.0)
-        return Picture(self.working(as_bgr(image)), index_d)
+        return Picture(self.working(as_bgr(image)), index_d, self._index_d_at())
+
+    def _index_d_at(self) -> Callable[[float, float], float] | None:
+        """The calibrated index size at a point of the working picture, in its pixels
+        (``None`` without a calibration): where a tilted camera's near side is larger."""
+        calibration = self.calibration
+        if calibration is None:
+            return None
+        s = self.scale if self.shrinks else 1.0
+
+        def at(x: float, y: float) -> float:
+            frame = ((x + 0.5) / s - 0.5, (y + 0.5) / s - 0.5)
+            return INDEX_D_MM / calibration.mm_per_px(frame) * s
+
+        return at
 
     def detect_indices(self, image: NDArray[np.uint8]) -> list[IndexDetection]:
         """Every index in the frame, in the frame's pixels."""
