@@ -22,7 +22,8 @@ With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
 zones, then gathered face down to the winner's pile, 60 events a video.
 
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
-        [--photos ../shared/data/cards/bidly/single] [--game skat]
+        [--photos ../shared/data/cards/bidly/single] [--game skat] [--frame 3840x2160]
+        [--lean]
 """
 
 from __future__ import annotations
@@ -60,13 +61,17 @@ def run(
     fonts: str = "dejavu",
     photos: Path | None = None,
     game: str = "cribbage",
+    frame: tuple[int, int] | None = None,
+    lean: bool = False,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False)
     else:
         scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
     faces = f"photos-{photos.resolve().name}" if photos else fonts
-    video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}.mp4"
+    framed = f"-{frame[0]}x{frame[1]}" if frame else ""
+    framed += "-lean" if lean else ""
+    video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -88,6 +93,8 @@ def run(
             cleared=cleared,
             fonts=fonts,
             photos=photos,
+            frame=frame,
+            lean=lean,
         )
         size, frames = list(info.size), info.frames
         facts = {"cleared": cleared, "size": size, "frames": frames}
@@ -103,6 +110,19 @@ def run(
     verdict["video"] = f"{size[0]}x{size[1]}, {frames} frames at {fps:g} fps"
     verdict["seconds"] = {"render": round(rendered, 1), "watch": round(watched, 1)}
     return verdict
+
+
+def _frame(text: str) -> tuple[int, int]:
+    """``3840x2160`` as (3840, 2160)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected WIDTHxHEIGHT, such as 3840x2160"
+        ) from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: both sides must be positive")
+    return w, h
 
 
 def main() -> int:
@@ -132,6 +152,17 @@ def main() -> int:
         help="a cribbage deal's rows (cribbage-2.toml), or a Skat deal's tricks laid "
         "and gathered (skat-3.toml; --overlap does not apply)",
     )
+    ap.add_argument(
+        "--frame",
+        type=_frame,
+        help="the camera's frame, WIDTHxHEIGHT (3840x2160: a 4K camera at 2.36 px/mm sees "
+        "1.6 m of felt across, the table in its middle); by default the table and 40 mm",
+    )
+    ap.add_argument(
+        "--lean",
+        action="store_true",
+        help="players lean in as they reach: their heads and shoulders shade the table",
+    )
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
@@ -153,8 +184,11 @@ def main() -> int:
                     args.fonts,
                     args.photos,
                     args.game,
+                    args.frame,
+                    args.lean,
                 )
-            except ValueError as exc:  # a folder of photographs short of a pack
+            except ValueError as exc:  # a folder of photographs short of a pack, a frame
+                # too small for the table
                 ap.error(str(exc))
             print(json.dumps({"seed": seed, **v}))
             bad += bool(v["false"] or v["missed"] or v["early"])

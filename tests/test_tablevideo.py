@@ -45,6 +45,61 @@ def test_short_script_reads_back_frame_exact(tmp_path: Path) -> None:
     assert frames[5].t == pytest.approx(1.0)
 
 
+def test_a_cameras_wider_frame_has_the_table_in_its_middle(tmp_path: Path) -> None:
+    """A 16:9 camera sees felt either side of the table (the hidden videos of issue
+    11 are 3840 x 2160 at 2.36 px/mm): the table lies in the frame's middle, and the
+    live loop calibrates on it and places a card laid there in its zone. A frame
+    smaller than the table is refused, saying both sizes."""
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    actions = pace([[Action(0, "place", "QH", 300.0, 260.0, 3.0, 0)]], start_s=0.5, still_s=1.0)
+    info = render_video(
+        layout,
+        actions,
+        tmp_path / "wide.mp4",
+        px_per_mm=2.36,
+        fps=5.0,
+        tail_s=1.0,
+        frame=(3200, 2176),
+    )
+    assert info.size == (3200, 2176)
+    out = io.StringIO()
+    watch(str(info.path), table=str(LAYOUT_DIR / "cribbage-2.toml"), out=out)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    placed = [o for o in lines if o.get("kind") == "placed"]
+    assert [(o["card"], o["zone"]) for o in placed] == [("QH", "play.0")]
+    # the card's place in table millimetres, though the table lies 466 mm from the left
+    assert placed[0]["position_mm"] == pytest.approx([300.0, 260.0], abs=5)
+    with pytest.raises(ValueError, match=r"2000x1500 frame at 2.36 px/mm is 847 x 636 mm"):
+        render_video(layout, actions, tmp_path / "never.mp4", px_per_mm=2.36, frame=(2000, 1500))
+
+
+def test_a_player_leaning_in_shades_the_table_and_the_card_is_clear_later() -> None:
+    """``lean``: the north player's head and shoulders shade a broad patch of the
+    table beside the arm as they reach (a lamp to the north-west), and a card is not
+    lying clear while that shadow is on it."""
+    from vision.tablevideo import script_frames
+
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    actions = pace([[Action(0, "place", "9C", 420.0, 640.0, 180.0, 1)]], start_s=0.5, still_s=1.0)
+    runs = {}
+    for lean in (False, True):
+        cleared: list[float] = []
+        frames = list(
+            script_frames(
+                layout, actions, px_per_mm=1.0, fps=10.0, tail_s=0.5, lean=lean, cleared=cleared
+            )
+        )
+        runs[lean] = ([img for _, img, _ in frames], cleared)
+    (plain, clear_plain), (leant, clear_leant) = runs[False], runs[True]
+    land = next(i for i, (a, b) in enumerate(zip(plain, leant, strict=True)) if (a != b).any())
+    # beside the arm, between the north edge and the card, the felt is darker
+    diff = plain[land + 3].astype(int) - leant[land + 3].astype(int)
+    assert diff.mean() > 1 and diff.max() >= 20
+    assert (diff >= -1).all()  # a shadow darkens only
+    assert (plain[-1] == leant[-1]).all()  # gone with the player
+    assert clear_leant[0] >= clear_plain[0]
+
+
 def test_overlapping_gestures_are_refused() -> None:
     layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
     actions = [

@@ -647,6 +647,47 @@ def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     assert {r.card: r.confidence for r in rec.cards([court])} == {"KS": 0.9}
 
 
+def test_a_number_read_as_another_at_both_corners_is_the_number_its_pips_show():
+    # the live check's URW pack at 3840 x 2160: a 3H read as an 8H at both corners
+    # (0.997 and 0.984), each corner's face showing three hearts plainly; it was doubted
+    # by its pips and never placed. Both corners counting the same number read it so.
+    from dataclasses import replace
+
+    from vision.decks import DECKS
+    from vision.recognize import _OTHER_CORNER, PIP_READ, IndexDetection
+
+    d = 20.0
+    upper = IndexDetection("8", "H", 0.997, 0.997, 200.0, 150.0, 0.0, 1.0, d, pips=3)
+    ex = upper.x + d * (_OTHER_CORNER[0] * upper.uy + _OTHER_CORNER[1] * upper.ux)
+    ey = upper.y + d * (_OTHER_CORNER[0] * -upper.ux + _OTHER_CORNER[1] * upper.uy)
+    lower = IndexDetection("8", "H", 0.984, 0.99, ex, ey, 0.0, -1.0, d, pips=3)
+    rec = Recognizer(threshold=0.0)
+    (three,) = rec.cards([upper, lower])
+    assert three.card == "3H" and "read-by-pips" in three.flags
+    suit = 0.984 / 0.99  # the lower corner's suit share, as the network read it
+    assert three.confidence == pytest.approx(1 - (1 - PIP_READ) * (1 - PIP_READ * suit))
+    assert three.confidence >= rec.confident
+    # the reading's indices are the detections as read (the live loop knows them)
+    assert set(map(id, three.indices)) == {id(upper), id(lower)}
+    # another 8H on the table: the 3H is no second copy of it
+    far = replace(upper, x=900.0, pips=None)
+    assert {r.card: r.flags for r in rec.cards([upper, lower, far])} == {
+        "3H": ("read-by-pips",),
+        "8H": (),
+    }
+    # one corner alone: a face half under the next card counts fewer pips; doubted only
+    (alone,) = rec.cards([upper])
+    assert alone.card == "8H" and "pips-disagree" in alone.flags
+    # the two corners count different numbers, or one is not counted: as read, doubted
+    for other in (replace(lower, pips=4), replace(lower, pips=None)):
+        assert {r.card for r in rec.cards([upper, other])} == {"8H"}
+    # a count that agrees with the rank read is no rereading
+    assert [r.flags for r in rec.cards([replace(upper, pips=8), replace(lower, pips=8)])] == [()]
+    # a pack without threes (Skat's 32 cards): no 3H
+    rec.deck = DECKS["skat-32"]
+    assert {r.card for r in rec.cards([upper, lower])} == {"8H"}
+
+
 def test_a_number_card_read_doubtfully_has_its_pips_counted(monkeypatch):
     # detect_indices counts the pips of number readings less sure than PIP_COUNTED;
     # counted for every reading here, so that the rendered card's are

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -120,6 +121,10 @@ PIP_AGREE = 0.75
 # on a table frame are surer (0.5 ms a count, about 5 ms a 1280 x 720 frame if every
 # one were counted); the live check's misreadings were at 0.95 to 0.98.
 PIP_COUNTED = 0.999
+# A number card read at both its corners as one rank, where each corner's face shows
+# plainly one other number of pips (the same at both), is that number: each corner
+# counts this much as sure of it (both together 0.94), the suit as the network read it.
+PIP_READ = 0.75
 # Recognizer.cards remembers this many pairs of corners looked between for a court
 COURTS_KEPT = 4096
 # A number read at one corner of a single picture is looked at for a court's face
@@ -1097,6 +1102,20 @@ class Recognizer:
                 else:
                     cards.append([det])
             groups += [(card, members, len(cards)) for members in cards]
+        # a number the network reads at both corners as another (a URW serif 3 as an 8
+        # at 0.997 and 0.984), whose face shows plainly one number of pips at both: that
+        # number (the reading's indices stay the detections as read)
+        by_pips: set[int] = set()
+        for i, (_, members, copies) in enumerate(groups):
+            counted = self._read_by_pips(members)
+            if counted is not None:
+                for m, c in zip(members, counted, strict=True):
+                    read_as[id(c)] = read_as[id(m)]
+                groups[i] = (counted[0].card, counted, copies)
+                by_pips.add(i)
+        if by_pips:  # how many cards each card is read as, afresh
+            n_read = Counter(card for card, _, _ in groups)
+            groups = [(card, members, n_read[card]) for card, members, _ in groups]
         # two corners of one card read as two different cards (one half covered by the
         # card laid over it, a hand, a shadow: an 8 read as a 3): the less sure gives way
         against: dict[int, float] = {}
@@ -1149,6 +1168,8 @@ class Recognizer:
                 flags.append("one-ink")
             if any(m.pips_disagree for m in members):
                 flags.append("pips-disagree")
+            if i in by_pips:
+                flags.append("read-by-pips")
             if i in impossible:  # print on another card's face, read as a card
                 conf *= 0.1
                 rank_conf *= 0.1
@@ -1176,6 +1197,29 @@ class Recognizer:
             )
         readings.sort(key=lambda r: -r.confidence)
         return readings
+
+    def _read_by_pips(self, members: list[IndexDetection]) -> list[IndexDetection] | None:
+        """A card's two corners read as one number rank, each corner's face showing
+        plainly one other number of pips, the same at both (counted from each corner's
+        own outline, at three sizes and two turns: :func:`vision.pips.count_pips`),
+        read as that number (``PIP_READ`` sure at each corner, the suit as read);
+        ``None`` where they are not, or the pack lacks that rank. One corner alone is
+        not enough: a face half under the next card counts fewer pips."""
+        if len(members) != 2 or not all(m.pips_disagree for m in members):
+            return None
+        count = members[0].pips
+        if count is None or members[1].pips != count:
+            return None
+        rank = str(count)
+        if self.deck is not None and rank not in self.deck.ranks:
+            return None
+        out = []
+        for m in members:
+            # the suit's share of the reading: as read (the weighed copy's doubt is the
+            # rank's)
+            suit = min(1.0, m.confidence / m.rank_confidence) if m.rank_confidence > 0 else 0.0
+            out.append(replace(m, rank=rank, rank_confidence=PIP_READ, confidence=PIP_READ * suit))
+        return out
 
     @staticmethod
     def _off_scale(

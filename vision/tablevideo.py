@@ -144,6 +144,7 @@ class _Table:
         one_pack: bool = False,
         fonts: str = "dejavu",
         photos: Path | None = None,
+        frame: tuple[int, int] | None = None,
     ):
         self.layout = layout
         self.deck = deck
@@ -162,11 +163,23 @@ class _Table:
         self.worn = worn
         self.one_pack = one_pack
         self.ppm = px_per_mm
-        self.margin = margin_mm
         self.seed = seed
-        w = (layout.width_mm + 2 * margin_mm) * px_per_mm
-        h = (layout.depth_mm + 2 * margin_mm) * px_per_mm
-        self.w, self.h = int(math.ceil(w / 16) * 16), int(math.ceil(h / 16) * 16)
+        if frame is None:
+            w = (layout.width_mm + 2 * margin_mm) * px_per_mm
+            h = (layout.depth_mm + 2 * margin_mm) * px_per_mm
+            self.w, self.h = int(math.ceil(w / 16) * 16), int(math.ceil(h / 16) * 16)
+            self.margin = (margin_mm, margin_mm)
+        else:  # a camera's frame (3840 x 2160, say): the layout in its middle, felt round it
+            self.w, self.h = frame
+            mx = (self.w / px_per_mm - layout.width_mm) / 2
+            my = (self.h / px_per_mm - layout.depth_mm) / 2
+            if min(mx, my) < 0:
+                raise ValueError(
+                    f"a {self.w}x{self.h} frame at {px_per_mm:g} px/mm is "
+                    f"{self.w / px_per_mm:.0f} x {self.h / px_per_mm:.0f} mm: the table "
+                    f"({layout.width_mm:g} x {layout.depth_mm:g} mm) does not fit"
+                )
+            self.margin = (mx, my)
         self._faces: dict[str, Face] = {}
         self.empty = self._empty()
         self.back = self._back()
@@ -180,8 +193,8 @@ class _Table:
 
     def px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         return (
-            (x_mm + self.margin) * self.ppm,
-            (self.layout.depth_mm + self.margin - y_mm) * self.ppm,
+            (x_mm + self.margin[0]) * self.ppm,
+            (self.layout.depth_mm + self.margin[1] - y_mm) * self.ppm,
         )
 
     def _empty(self) -> Image:
@@ -413,11 +426,28 @@ def _draw_hand(
     entry_mm: tuple[float, float],
     tone: tuple[float, float, float],
     shadow: bool = False,
+    lean: bool = False,
 ) -> NDArray[np.uint8] | None:
     """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``; with
-    ``shadow``, the shadow it casts from a lamp to the north-west. The mask of what
-    it covers (arm, hand and shadow), or ``None`` when nothing of it is in the picture."""
+    ``shadow``, the shadow it casts from a lamp to the north-west. With ``lean``, the
+    player leans in as they reach: their head and shoulders cast a broad, soft shadow
+    from the same lamp, a third darker, over the table beside the arm. The mask of
+    what it covers (arm, hand and shadows), or ``None`` when nothing of it is in the
+    picture."""
     ppm = table.ppm
+    body: NDArray[np.uint8] | None = None
+    if lean:  # head and shoulders 40 % of the way to the hand, 40 cm over the table
+        bx = entry_mm[0] + 0.4 * (palm_mm[0] - entry_mm[0])
+        by = entry_mm[1] + 0.4 * (palm_mm[1] - entry_mm[1])
+        cx, cy = table.px(bx, by)
+        e = ppm / 8  # drawn and blurred at an eighth of the size: it is soft
+        small = np.zeros((-(-table.h // 8), -(-table.w // 8)), np.float32)
+        centre = (round((cx + 100 * ppm) / 8), round((cy + 90 * ppm) / 8))
+        cv2.ellipse(small, centre, (int(250 * e), int(180 * e)), 0, 0, 360, 255.0, -1)
+        small = cv2.GaussianBlur(small, (0, 0), 45 * e)
+        body = cv2.resize(small, (small.shape[1] * 8, small.shape[0] * 8))
+        body = np.clip(body[: table.h, : table.w], 0, 255).astype(np.uint8)
+        img[:] = (img * (1 - 0.33 * body[:, :, None].astype(np.float32) / 255.0)).astype(np.uint8)
     dx, dy = palm_mm[0] - entry_mm[0], palm_mm[1] - entry_mm[1]
     n = math.hypot(dx, dy) or 1.0
     ux, uy = dx / n, dy / n  # along the arm, towards the fingertips
@@ -447,6 +477,8 @@ def _draw_hand(
         covered = np.maximum(mask, (dark > 40).astype(np.uint8) * 255)
     else:
         covered = mask
+    if body is not None:  # a card in the body's shadow, 5 % darker or more, is not clear
+        covered = np.maximum(covered, (body > 40).astype(np.uint8) * 255)
     ys, xs = np.nonzero(mask)
     if len(xs) == 0:
         return None
@@ -475,17 +507,23 @@ def script_frames(
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
     photos: Path | None = None,
+    frame: tuple[int, int] | None = None,
+    lean: bool = False,
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
 
-    ``shadow``: hands cast shadows. ``deck``: the faces' style (see
+    ``shadow``: hands cast shadows; ``lean``: players lean in as they reach, and
+    their heads and shoulders shade the table beside the arm. ``deck``: the faces' style (see
     :func:`~vision.faces.render_face`); ``one_pack``: all cards in one style, as a
     real pack. ``worn``: the share of cards drawn on greyer, tinted paper.
     ``fonts``: the set the indices are printed in (:data:`vision.faces.FONT_SETS`;
     ``unseen``: fonts training never meets, a deck of another design).
     ``photos``: a folder of the 52 cards' flattened photographs (``<rank><suit>.jpg``,
     :func:`~vision.faces.photo_faces`), drawn in place of rendered faces.
+    ``frame``: the frame's width and height in pixels (a camera's, 3840 x 2160 say),
+    the layout in its middle and felt round it; by default the layout and
+    ``margin_mm`` round it.
     ``cleared``, when given, gets for each action (in the order given) the time of
     the first frame after its card lands in which neither the hand nor its shadow
     touches the card: from then on it lies still in plain sight."""
@@ -499,6 +537,7 @@ def script_frames(
         one_pack=one_pack,
         fonts=fonts,
         photos=photos,
+        frame=frame,
     )
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
@@ -510,6 +549,7 @@ def script_frames(
     n = math.floor(end * fps) + 1
     still: Image | None = None  # the table without hands, while nothing changes
     last: Image | None = None
+    handled = False  # the last frame drew a gesture (its hand, a leaning player's shadow)
     gi = 0
     applied: set[int] = set()
     picked: set[int] = set()
@@ -582,7 +622,8 @@ def script_frames(
         if changed or still is None:
             still = render_still()
         if active is None:
-            if changed or last is None:
+            if changed or last is None or handled:
+                handled = False
                 last = camera(still)
                 yield t, last, True
             else:
@@ -609,9 +650,10 @@ def script_frames(
         for k, a in enumerate(carried):
             face = table.face(a.card) if a.face_up and a.kind != "remove" else table.back
             table.draw_card(img, face, hand[0] + k, hand[1] + k, a.angle_deg, lift=1.0)
-        covered = _draw_hand(table, img, hand, g.entry, g.tone, shadow)
+        covered = _draw_hand(table, img, hand, g.entry, g.tone, shadow, lean)
         clear(g, t, covered)
         last = camera(img)
+        handled = True
         yield t, last, True
 
 
@@ -668,6 +710,8 @@ def render_video(
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
     photos: Path | None = None,
+    frame: tuple[int, int] | None = None,
+    lean: bool = False,
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -696,6 +740,8 @@ def render_video(
             cleared=cleared,
             fonts=fonts,
             photos=photos,
+            frame=frame,
+            lean=lean,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])
