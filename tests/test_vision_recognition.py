@@ -43,6 +43,17 @@ def rec():
 
 
 @needs_data
+def _opposite(det, d):
+    """Where the opposite corner's index of the card ``det`` reads at (index size ``d``)
+    lies: a typical card's other corner (``vision.recognize._OTHER_CORNER``)."""
+    from vision.recognize import _OTHER_CORNER
+
+    return (
+        det.x + d * (_OTHER_CORNER[0] * det.uy + _OTHER_CORNER[1] * det.ux),
+        det.y + d * (_OTHER_CORNER[0] * -det.ux + _OTHER_CORNER[1] * det.uy),
+    )
+
+
 def test_real_single_cards_are_identified(rec):
     singles = sorted((DATA / "bidly" / "single").glob("*.jpg"))
     assert len(singles) == 52
@@ -504,13 +515,12 @@ def test_an_unknown_deck_on_the_command_line_is_named(tmp_path, capsys):
 def test_two_corners_of_one_card_read_as_different_cards_are_both_doubtful():
     from dataclasses import replace
 
-    from vision.recognize import _OTHER_CORNER, IndexDetection
+    from vision.recognize import IndexDetection
 
     d = 20.0
     nine = IndexDetection("9", "H", 0.99, 0.99, 200.0, 150.0, 0.0, 1.0, d)
     # the opposite corner: turned round, where a card's other index lies
-    ex = nine.x + d * (_OTHER_CORNER[0] * nine.uy + _OTHER_CORNER[1] * nine.ux)
-    ey = nine.y + d * (_OTHER_CORNER[0] * -nine.ux + _OTHER_CORNER[1] * nine.uy)
+    ex, ey = _opposite(nine, d)
     jack = IndexDetection("J", "H", 0.98, 0.98, ex, ey, 0.0, -1.0, d)  # half covered: a "J"
     rec = Recognizer(threshold=0.0)
     readings = {r.card: r for r in rec.cards([nine, jack])}
@@ -588,14 +598,13 @@ def test_a_single_card_in_an_unseen_font_is_not_read_again_as_another_at_a_large
 def test_in_a_slanted_single_picture_two_corners_read_as_two_suits_are_one_card():
     # the single-card bench's URW 7C, shot leaning: its near corner read 7C with an index
     # 1.3 times the far one's, the far one 7S, both sure, and both stood as cards
-    from vision.recognize import _OTHER_CORNER, SQUEEZES, IndexDetection
+    from vision.recognize import SQUEEZES, IndexDetection
 
     d = 20.0
     far = IndexDetection("7", "S", 0.97, 0.99, 200.0, 150.0, 0.0, 1.0, d)
     # the near corner: a card 1.2 times a typical one's length in the far index's sizes
     k = 1.2 * d
-    ex = far.x + k * (_OTHER_CORNER[0] * far.uy + _OTHER_CORNER[1] * far.ux)
-    ey = far.y + k * (_OTHER_CORNER[0] * -far.ux + _OTHER_CORNER[1] * far.uy)
+    ex, ey = _opposite(far, k)
     near = IndexDetection("7", "C", 0.99, 0.99, ex, ey, 0.05, -1.0, 1.3 * d)
     rec = Recognizer(threshold=0.0)
     # a table frame (the strict rule: one pack at one scale, straight down): two cards
@@ -618,12 +627,11 @@ def test_a_rank_read_gives_way_to_the_pips_its_face_shows():
     # 5S at 0.69; the face shows five pips plainly (vision/pips.py)
     from dataclasses import replace
 
-    from vision.recognize import _OTHER_CORNER, IndexDetection
+    from vision.recognize import IndexDetection
 
     d = 20.0
     five = IndexDetection("5", "S", 0.69, 0.69, 200.0, 150.0, 0.0, 1.0, d, pips=5)
-    ex = five.x + d * (_OTHER_CORNER[0] * five.uy + _OTHER_CORNER[1] * five.ux)
-    ey = five.y + d * (_OTHER_CORNER[0] * -five.ux + _OTHER_CORNER[1] * five.uy)
+    ex, ey = _opposite(five, d)
     six = IndexDetection("6", "S", 0.98, 0.98, ex, ey, 0.0, -1.0, d, pips=5)
     assert six.pips_disagree and not five.pips_disagree
     rec = Recognizer(threshold=0.0)
@@ -654,12 +662,11 @@ def test_a_number_read_as_another_at_both_corners_is_the_number_its_pips_show():
     from dataclasses import replace
 
     from vision.decks import DECKS
-    from vision.recognize import _OTHER_CORNER, PIP_READ, IndexDetection
+    from vision.recognize import PIP_READ, IndexDetection
 
     d = 20.0
     upper = IndexDetection("8", "H", 0.997, 0.997, 200.0, 150.0, 0.0, 1.0, d, pips=3)
-    ex = upper.x + d * (_OTHER_CORNER[0] * upper.uy + _OTHER_CORNER[1] * upper.ux)
-    ey = upper.y + d * (_OTHER_CORNER[0] * -upper.ux + _OTHER_CORNER[1] * upper.uy)
+    ex, ey = _opposite(upper, d)
     lower = IndexDetection("8", "H", 0.984, 0.99, ex, ey, 0.0, -1.0, d, pips=3)
     rec = Recognizer(threshold=0.0)
     (three,) = rec.cards([upper, lower])
