@@ -49,6 +49,10 @@ from vision.tablevideo import render_video  # noqa: E402
 from vision.watch import watch  # noqa: E402
 
 PX_PER_MM = 2.36
+# The renderer's version: a video kept (--keep) by an older one is rendered again.
+# 2: the frame after a gesture is the still table's, a leaning player's shadow is
+# counted after the arm has left, an arm comes in from past a wider frame's border
+RENDER = 2
 
 
 def run(
@@ -75,8 +79,9 @@ def run(
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
-    if kept.is_file():  # rendered by an earlier run with --keep: watch it again
-        facts = json.loads(kept.read_text(encoding="utf-8"))
+    facts = json.loads(kept.read_text(encoding="utf-8")) if kept.is_file() else {}
+    # rendered by an earlier run with --keep (by this renderer): watch it again
+    if facts.get("render", 1) == RENDER and video.is_file():
         cleared, size, frames = facts["cleared"], facts["size"], facts["frames"]
     else:
         info = render_video(
@@ -97,7 +102,7 @@ def run(
             lean=lean,
         )
         size, frames = list(info.size), info.frames
-        facts = {"cleared": cleared, "size": size, "frames": frames}
+        facts = {"cleared": cleared, "size": size, "frames": frames, "render": RENDER}
         kept.write_text(json.dumps(facts), encoding="utf-8")
     rendered = time.perf_counter() - started
     out = io.StringIO()

@@ -62,6 +62,18 @@ def test_a_cameras_wider_frame_has_the_table_in_its_middle(tmp_path: Path) -> No
         frame=(3200, 2176),
     )
     assert info.size == (3200, 2176)
+    # the table's middle is the frame's: marker 0 lies 45 mm in from the table's south-west
+    # corner, the table (900 mm square) (3200 / 2.36 - 900) / 2 mm from the frame's left
+    from vision.geometry import detect_markers
+
+    source = VideoFileSource(info.path)
+    source.open()
+    first = source.read()
+    source.close()
+    assert first is not None
+    centre = detect_markers(first.image, layout.dictionary)[0].mean(axis=0)
+    mx, my = (3200 / 2.36 - 900) / 2, (2176 / 2.36 - 900) / 2
+    assert centre == pytest.approx([(45 + mx) * 2.36, (900 + my - 45) * 2.36], abs=2)
     out = io.StringIO()
     watch(str(info.path), table=str(LAYOUT_DIR / "cribbage-2.toml"), out=out)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -97,7 +109,16 @@ def test_a_player_leaning_in_shades_the_table_and_the_card_is_clear_later() -> N
     assert diff.mean() > 1 and diff.max() >= 20
     assert (diff >= -1).all()  # a shadow darkens only
     assert (plain[-1] == leant[-1]).all()  # gone with the player
-    assert clear_leant[0] >= clear_plain[0]
+    assert clear_leant[0] > clear_plain[0]
+    # a card near the north edge lies in the shadow until the player has leant back,
+    # after the arm has left the picture
+    actions = pace([[Action(0, "place", "9C", 420.0, 800.0, 180.0, 1)]], start_s=0.5, still_s=1.0)
+    clears = {}
+    for lean in (False, True):
+        cleared = []
+        list(script_frames(layout, actions, px_per_mm=1.0, fps=10.0, lean=lean, cleared=cleared))
+        clears[lean] = cleared[0]
+    assert clears[True] >= clears[False] + 0.3
 
 
 def test_overlapping_gestures_are_refused() -> None:

@@ -601,16 +601,19 @@ def test_a_calibrated_cameras_card_outlines_are_a_cards_size():
 
 def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie():
     """A camera tilted over the table sees its near side's cards larger than the
-    markers' middle: a card there whose outline is 1.35 times the middle's card kept
-    its outline only when judged by the calibration's scale where it lies; a play
-    row's patch at that scale is still no card. Through the recogniser, the size at a
-    point is the calibration's (a homography whose scale grows across the frame)."""
+    markers' middle, its far side's smaller: a card on the near side whose outline is
+    1.35 times the middle's card kept its outline only when judged by the
+    calibration's scale where it lies; a play row's patch at that scale is still no
+    card, and a row of three on the far side (0.82 times) is no card either, though
+    at the middle's scale it would be card-sized. Through the recogniser, the size at
+    a point is the calibration's (a homography whose scale grows across the frame),
+    at the frame's own scale and at a working scale that shrinks it."""
     from vision.geometry import Calibration
     from vision.proposals import CARD_INDICES, INDEX_D_MM, card_quads
     from vision.recognize import Recognizer
 
-    middle, near = 2.36, 2.36 * 1.35  # px per mm at the markers' middle and the near side
-    img = np.full((900, 1600, 3), (40, 110, 50), np.uint8)
+    middle, near, far = 2.36, 2.36 * 1.35, 2.36 * 0.82  # px per mm
+    img = np.full((1200, 1600, 3), (40, 110, 50), np.uint8)
 
     def lay(x, y, w_mm, h_mm, px_mm):
         w, h = int(w_mm * px_mm), int(h_mm * px_mm)
@@ -621,17 +624,22 @@ def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie()
     lay(1000, 100, 63, 88, near)  # a card on the near side, on the right
     for i in range(4):  # a play row on the near side
         lay(1000 + int(23 * i * near), 500, 63, 88, near)
+    for i in range(3):  # a row of three on the far side, below
+        lay(100 + int(23 * i * far), 900, 63, 88, far)
     d = INDEX_D_MM * middle
     card = (CARD_INDICES[0] * d, CARD_INDICES[1] * d)
 
-    def index_d_at(x, y):  # the scale grows across the frame, as a tilted camera's
-        return INDEX_D_MM * (middle if x < 800 else near)
+    def index_d_at(x, y):  # the scale across the frame, as a tilted camera's
+        return INDEX_D_MM * (far if y > 750 else middle if x < 800 else near)
 
-    def lefts(quads):
-        return sorted(int(q[:, 0].min()) // 100 * 100 for q in quads)
+    def corners(quads):
+        return sorted(
+            (int(q[:, 0].min()) // 100 * 100, int(q[:, 1].min()) // 100 * 100) for q in quads
+        )
 
-    assert lefts(card_quads(img, card=card)) == [100]  # the near card lost
-    assert lefts(card_quads(img, card=card, index_d_at=index_d_at)) == [100, 1000]
+    # the near card lost, the far row taken for a card
+    assert corners(card_quads(img, card=card)) == [(100, 100), (100, 900)]
+    assert corners(card_quads(img, card=card, index_d_at=index_d_at)) == [(100, 100), (1000, 100)]
     # a box of the picture: the point asked for is the whole picture's
     box = (896, 64, 1600, 480)
     asked = []
@@ -646,19 +654,26 @@ def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie()
 
     # the recogniser's size at a point: a homography whose millimetres per pixel fall
     # from left to right (x_mm = x_px * (1 + x_px / 4000)^-1: a perspective division)
-    h = np.diag([1 / middle, 1 / middle, 1.0]) @ np.array(
-        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1 / 4000, 0.0, 1.0]]
-    )
-    rec = Recognizer()
-    rec.calibration = Calibration(h, {0: np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]])}, 0.0)
-    at = rec.picture(img).index_d_at
-    assert at is not None
-    s = rec.scale if rec.shrinks else 1.0
+    for px_mm in (middle, 5.0):  # a frame read as it is, and one shrunk to WORK_D
+        h = np.diag([1 / px_mm, 1 / px_mm, 1.0]) @ np.array(
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1 / 4000, 0.0, 1.0]]
+        )
+        rec = Recognizer()
+        marker = np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]])
+        rec.calibration = Calibration(h, {0: marker}, 0.0)
+        assert rec.shrinks == (px_mm > 3)
+        at = rec.picture(img).index_d_at
+        assert at is not None
+        s = rec.scale if rec.shrinks else 1.0
 
-    def mm_per_px(x):  # the mean of d x_mm / d x and d y_mm / d y at a frame's x
-        k = 1 + x / 4000
-        return (1 / k**2 + 1 / k) / 2 / middle
+        def mm_per_px(x, px_mm=px_mm):  # the mean of d x_mm / d x and d y_mm / d y
+            k = 1 + x / 4000
+            return (1 / k**2 + 1 / k) / 2 / px_mm
 
-    ratio = at(1500 * s, 300 * s) / at(5 * s, 300 * s)
-    assert ratio == pytest.approx(mm_per_px(5) / mm_per_px(1500), rel=0.01)
-    assert ratio > 1.4
+        # in the working picture's pixels: the frame's point (x, 300) lies at
+        # ((x + 0.5) s - 0.5, (300 + 0.5) s - 0.5)
+        for x in (5, 1500):
+            got = at((x + 0.5) * s - 0.5, 300.5 * s - 0.5)
+            assert got == pytest.approx(INDEX_D_MM / mm_per_px(x) * s, rel=0.002)
+        ratio = at(1500.5 * s - 0.5, 300) / at(5.5 * s - 0.5, 300)
+        assert ratio > 1.4

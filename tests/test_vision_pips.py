@@ -315,3 +315,26 @@ def test_a_pack_whose_index_is_small_for_its_card_still_shows_its_pips():
             assert got in (None, PIP_RANKS[rank]), (rank, corner, got)  # never another
             counted += got == PIP_RANKS[rank]
     assert counted >= 7, counted
+
+
+def test_the_counts_a_face_shows_with_pips_covered_are_the_hidden_counts():
+    """``HIDDEN_COUNTS`` is every smaller count a number card's layout passes the
+    layout tests with some of its pips left out (the rendered faces' places)."""
+    import itertools
+
+    from vision.faces import PIP_PLACES
+    from vision.pips import HIDDEN_COUNTS, _laid_out, _seven, _symmetric
+
+    x0, x1, y0, y1 = 72, 178, 66, 284  # the rendered faces' pips span (face pixels)
+    found: dict[int, frozenset[int]] = {}
+    for m in range(3, 11):
+        pts = np.array([(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)) for fx, fy in PIP_PLACES[m]])
+        shown = set()
+        for n in range(3, m):
+            for idx in itertools.combinations(range(m), n):
+                p = pts[list(idx)]
+                if _laid_out(p) and (_symmetric(p) or (n == 7 and _seven(p))):
+                    shown.add(n)
+        if shown:
+            found[m] = frozenset(shown)
+    assert found == HIDDEN_COUNTS

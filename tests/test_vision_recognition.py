@@ -42,7 +42,6 @@ def rec():
     return Recognizer()
 
 
-@needs_data
 def _opposite(det, d):
     """Where the opposite corner's index of the card ``det`` reads at (index size ``d``)
     lies: a typical card's other corner (``vision.recognize._OTHER_CORNER``)."""
@@ -54,6 +53,7 @@ def _opposite(det, d):
     )
 
 
+@needs_data
 def test_real_single_cards_are_identified(rec):
     singles = sorted((DATA / "bidly" / "single").glob("*.jpg"))
     assert len(singles) == 52
@@ -693,6 +693,49 @@ def test_a_number_read_as_another_at_both_corners_is_the_number_its_pips_show():
     # a pack without threes (Skat's 32 cards): no 3H
     rec.deck = DECKS["skat-32"]
     assert {r.card for r in rec.cards([upper, lower])} == {"8H"}
+
+
+def test_the_counts_a_covered_face_shows_say_nothing_against_the_rank_read():
+    """A 5H read 5H at both corners, a paper-white chip (or glare, a fingertip) over its
+    middle pip: both corners' faces count four, a layout a 4 has. That count is no
+    reading of a 4H (``HIDDEN_COUNTS``): the 5H stays doubted. A 3H read 8H at both
+    corners counts three, which no 8 shows with pips covered: read 3H. The faces are
+    drawn and counted (vision.pips); the network's readings are given."""
+    from vision.faces import render_face
+    from vision.pips import count_pips
+    from vision.recognize import IndexDetection
+
+    def laid(code, chip=False):
+        face = render_face(code, np.random.default_rng(3))
+        img = np.full((600, 500, 3), (40, 110, 50), np.uint8)
+        h, w = face.image.shape[:2]
+        a = face.alpha[:, :, None].astype(np.float32) / 255
+        img[120 : 120 + h, 120 : 120 + w] = (
+            face.image * a + img[120 : 120 + h, 120 : 120 + w] * (1 - a)
+        ).astype(np.uint8)
+        if chip:  # over the middle pip, the face's centre
+            cv2.circle(img, (120 + w // 2, 120 + h // 2), 24, (235, 235, 235), -1)
+        return img, [(an.x + 120, an.y + 120, an.ux, an.uy, an.d) for an in face.anchors]
+
+    rec = Recognizer(threshold=0.0)
+    img, anchors = laid("5H", chip=True)
+    counts = [count_pips(img, *an) for an in anchors]
+    assert counts == [4, 4]
+    dets = [
+        IndexDetection("5", "H", 0.99, 0.99, *an, pips=n)
+        for an, n in zip(anchors, counts, strict=True)
+    ]
+    (five,) = rec.cards(dets)
+    assert five.card == "5H" and "pips-disagree" in five.flags and "read-by-pips" not in five.flags
+    assert five.confidence < Recognizer().threshold  # doubted, as before: not placed
+    img, anchors = laid("3H")
+    counts = [count_pips(img, *an) for an in anchors]
+    assert counts == [3, 3]
+    dets = [
+        IndexDetection("8", "H", 0.99, 0.99, *an, pips=n)
+        for an, n in zip(anchors, counts, strict=True)
+    ]
+    assert [(r.card, r.flags) for r in rec.cards(dets)] == [("3H", ("read-by-pips",))]
 
 
 def test_a_number_card_read_doubtfully_has_its_pips_counted(monkeypatch):

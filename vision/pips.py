@@ -29,10 +29,22 @@ from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile
 
-__all__ = ["INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips", "court_between"]
+__all__ = ["HIDDEN_COUNTS", "INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips", "court_between"]
 
 # The ranks with pips to count, and how many each has.
 PIP_RANKS = {str(n): n for n in range(2, 11)}
+# The smaller counts a number card's face shows with some of its pips covered (a chip,
+# a peg, glare, a fingertip): every subset of its layout that passes the layout tests
+# here (_laid_out, _symmetric, _seven; tests/test_pips.py derives it). A count among
+# these says nothing against the rank read.
+HIDDEN_COUNTS: dict[int, frozenset[int]] = {
+    5: frozenset({4}),
+    6: frozenset({4}),
+    7: frozenset({4, 6}),
+    8: frozenset({4, 6, 7}),
+    9: frozenset({4, 5}),
+    10: frozenset({4}),
+}
 
 # Where a typical index sits on the 250 x 350 face :mod:`vision.faces` draws: its
 # midpoint and rank-to-suit distance (the card outline one index reading puts its

@@ -2194,9 +2194,10 @@ def card_quads(
     before is one light patch, card-shaped at three or four cards: its outline's
     corners were read as indices, a row's corner as a 10D beside the ace in it).
     ``index_d_at`` (the calibrated index size at a point of the whole picture): an
-    outline outside those bounds is judged again by the card's size where it lies (a
-    camera tilted over the table sees its near side's cards larger, its far side's
-    smaller, than at the markers' middle, whose size ``card`` is).
+    outline is judged by the card's size where it lies instead (a camera tilted over
+    the table sees its near side's cards larger, its far side's smaller, than at the
+    markers' middle, whose size ``card`` is: a row of three cards on the far side
+    would pass for one card there).
     """
     if paper is None:
         paper = Picture(image).paper()
@@ -2234,15 +2235,15 @@ def card_quads(
             short, long_ = long_, short
         if not 0.55 < short / long_ < 0.85 or 4 * area < 0.8 * short * long_:
             continue
-        if card is not None and not _card_sized(short, long_, card):
-            if index_d_at is None:
-                continue
+        if index_d_at is not None:  # the card's size where the outline lies
             cx, cy = quad.mean(axis=0).tolist()
             if region is not None:
                 cx, cy = cx + region[0][0], cy + region[0][1]
             local = index_d_at(cx, cy)
             if not _card_sized(short, long_, (local * CARD_INDICES[0], local * CARD_INDICES[1])):
                 continue
+        elif card is not None and not _card_sized(short, long_, card):
+            continue
         quads.append(quad)
     return quads
 

@@ -54,7 +54,14 @@ from vision.images import as_bgr
 from vision.layout import TableLayout
 from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
-from vision.pips import INDEX_ANCHOR, INDEX_D, PIP_RANKS, count_pips, court_between
+from vision.pips import (
+    HIDDEN_COUNTS,
+    INDEX_ANCHOR,
+    INDEX_D,
+    PIP_RANKS,
+    count_pips,
+    court_between,
+)
 from vision.proposals import (
     INDEX_D_MM,
     Box,
@@ -1201,14 +1208,19 @@ class Recognizer:
     def _read_by_pips(self, members: list[IndexDetection]) -> list[IndexDetection] | None:
         """A card's two corners read as one number rank, each corner's face showing
         plainly one other number of pips, the same at both (counted from each corner's
-        own outline, at three sizes and two turns: :func:`vision.pips.count_pips`),
-        read as that number (``PIP_READ`` sure at each corner, the suit as read);
-        ``None`` where they are not, or the pack lacks that rank. One corner alone is
-        not enough: a face half under the next card counts fewer pips."""
+        own outline: no size or turn of it counts another number,
+        :func:`vision.pips.count_pips`), read as that number (``PIP_READ`` sure at each
+        corner, the suit as read); ``None`` where they are not, or the pack lacks that
+        rank. One corner alone is not enough: a face half under the next card counts
+        fewer pips. Nor is a count that the rank read shows with some of its pips
+        covered (``HIDDEN_COUNTS``: a 5 with a chip on its middle pip shows a 4 at both
+        corners' outlines alike); that reading stays doubted."""
         if len(members) != 2 or not all(m.pips_disagree for m in members):
             return None
         count = members[0].pips
         if count is None or members[1].pips != count:
+            return None
+        if count in HIDDEN_COUNTS.get(PIP_RANKS[members[0].rank], frozenset()):
             return None
         rank = str(count)
         if self.deck is not None and rank not in self.deck.ranks:

@@ -361,7 +361,12 @@ def _seat_sides(layout: TableLayout) -> dict[int, tuple[float, float]]:
     return sides
 
 
-def _gestures(layout: TableLayout, actions: Sequence[Action]) -> list[_Gesture]:
+def _gestures(
+    layout: TableLayout, actions: Sequence[Action], beyond_mm: tuple[float, float] = (40.0, 40.0)
+) -> list[_Gesture]:
+    """The hands' gestures; ``beyond_mm``: how far the picture reaches past the table's
+    east and west edges, and past its north and south ones (an arm comes in from past
+    the picture's border)."""
     sides = _seat_sides(layout)
     where: dict[str, tuple[float, float]] = {}
     gestures: list[_Gesture] = []
@@ -381,8 +386,9 @@ def _gestures(layout: TableLayout, actions: Sequence[Action]) -> list[_Gesture]:
             where[a.card] = (a.x_mm, a.y_mm)
         seat = group[0].seat
         side = sides.get(seat, (0.0, -1.0)) if seat is not None else (0.0, -1.0)
-        reach = max(layout.width_mm, layout.depth_mm) * 0.5 + 200.0
-        # straight in from the seat's edge, past the picture's border
+        # straight in from the seat's edge, past the picture's border (at least 160 mm)
+        beyond = beyond_mm[1] if side[0] == 0.0 else beyond_mm[0]
+        reach = max(layout.width_mm, layout.depth_mm) * 0.5 + max(200.0, beyond + 160.0)
         if side[0] == 0.0:
             entry = (src[0] + 60.0 * side[1], layout.depth_mm / 2 + side[1] * reach)
         else:
@@ -480,8 +486,8 @@ def _draw_hand(
     if body is not None:  # a card in the body's shadow, 5 % darker or more, is not clear
         covered = np.maximum(covered, (body > 40).astype(np.uint8) * 255)
     ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return None
+    if len(xs) == 0:  # the arm off the picture: what its shadows still cover
+        return covered if covered.any() else None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     m = mask[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
     shade = cv2.GaussianBlur(m[:, :, 0], (0, 0), 6 * ppm)[:, :, None]  # rounder in the middle
@@ -542,7 +548,7 @@ def script_frames(
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
         cleared[:] = [math.nan] * len(actions)
-    gestures = _gestures(layout, actions)
+    gestures = _gestures(layout, actions, table.margin)
     lying: dict[str, _Lying] = {}
     piles: dict[tuple[float, float], int] = {}
     end = (gestures[-1].end if gestures else 0.0) + tail_s
