@@ -17,6 +17,10 @@ through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
   frame in which neither hand nor shadow touches it): p50, p90, max; target
   <= 0.5 s.
 
+``--frame 3840x2160`` renders a camera's wider frame, the table in its middle and felt
+round it (the issue's own videos are 3840 x 2160 at 2.36 px/mm); ``--lean`` has each
+player lean in as they reach, their head and shoulders shading the table beside the arm.
+
 With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
 (``controller.scenarios.skat_deal``): each trick's three cards laid in the trick
 zones, then gathered face down to the winner's pile, 60 events a video.
