@@ -35,8 +35,8 @@ __all__ = ["HIDDEN_COUNTS", "INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips"
 PIP_RANKS = {str(n): n for n in range(2, 11)}
 # The smaller counts a number card's face shows with some of its pips covered (a chip,
 # a peg, glare, a fingertip): every subset of its layout that passes the layout tests
-# here (_laid_out, _symmetric, _seven; tests/test_pips.py derives it). A count among
-# these says nothing against the rank read.
+# here (_laid_out, _symmetric, _seven; tests/test_vision_pips.py derives it). A count
+# among these says nothing against the rank read.
 HIDDEN_COUNTS: dict[int, frozenset[int]] = {
     5: frozenset({4}),
     6: frozenset({4}),
