@@ -54,9 +54,10 @@ from vision.watch import watch  # noqa: E402
 
 PX_PER_MM = 2.36
 # The renderer's version: a video kept (--keep) by an older one is rendered again.
-# 2: the frame after a gesture is the still table's, a leaning player's shadow is
-# counted after the arm has left, an arm comes in from past a wider frame's border
-RENDER = 2
+# 2: the frame after a gesture is the still table's, an arm comes in from past a wider
+# frame's border; 3: a leaning player's shadow dims the cards, hides none of them (the
+# latency is counted from when the hand has left)
+RENDER = 3
 
 
 def run(

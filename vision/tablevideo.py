@@ -438,8 +438,10 @@ def _draw_hand(
     ``shadow``, the shadow it casts from a lamp to the north-west. With ``lean``, the
     player leans in as they reach: their head and shoulders cast a broad, soft shadow
     from the same lamp, a third darker, over the table beside the arm. The mask of
-    what it covers (arm, hand and shadows), or ``None`` when nothing of it is in the
-    picture."""
+    what the hand covers (arm, hand and its shadow), or ``None`` when nothing of it
+    is in the picture: the body's shadow dims the light on the cards under it but
+    hides none of them (a card in it lies in plain sight once the hand has left, and
+    the latency is counted from then)."""
     ppm = table.ppm
     body: NDArray[np.uint8] | None = None
     if lean:  # head and shoulders 40 % of the way to the hand, 40 cm over the table
@@ -483,10 +485,8 @@ def _draw_hand(
         covered = np.maximum(mask, (dark > 40).astype(np.uint8) * 255)
     else:
         covered = mask
-    if body is not None:  # a card in the body's shadow, 5 % darker or more, is not clear
-        covered = np.maximum(covered, (body > 40).astype(np.uint8) * 255)
     ys, xs = np.nonzero(mask)
-    if len(xs) == 0:  # the arm off the picture: what its shadows still cover
+    if len(xs) == 0:  # the arm off the picture: what its shadow still covers
         return covered if covered.any() else None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     m = mask[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
