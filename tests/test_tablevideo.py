@@ -115,7 +115,7 @@ def test_a_player_leaning_in_shades_the_table_but_hides_no_card() -> None:
     assert (diff >= -1).all()  # a shadow darkens only
     # the card is clear, the arm gone, and the shadow still on the card's spot
     at = next(i for i, (t, _) in enumerate(plain) if t >= clear_plain[0])
-    x, y = 420 + (plain[0][1].shape[1] - 900) // 2, plain[0][1].shape[0] // 2 - 800 + 450
+    x, y = 420 + 40, 900 + 40 - 800  # the card's middle: 40 mm of margin at 1 px/mm
     spot = (slice(y - 40, y + 40), slice(x - 30, x + 30))
     assert (plain[at][1][spot].astype(int) - leant[at][1][spot].astype(int)).mean() > 3
     assert (plain[-1][1] == leant[-1][1]).all()  # gone with the player

@@ -1214,13 +1214,21 @@ class Recognizer:
         rank. One corner alone is not enough: a face half under the next card counts
         fewer pips. Nor is a count that the rank read shows with some of its pips
         covered (``HIDDEN_COUNTS``: a 5 with a chip on its middle pip shows a 4 at both
-        corners' outlines alike); that reading stays doubted."""
+        corners' outlines alike), nor one whose layout holds the rank read's (a dark
+        mark on a 4's middle shows a 5, on a 2's a 3); that reading stays doubted."""
         if len(members) != 2 or not all(m.pips_disagree for m in members):
             return None
         count = members[0].pips
         if count is None or members[1].pips != count:
             return None
-        if count in HIDDEN_COUNTS.get(PIP_RANKS[members[0].rank], frozenset()):
+        read = PIP_RANKS[members[0].rank]
+        # a layout within the other's: pips covered, or ink added (a dark mark on a 4's
+        # middle shows a 5; on a 2's, a 3)
+        if count in HIDDEN_COUNTS.get(read, frozenset()) or read in HIDDEN_COUNTS.get(
+            count, frozenset()
+        ):
+            return None
+        if (read, count) == (2, 3):
             return None
         rank = str(count)
         if self.deck is not None and rank not in self.deck.ranks:

@@ -486,8 +486,8 @@ def _draw_hand(
     else:
         covered = mask
     ys, xs = np.nonzero(mask)
-    if len(xs) == 0:  # the arm off the picture: what its shadow still covers
-        return covered if covered.any() else None
+    if len(xs) == 0:  # the arm off the picture (and so its shadow)
+        return None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     m = mask[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
     shade = cv2.GaussianBlur(m[:, :, 0], (0, 0), 6 * ppm)[:, :, None]  # rounder in the middle
