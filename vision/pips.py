@@ -29,7 +29,15 @@ from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile
 
-__all__ = ["HIDDEN_COUNTS", "INDEX_ANCHOR", "INDEX_D", "PIP_RANKS", "count_pips", "court_between"]
+__all__ = [
+    "HIDDEN_COUNTS",
+    "INDEX_ANCHOR",
+    "INDEX_D",
+    "PIP_RANKS",
+    "count_pips",
+    "court_between",
+    "layouts_nested",
+]
 
 # The ranks with pips to count, and how many each has.
 PIP_RANKS = {str(n): n for n in range(2, 11)}
@@ -45,6 +53,16 @@ HIDDEN_COUNTS: dict[int, frozenset[int]] = {
     9: frozenset({4, 5}),
     10: frozenset({4}),
 }
+
+
+def layouts_nested(a: int, b: int) -> bool:
+    """Whether the pip layout of one of two number ranks (``a``, ``b`` pips) lies within
+    the other's: the larger's face shows the smaller's count with pips covered
+    (``HIDDEN_COUNTS``), the smaller's the larger's with ink added (a dark mark on a
+    4's middle shows a 5; on a 2's, whose two pips are never a count, a 3)."""
+    lo, hi = sorted((a, b))
+    return lo in HIDDEN_COUNTS.get(hi, frozenset()) or (lo, hi) == (2, 3)
+
 
 # Where a typical index sits on the 250 x 350 face :mod:`vision.faces` draws: its
 # midpoint and rank-to-suit distance (the card outline one index reading puts its

@@ -55,12 +55,12 @@ from vision.layout import TableLayout
 from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.pips import (
-    HIDDEN_COUNTS,
     INDEX_ANCHOR,
     INDEX_D,
     PIP_RANKS,
     count_pips,
     court_between,
+    layouts_nested,
 )
 from vision.proposals import (
     INDEX_D_MM,
@@ -246,6 +246,12 @@ class IndexDetection:
     def pips_disagree(self) -> bool:
         """Whether the face shows plainly another number of pips than the rank read."""
         return self.pips is not None and PIP_RANKS.get(self.rank, self.pips) != self.pips
+
+
+def _index_px_at(calibration: Calibration, point: tuple[float, float]) -> float:
+    """A typical index's size (``INDEX_D_MM``) in frame pixels where ``point`` (frame
+    pixels) lies: a tilted camera sees its near side larger than the markers' middle."""
+    return INDEX_D_MM / calibration.mm_per_px(point)
 
 
 def _weighed(det: IndexDetection) -> IndexDetection:
@@ -610,9 +616,9 @@ class Recognizer:
         if value is not None:
             quads = list(value.markers.values())
             centre = np.mean(np.concatenate(quads), axis=0) if quads else np.zeros(2)
-            px_per_mm = 1.0 / value.mm_per_px((float(centre[0]), float(centre[1])))
-            self.scale = min(1.0, WORK_D / (INDEX_D_MM * px_per_mm))
-            self.index_px = INDEX_D_MM * px_per_mm  # an index's d in the frame's pixels
+            # an index's d in the frame's pixels, at the markers' middle
+            self.index_px = _index_px_at(value, (float(centre[0]), float(centre[1])))
+            self.scale = min(1.0, WORK_D / self.index_px)
 
     def _region_d(self, index_px: float | None) -> float:
         """The index size regions are cut for, in the working picture's pixels."""
@@ -672,8 +678,7 @@ class Recognizer:
         s = self.scale if self.shrinks else 1.0
 
         def at(x: float, y: float) -> float:
-            frame = ((x + 0.5) / s - 0.5, (y + 0.5) / s - 0.5)
-            return INDEX_D_MM / calibration.mm_per_px(frame) * s
+            return _index_px_at(calibration, ((x + 0.5) / s - 0.5, (y + 0.5) / s - 0.5)) * s
 
         return at
 
@@ -1221,14 +1226,7 @@ class Recognizer:
         count = members[0].pips
         if count is None or members[1].pips != count:
             return None
-        read = PIP_RANKS[members[0].rank]
-        # a layout within the other's: pips covered, or ink added (a dark mark on a 4's
-        # middle shows a 5; on a 2's, a 3)
-        if count in HIDDEN_COUNTS.get(read, frozenset()) or read in HIDDEN_COUNTS.get(
-            count, frozenset()
-        ):
-            return None
-        if (read, count) == (2, 3):
+        if layouts_nested(PIP_RANKS[members[0].rank], count):  # pips covered, ink added
             return None
         rank = str(count)
         if self.deck is not None and rank not in self.deck.ranks:
@@ -1261,7 +1259,7 @@ class Recognizer:
             ref = index_px
             if calibration is not None and not lo * TILT <= d / index_px <= hi / TILT:
                 x, y = sum(m.x for m in members) / n, sum(m.y for m in members) / n
-                ref = INDEX_D_MM / calibration.mm_per_px((x, y))
+                ref = _index_px_at(calibration, (x, y))
             if not lo <= d / ref <= hi:
                 out.add(i)
         return out
