@@ -20,6 +20,8 @@ through the mp4 codec. It is watched exactly as ``kiebitz vision watch VIDEO
 ``--frame 3840x2160`` renders a camera's wider frame, the table in its middle and felt
 round it (the issue's own videos are 3840 x 2160 at 2.36 px/mm); ``--lean`` has each
 player lean in as they reach, their head and shoulders shading the table beside the arm.
+``--cloth`` lays the cards on a blue or red felt, a wooden table with its grain or a pale
+laminate; ``--sleeve`` dresses the arms in a white shirt's sleeves or a checked one's.
 
 With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
 (``controller.scenarios.skat_deal``): each trick's three cards laid in the trick
@@ -27,7 +29,7 @@ zones, then gathered face down to the winner's pile, 60 events a video.
 
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
         [--photos ../shared/data/cards/bidly/single] [--game skat] [--frame 3840x2160]
-        [--lean]
+        [--lean] [--cloth wood] [--sleeve check]
 """
 
 from __future__ import annotations
@@ -49,15 +51,16 @@ cv2.setNumThreads(1)
 
 from controller.scenarios import cribbage_deal, judge, skat_deal  # noqa: E402
 from vision.layout import LAYOUT_DIR  # noqa: E402
-from vision.tablevideo import render_video  # noqa: E402
+from vision.tablevideo import CLOTHS, SLEEVES, render_video  # noqa: E402
 from vision.watch import watch  # noqa: E402
 
 PX_PER_MM = 2.36
 # The renderer's version: a video kept (--keep) by an older one is rendered again.
 # 2: the frame after a gesture is the still table's, an arm comes in from past a wider
 # frame's border; 3: a leaning player's shadow dims the cards, hides none of them (the
-# latency is counted from when the hand has left)
-RENDER = 3
+# latency is counted from when the hand has left); 4: a one-pack number card whose pip
+# runs into an index drawn again (vision.tablevideo._indices_clear)
+RENDER = 4
 
 
 def run(
@@ -72,6 +75,8 @@ def run(
     game: str = "cribbage",
     frame: tuple[int, int] | None = None,
     lean: bool = False,
+    cloth: str = "green",
+    sleeve: str = "bare",
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False)
@@ -80,6 +85,8 @@ def run(
     faces = f"photos-{photos.resolve().name}" if photos else fonts
     framed = f"-{frame[0]}x{frame[1]}" if frame else ""
     framed += "-lean" if lean else ""
+    framed += f"-{cloth}" if cloth != "green" else ""
+    framed += f"-{sleeve}" if sleeve != "bare" else ""
     video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
@@ -105,6 +112,8 @@ def run(
             photos=photos,
             frame=frame,
             lean=lean,
+            cloth=cloth,
+            sleeve=sleeve,
         )
         size, frames = list(info.size), info.frames
         facts = {"cleared": cleared, "size": size, "frames": frames, "render": RENDER}
@@ -174,6 +183,19 @@ def main() -> int:
         help="players lean in as they reach: their heads and shoulders shade the table",
     )
     ap.add_argument("--model", help="the ONNX model (default: the shipped one)")
+    ap.add_argument(
+        "--cloth",
+        choices=CLOTHS,
+        default="green",
+        help="what the cards lie on: a felt (green, blue, red), a wooden table with its "
+        "grain, a pale laminate",
+    )
+    ap.add_argument(
+        "--sleeve",
+        choices=SLEEVES,
+        default="bare",
+        help="the players' arms: bare, in a white shirt's sleeve, in a checked one",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
@@ -196,6 +218,8 @@ def main() -> int:
                     args.game,
                     args.frame,
                     args.lean,
+                    args.cloth,
+                    args.sleeve,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

@@ -298,3 +298,29 @@ def test_a_table_whose_markers_are_never_seen_is_said_once_per_reason(tmp_path) 
     assert len(lines) == 1, lines
     assert lines[0]["warning"].startswith("frame 0: need 4 of the layout's markers, found 0")
     assert lines[0]["warning"].endswith("; said again only when it changes")
+
+
+def test_a_packs_pips_lie_clear_of_its_indices() -> None:
+    """A printer lays a number card's pips clear of its indices. The one-pack drawing
+    of seed 62's 10H had its top pip run into the index's heart (one blob of ink), and
+    the live check missed that card at both corners: a fault of the drawing, not of
+    the reading. Such a drawing is made again; the rest of the pack stays as drawn."""
+    import zlib
+
+    from vision.faces import render_face
+    from vision.tablevideo import _indices_clear
+
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    table = _Table(layout, 2.36, 40.0, 62, one_pack=True)
+    k = table._style("8S", 0)[1]
+
+    def first(card: str):
+        rng = np.random.default_rng([62, zlib.crc32(card.encode()), k])
+        return render_face(card, rng, pack=np.random.default_rng([62, 0, k]))
+
+    assert not _indices_clear(first("10H"))
+    assert _indices_clear(table.face("10H"))
+    assert not np.array_equal(table.face("10H").image, first("10H").image)
+    for card in ("9H", "10C", "7S"):  # clear at the first drawing: as they were
+        assert _indices_clear(first(card))
+        assert np.array_equal(table.face(card).image, first(card).image)

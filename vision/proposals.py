@@ -130,6 +130,12 @@ CLIPPED = 250
 # and 0 for every one of them made grey, saved as a colour JPEG or not.
 COLOURLESS_SPREAD = 12
 COLOURLESS_SHARE = 0.005
+# ... unless COLOUR_SEEN pixels of the sample or more are vivid (channels more than
+# COLOUR_VIVID apart: red ink, a hand): a colour camera over a pale grey table with a
+# few cards on it has under COLOURLESS_SHARE coloured (the live check on a laminate:
+# 0.1 %, its spades read as diamonds half the time); a grey picture has none.
+COLOUR_VIVID = 48
+COLOUR_SEEN = 3
 # Paper is only what lies within PAPER_CORE_REACH half-size pixels of the centre of
 # a solid PAPER_CORE x PAPER_CORE square of it (3 pixels beyond the square; see _paper).
 PAPER_CORE = 5
@@ -391,14 +397,17 @@ class Picture:
         red ink is as grey as black ink, and the networks, which learnt red from
         colour, read a grey diamond as a spade (:class:`vision.model.IndexClassifier`
         reads such a picture's patches twice). From a sample of the quarter-size
-        copy the paper stage makes anyway (:attr:`sample`)."""
+        copy the paper stage makes anyway (:attr:`sample`); a few vivid pixels in it
+        (``COLOUR_SEEN``: a red pip, a hand) are colour however little of it there is."""
         sample = self.sample
         if sample.ndim != 3 or sample.shape[2] < 3 or sample.size == 0:
             return True
         b, g, r = channels(sample)
         spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
         coloured = np.count_nonzero(spread > COLOURLESS_SPREAD)
-        return coloured <= COLOURLESS_SHARE * spread.size
+        if coloured > COLOURLESS_SHARE * spread.size:
+            return False
+        return np.count_nonzero(spread > COLOUR_VIVID) < COLOUR_SEEN
 
     @cached_property
     def quarter(self) -> NDArray[np.uint8]:

@@ -132,6 +132,16 @@ PIP_COUNTED = 0.999
 # plainly one other number of pips (the same at both), is that number: each corner
 # counts this much as sure of it (both together 0.94), the suit as the network read it.
 PIP_READ = 0.75
+# A card whose corners are read as a number (at both, or at one where the other reads
+# another rank) and whose face plainly shows a court's panel is the court its corners,
+# asked which court they are, agree on (the network's court ranks at each corner
+# weighed together, as one court of three): where that court is at least COURT_SURE
+# of them, and the network gave the courts at least COURT_SEEN at each corner (a
+# share of nothing is no reading). Each corner then counts PIP_READ as sure of it.
+COURT_SURE = 0.95
+COURT_SEEN = 0.01
+COURT_RANKS = ("J", "Q", "K")
+COURT_COLUMNS = [RANK_CLASSES.index(r) for r in COURT_RANKS]
 # Recognizer.cards remembers this many pairs of corners looked between for a court
 COURTS_KEPT = 4096
 # A number read at one corner of a single picture is looked at for a court's face
@@ -237,6 +247,9 @@ class IndexDetection:
     # the pips the card's face shows (vision.pips), counted for a number rank read;
     # None: not counted, or the face does not show them plainly
     pips: int | None = None
+    # how sure the network was of each court rank, J, Q and K (the pack's, as read):
+    # which court an index is, should its card's face show a court (Recognizer.cards)
+    courts: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
     @property
     def card(self) -> str:
@@ -942,9 +955,10 @@ class Recognizer:
         # only readings of an index are candidates (most proposals read "no index")
         cand = np.nonzero(self._index_read(rank_p))[0]
         order = cand[np.argsort(-conf[cand], kind="stable")]
+        courts = rank_p[order][:, COURT_COLUMNS].tolist()
         kept: list[IndexDetection] = []
         gone: list[IndexDetection] = []  # readings a nearer suit replaced (_keep)
-        for i in order.tolist():
+        for k, i in enumerate(order.tolist()):
             det = IndexDetection(
                 RANK_CLASSES[int(rank_i[i])],
                 SUIT_CLASSES[int(suit_i[i])],
@@ -955,6 +969,7 @@ class Recognizer:
                 float(props.ux[i]),
                 float(props.uy[i]),
                 float(props.d[i]),
+                courts=(courts[k][0], courts[k][1], courts[k][2]),
             )
             _keep(kept, gone, det)
         return kept
@@ -1114,6 +1129,39 @@ class Recognizer:
                 else:
                     cards.append([det])
             groups += [(card, members, len(cards)) for members in cards]
+        # a court whose corners are read as a number (a URW Q as a 9 at both, or a 9 at
+        # one and the Q at the other, each unsure), whose face plainly shows a court's
+        # panel: the court its corners agree on (the reading's indices stay the
+        # detections as read)
+        by_face: set[int] = set()
+        for i, (_, members, copies) in enumerate(groups):
+            if len(members) == 2:
+                court = self._court_by_face(members)
+                if court is not None:
+                    for m, cm in zip(members, court, strict=True):
+                        read_as[id(cm)] = read_as[id(m)]
+                    groups[i] = (court[0].card, court, copies)
+                    by_face.add(i)
+        slant = bool(self.squeezes)  # a single picture (read_any_scale)
+        singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
+        joined: set[int] = set()  # a second corner, joined to its card's first
+        for i in singles:
+            for j in singles:
+                if i >= j or i in joined or j in joined:
+                    continue
+                a, b = groups[i][1][0], groups[j][1][0]
+                if a.card == b.card or not _one_card_two_readings(a, b, slant):
+                    continue
+                court = self._court_by_face([a, b])
+                if court is not None:
+                    for m, cm in zip((a, b), court, strict=True):
+                        read_as[id(cm)] = read_as[id(m)]
+                    groups[i] = (court[0].card, court, groups[i][2])
+                    by_face.add(i)
+                    joined.add(j)
+        if joined:
+            groups = [g for k, g in enumerate(groups) if k not in joined]
+            by_face = {i - sum(j < i for j in joined) for i in by_face}
         # a number the network reads at both corners as another (a URW serif 3 as an 8
         # at 0.997 and 0.984), whose face shows plainly one number of pips at both: that
         # number (the reading's indices stay the detections as read)
@@ -1125,14 +1173,13 @@ class Recognizer:
                     read_as[id(c)] = read_as[id(m)]
                 groups[i] = (counted[0].card, counted, copies)
                 by_pips.add(i)
-        if by_pips:  # how many cards each card is read as, afresh
+        if by_pips or by_face:  # how many cards each card is read as, afresh
             n_read = Counter(card for card, _, _ in groups)
             groups = [(card, members, n_read[card]) for card, members, _ in groups]
         # two corners of one card read as two different cards (one half covered by the
         # card laid over it, a hand, a shadow: an 8 read as a 3): the less sure gives way
         against: dict[int, float] = {}
         singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
-        slant = bool(self.squeezes)  # a single picture (read_any_scale)
         for i in singles:
             for j in singles:
                 a, b = groups[i][1][0], groups[j][1][0]
@@ -1157,6 +1204,7 @@ class Recognizer:
         read = [tuple(read_as[id(m)] for m in members) for _, members, _ in groups]
         outlines = [_outline(indices) for indices in read]
         impossible = self._impossible(groups, outlines)
+        printed = self._court_print(groups, slant)
         if self.one_scale:
             outsize = _outsize(groups)
         elif self.index_px is not None:
@@ -1182,10 +1230,16 @@ class Recognizer:
                 flags.append("pips-disagree")
             if i in by_pips:
                 flags.append("read-by-pips")
+            if i in by_face:
+                flags.append("read-by-face")
             if i in impossible:  # print on another card's face, read as a card
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("impossible")
+            if i in printed:  # print on a court's face, read as a card
+                conf *= 0.1
+                rank_conf *= 0.1
+                flags.append("court-print")
             if i in outsize:  # print at another scale than the pack's, read as a card
                 conf *= 0.1
                 rank_conf *= 0.1
@@ -1285,7 +1339,14 @@ class Recognizer:
             return self._court_at_one_corner(members[0], dets)
         if len(members) != 2:
             return False
-        a, b = members
+        return self._court_face(*members)
+
+    def _court_face(self, a: IndexDetection, b: IndexDetection) -> bool:
+        """:func:`vision.pips.court_between` the corners ``a`` and ``b`` of one card in
+        ``faces``, looked at once per pair of corners (the live loop weighs its readings
+        afresh every frame)."""
+        if self.faces is None:
+            return False
         key = (  # written out: it is made for every number card read at both corners, every frame
             round(a.x, 1),
             round(a.y, 1),
@@ -1303,6 +1364,43 @@ class Recognizer:
             court = court_between(self.faces, (a.x, a.y, a.ux, a.uy), (b.x, b.y, b.ux, b.uy))
             self._courts[key] = court
         return court
+
+    def _court_by_face(self, members: list[IndexDetection]) -> list[IndexDetection] | None:
+        """Two corners of one card, one of them at least read as a number (both as one
+        number, or each as another rank), whose face plainly shows a court's panel
+        (:meth:`_court_face`), read as the court they agree on: each corner's likeliest
+        court the same, and each corner's court ranks as the network weighed them,
+        taken as one court of the three and multiplied together, give that court at
+        least ``COURT_SURE`` (a URW Q read 9S at
+        0.82 at one corner, and 9S at 0.52 or QS at 0.48 at the other; the queen 0.18
+        and 0.48, the knave and king under 0.001). ``PIP_READ`` sure at each corner, the
+        suit as read, where both read one suit; ``None`` where they do not agree, the
+        network gave the courts under ``COURT_SEEN`` at a corner, the pack lacks that
+        court, or the face shows no court."""
+        if len(members) != 2 or self.faces is None:
+            return None
+        a, b = members
+        if a.suit != b.suit or not (a.rank in PIP_RANKS or b.rank in PIP_RANKS):
+            return None
+        seen_a, seen_b = sum(a.courts), sum(b.courts)
+        if min(seen_a, seen_b) < COURT_SEEN:
+            return None
+        best = max(range(len(COURT_RANKS)), key=a.courts.__getitem__)
+        if best != max(range(len(COURT_RANKS)), key=b.courts.__getitem__):
+            return None  # each corner takes it for another court
+        joint = [pa / seen_a * pb / seen_b for pa, pb in zip(a.courts, b.courts, strict=True)]
+        rank = COURT_RANKS[best]
+        if joint[best] < COURT_SURE * sum(joint):
+            return None
+        if self.deck is not None and rank not in self.deck.ranks:
+            return None
+        if not self._court_face(a, b):
+            return None
+        out = []
+        for m in members:
+            suit = min(1.0, m.confidence / m.rank_confidence) if m.rank_confidence > 0 else 0.0
+            out.append(replace(m, rank=rank, rank_confidence=PIP_READ, confidence=PIP_READ * suit))
+        return out
 
     def _court_at_one_corner(self, a: IndexDetection, dets: Sequence[IndexDetection]) -> bool:
         """:meth:`_court_read_as_number` of a number read at one corner of a single
@@ -1368,6 +1466,46 @@ class Recognizer:
                 if on_face and any(inside(i, o.x, o.y) > o.d for o in others):
                     out.add(i)
                     break
+        return out
+
+    def _court_print(
+        self, groups: list[tuple[str, list[IndexDetection], int]], slant: bool = False
+    ) -> set[int]:
+        """Readings from one corner whose index lies between the two corner indices
+        of one card, whose face shows a court's panel whole there
+        (:meth:`_court_face`): print on the court's face (its crown read as a 3S, at
+        1.00, in the live check's URW pack), not a card. A card lying on the court
+        with its index there would cover the panel or one of the court's indices.
+        The two corners: a card read at both, whatever it is read as (that URW QS read
+        9S at both while a hand passed), or two readings that are one card's corners
+        read differently (:func:`_one_card_two_readings`; ``slant`` as there)."""
+        out: set[int] = set()
+        singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
+        if not singles or self.faces is None:
+            return out
+        pairs = [(g[1][0], g[1][1]) for g in groups if len(g[1]) == 2]
+        for i in singles:
+            for j in singles:
+                a, b = groups[i][1][0], groups[j][1][0]
+                if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
+                    pairs.append((a, b))
+        for a, b in pairs:
+            cx, cy = (a.x + b.x) / 2, (a.y + b.y) / 2
+            lx, ly = a.ux - b.ux, a.uy - b.uy  # along the card, as court_between takes it
+            n = math.hypot(lx, ly)
+            if n < 1e-6:
+                continue
+            lx, ly = lx / n, ly / n
+            half_h = abs((a.x - cx) * lx + (a.y - cy) * ly)
+            half_w = abs((a.x - cx) * ly - (a.y - cy) * lx)
+            for i in singles:
+                d = groups[i][1][0]
+                if d is a or d is b:
+                    continue
+                along = (d.x - cx) * lx + (d.y - cy) * ly
+                across = (d.x - cx) * ly - (d.y - cy) * lx
+                if abs(along) < half_h and abs(across) < half_w and self._court_face(a, b):
+                    out.add(i)
         return out
 
     def _place(

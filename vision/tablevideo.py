@@ -2,7 +2,8 @@
 
 A script is a list of :class:`Action` in table millimetres: a card placed, moved
 or removed at a time. :func:`render_video` draws the table from straight above
-(the layout's ArUco markers where the layout puts them, a green felt, the card
+(the layout's ArUco markers where the layout puts them, a green felt or another of
+:data:`CLOTHS`, the card
 faces of :func:`~vision.faces.render_face`) and, before every action, a hand and
 arm reaching in from the acting seat's side of the table: in with the card
 (``REACH_S``), the card laid, out again (``LEAVE_S``). A card that is moved or
@@ -45,8 +46,10 @@ from vision.synth import CODES
 
 __all__ = [
     "CARRY_S",
+    "CLOTHS",
     "LEAVE_S",
     "REACH_S",
+    "SLEEVES",
     "Action",
     "VideoInfo",
     "pace",
@@ -62,6 +65,15 @@ KINDS = ("place", "move", "remove")
 # The rank-to-suit distance of a printed index the recogniser reads every card from
 # (docs/vision.md, "Scale"); the recommended mounting gives it for an 8.5 mm index.
 INDEX_PX = 20.0
+# A one-pack card whose pip runs into an index is drawn again, up to this many times
+PIP_TRIES = 8
+# What the cards lie on (``cloth``): felts of the colours card tables are covered in, a
+# honey wooden table with its grain (a patterned table), and a pale laminate (low
+# contrast between card and table).
+CLOTHS = ("green", "blue", "red", "wood", "pale")
+# What the players wear (``sleeve``): bare arms, a white shirt's sleeve (as bright as
+# the cards), a checked shirt's (lines of ink on paper, moving).
+SLEEVES = ("bare", "white", "check")
 
 Image = NDArray[np.uint8]
 
@@ -145,7 +157,11 @@ class _Table:
         fonts: str = "dejavu",
         photos: Path | None = None,
         frame: tuple[int, int] | None = None,
+        cloth: str = "green",
     ):
+        if cloth not in CLOTHS:
+            raise ValueError(f"cloth: expected one of {', '.join(CLOTHS)}, got {cloth!r}")
+        self.cloth = cloth
         self.layout = layout
         self.deck = deck
         self.fonts = fonts
@@ -198,15 +214,7 @@ class _Table:
         )
 
     def _empty(self) -> Image:
-        rng = np.random.default_rng([self.seed, 1])
-        h, w = self.h, self.w
-        base = np.array([52, 112, 38], np.float32)  # green felt (BGR)
-        coarse = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
-        coarse = cv2.resize(cv2.GaussianBlur(coarse, (0, 0), 2.0), (w, h))
-        # felt seen from 1.3 m: a soft mottle, its fibres finer than a pixel (and a fine
-        # texture would make every key frame of the video dear)
-        fine = cv2.GaussianBlur(rng.normal(0, 8, (h, w)).astype(np.float32), (0, 0), 2.5)
-        img = base[None, None, :] + (coarse * 6 + fine)[:, :, None]
+        img = self._cloth(np.random.default_rng([self.seed, 1]))
         sheet = render_marker_sheet(self.layout, self.ppm)
         side = round(self.layout.marker_size_mm * self.ppm)
         pad = round(8 * self.ppm)  # a white border round each printed marker
@@ -219,6 +227,35 @@ class _Table:
             patch = sheet[sy : sy + side, sx : sx + side].astype(np.float32)
             img[row : row + side, col : col + side] = (patch * 0.86 + 20)[:, :, None]
         return np.clip(img, 0, 255).astype(np.uint8)
+
+    def _cloth(self, rng: np.random.Generator) -> NDArray[np.float32]:
+        """The bare table, ``self.cloth``, as float BGR."""
+        h, w = self.h, self.w
+        coarse = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+        coarse = cv2.resize(cv2.GaussianBlur(coarse, (0, 0), 2.0), (w, h))
+        # felt seen from 1.3 m: a soft mottle, its fibres finer than a pixel (and a fine
+        # texture would make every key frame of the video dear)
+        fine = cv2.GaussianBlur(rng.normal(0, 8, (h, w)).astype(np.float32), (0, 0), 2.5)
+        if self.cloth == "wood":  # honey boards 150 mm wide along the table, their grain
+            # streaks running along each board, dark lines here and there
+            base = np.array([70, 125, 180], np.float32)
+            streak = rng.normal(0, 1, (h // 2 + 1, w // 64 + 1)).astype(np.float32)
+            streak = cv2.GaussianBlur(streak, (0, 0), sigmaX=4.0, sigmaY=1.0)
+            streak = cv2.resize(streak, (w, h), interpolation=cv2.INTER_CUBIC)
+            boards = np.floor(np.arange(h, dtype=np.float32) / (150 * self.ppm))
+            tone = rng.normal(0, 10, int(boards.max()) + 1).astype(np.float32)[boards.astype(int)]
+            seams = (np.arange(h) % round(150 * self.ppm)) < max(1, round(0.8 * self.ppm))
+            shade = streak * 14 + tone[:, None] - 45 * seams[:, None] + fine * 0.5
+            img = base[None, None, :] * (1 + shade[:, :, None] / 255.0)
+            return img.astype(np.float32)
+        base = {
+            "green": (52, 112, 38),
+            "blue": (125, 70, 30),
+            "red": (45, 35, 120),
+            "pale": (196, 200, 204),  # a pale grey laminate, a shade off the cards' white
+        }[self.cloth]
+        mottle = coarse * 6 + fine if self.cloth != "pale" else coarse * 3 + fine * 0.4
+        return np.array(base, np.float32)[None, None, :] + mottle[:, :, None]
 
     def _back(self) -> Face:
         """A card back: dark red with a lighter lattice and a white rim, no ink on paper
@@ -243,9 +280,15 @@ class _Table:
                 best = self.photos[card]
             elif self.one_pack:  # the pack's style: the one its 8 of spades is drawn in
                 k = self._style("8S", 0)[1]
-                pack = np.random.default_rng([self.seed, 0, k])
-                rng = np.random.default_rng([self.seed, key, k])
-                best = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
+                # a printer lays a number card's pips clear of its indices: a drawing
+                # whose pip runs into an index's suit (a large index beside large
+                # pips) is drawn again
+                for again in range(PIP_TRIES):
+                    pack = np.random.default_rng([self.seed, 0, k])
+                    rng = np.random.default_rng([self.seed, key, k, *([again] if again else [])])
+                    best = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
+                    if _indices_clear(best):
+                        break
             else:
                 best = self._style(card, key)[0]
             rng = np.random.default_rng([self.seed, key, 99])
@@ -342,6 +385,24 @@ class _Gesture:
 TONES = ((120, 150, 205), (95, 125, 180), (140, 170, 225), (80, 105, 160))
 
 
+def _indices_clear(face: Face) -> bool:
+    """Whether no ink runs into the suit of either index of ``face``: the ink blob at
+    each suit's middle is no larger than 1.3 times the index's rank-to-suit distance
+    (a suit is smaller than that; one joined to a pip is not). Of the 1,600 number
+    faces of the one-pack renderings of seeds 1 to 40, seven failed, all tens."""
+    img = face.image.astype(np.int16)
+    ink = ((img.mean(axis=2) < 150) | (img.max(axis=2) - img.min(axis=2) > 60)).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    for a in face.anchors:
+        sx, sy = a.x + a.ux * a.d / 2, a.y + a.uy * a.d / 2
+        r = max(2, int(a.d / 4))
+        near = labels[max(0, int(sy) - r) : int(sy) + r, max(0, int(sx) - r) : int(sx) + r]
+        for i in np.unique(near):
+            if i and max(stats[i, 2], stats[i, 3]) > 1.3 * a.d:
+                return False
+    return True
+
+
 def _seat_sides(layout: TableLayout) -> dict[int, tuple[float, float]]:
     """Unit vectors from the table's centre to each seat's side: towards the seat's zones."""
     cx, cy = layout.width_mm / 2, layout.depth_mm / 2
@@ -433,8 +494,10 @@ def _draw_hand(
     tone: tuple[float, float, float],
     shadow: bool = False,
     lean: bool = False,
+    sleeve: str = "bare",
 ) -> NDArray[np.uint8] | None:
-    """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``; with
+    """An arm from off the picture to a hand whose fingertips rest on ``palm_mm``, the
+    arm in a ``sleeve`` (:data:`SLEEVES`) to a hand's length short of the wrist; with
     ``shadow``, the shadow it casts from a lamp to the north-west. With ``lean``, the
     player leans in as they reach: their head and shoulders cast a broad, soft shadow
     from the same lamp, a third darker, over the table beside the arm. The mask of
@@ -477,6 +540,12 @@ def _draw_hand(
         cv2.line(mask, p(*base), p(*tip), 255, int(17 * ppm), cv2.LINE_AA)
     thumb = (pc[0] + vx * 55 + ux * 25, pc[1] + vy * 55 + uy * 25)
     cv2.line(mask, p(*pc), p(*thumb), 255, int(20 * ppm), cv2.LINE_AA)
+    cuffed: NDArray[np.uint8] | None = None
+    if sleeve != "bare":  # a shirt's sleeve, a little wider than the arm, to the cuff
+        cuff = (pc[0] - ux * 110, pc[1] - uy * 110)
+        cuffed = np.zeros_like(mask)
+        cv2.line(cuffed, p(*entry_mm), p(*cuff), 255, int(95 * ppm), cv2.LINE_AA)
+        mask = np.maximum(mask, cuffed)
     if shadow:  # held 8 cm over the table: the shadow falls 6 cm to the south-east, soft
         off = np.float32([[1, 0, 45 * ppm], [0, 1, 40 * ppm]])
         dark = cv2.warpAffine(mask, off, (table.w, table.h))
@@ -493,7 +562,17 @@ def _draw_hand(
     shade = cv2.GaussianBlur(m[:, :, 0], (0, 0), 6 * ppm)[:, :, None]  # rounder in the middle
     skin = np.array(tone, np.float32)[None, None, :] * (0.75 + 0.3 * shade)
     roi = img[y0:y1, x0:x1].astype(np.float32)
-    img[y0:y1, x0:x1] = np.clip(skin * m + roi * (1 - m), 0, 255).astype(np.uint8)
+    dressed = skin * m + roi * (1 - m)
+    if cuffed is not None:
+        c = cuffed[y0:y1, x0:x1].astype(np.float32)[:, :, None] / 255.0
+        cloth = np.full_like(dressed, 236.0) * (0.8 + 0.2 * shade)
+        if sleeve == "check":  # blue lines 1.5 mm wide every 10 mm both ways, on white
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            period, width = 10 * ppm, 1.5 * ppm
+            lines = ((xx % period) < width) | ((yy % period) < width)
+            cloth[lines] *= np.array([0.55, 0.3, 0.2], np.float32)
+        dressed = cloth * c + dressed * (1 - c)
+    img[y0:y1, x0:x1] = np.clip(dressed, 0, 255).astype(np.uint8)
     return covered
 
 
@@ -515,6 +594,8 @@ def script_frames(
     photos: Path | None = None,
     frame: tuple[int, int] | None = None,
     lean: bool = False,
+    cloth: str = "green",
+    sleeve: str = "bare",
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
@@ -529,7 +610,8 @@ def script_frames(
     :func:`~vision.faces.photo_faces`), drawn in place of rendered faces.
     ``frame``: the frame's width and height in pixels (a camera's, 3840 x 2160 say),
     the layout in its middle and felt round it; by default the layout and
-    ``margin_mm`` round it.
+    ``margin_mm`` round it. ``cloth``: what the cards lie on (:data:`CLOTHS`);
+    ``sleeve``: what the players' arms wear (:data:`SLEEVES`).
     ``cleared``, when given, gets for each action (in the order given) the time of
     the first frame after its card lands in which neither the hand nor its shadow
     touches the card: from then on it lies still in plain sight."""
@@ -544,7 +626,10 @@ def script_frames(
         fonts=fonts,
         photos=photos,
         frame=frame,
+        cloth=cloth,
     )
+    if sleeve not in SLEEVES:
+        raise ValueError(f"sleeve: expected one of {', '.join(SLEEVES)}, got {sleeve!r}")
     order = {id(a): i for i, a in enumerate(actions)}
     if cleared is not None:
         cleared[:] = [math.nan] * len(actions)
@@ -656,7 +741,7 @@ def script_frames(
         for k, a in enumerate(carried):
             face = table.face(a.card) if a.face_up and a.kind != "remove" else table.back
             table.draw_card(img, face, hand[0] + k, hand[1] + k, a.angle_deg, lift=1.0)
-        covered = _draw_hand(table, img, hand, g.entry, g.tone, shadow, lean)
+        covered = _draw_hand(table, img, hand, g.entry, g.tone, shadow, lean, sleeve)
         clear(g, t, covered)
         last = camera(img)
         handled = True
@@ -718,6 +803,8 @@ def render_video(
     photos: Path | None = None,
     frame: tuple[int, int] | None = None,
     lean: bool = False,
+    cloth: str = "green",
+    sleeve: str = "bare",
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -748,6 +835,8 @@ def render_video(
             photos=photos,
             frame=frame,
             lean=lean,
+            cloth=cloth,
+            sleeve=sleeve,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])
