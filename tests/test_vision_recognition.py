@@ -1347,7 +1347,8 @@ def test_print_on_a_courts_face_is_no_card():
     false events. The QS is read at both corners and its face shows its panel whole
     between them, so nothing lies on it there: a reading of one corner between its
     indices is print on the court (``court-print``). Beside the court, or between the
-    corners of a number card, such a reading stands."""
+    corners of a number card, such a reading stands, and so does one whose print
+    is not the court's own turned half (a card laid over the court's corner)."""
     from dataclasses import replace
 
     from vision.faces import render_face
@@ -1384,6 +1385,21 @@ def test_print_on_a_courts_face_is_no_card():
         lower = replace(bottom, rank="9") if upper.confidence == 1.0 else bottom
         readings = {r.card: r for r in rec.cards([upper, lower, crown])}
         assert "court-print" in readings["3S"].flags, readings
+    # a card laid over the court's corner, its index on the court's face (a fan in the
+    # bench's synthetic scenes; the panel still looks whole): the print there is not
+    # the court's turned half, and the reading stands
+    laid_on = img.copy()
+    x, y = round(cx + w * 0.12), round(crown.y)
+    d = round(top.d)
+    cv2.rectangle(laid_on, (x - d, y - d), (x + 4 * d, y + 5 * d), (245, 245, 245), -1)
+    cv2.putText(laid_on, "3", (x - d // 2, y), cv2.FONT_HERSHEY_SIMPLEX, d / 25, (20, 20, 20), 2)
+    cv2.circle(laid_on, (x, y + d // 2), d // 4, (20, 20, 20), -1)
+    rec.faces = laid_on
+    on = IndexDetection("3", "S", 1.0, 1.0, float(x), y - d / 4, 0.0, 1.0, top.d)
+    assert rec._court_face(top, bottom)  # the panel still passes for whole
+    three = {r.card: r for r in rec.cards([top, bottom, on])}["3S"]
+    assert "court-print" not in three.flags  # (its card would cover the QS's index)
+    rec.faces = img
     # beside the court: another card's index
     beside = IndexDetection("3", "S", 1.0, 1.0, cx + w, crown.y, 0.0, 1.0, top.d)
     assert {r.card: r.flags for r in rec.cards([top, bottom, beside])}["3S"] == ()

@@ -142,6 +142,10 @@ COURT_SURE = 0.95
 COURT_SEEN = 0.01
 COURT_RANKS = ("J", "Q", "K")
 COURT_COLUMNS = [RANK_CLASSES.index(r) for r in COURT_RANKS]
+# A reading of one corner on a court's face is print on it only where the print round
+# it and the print turned half about the card's middle correlate at least this much
+# (Recognizer._mirrored): a double-headed court's are alike, a card laid on it not
+MIRRORED = 0.75
 # Recognizer.cards remembers this many pairs of corners looked between for a court
 COURTS_KEPT = 4096
 # A number read at one corner of a single picture is looked at for a court's face
@@ -1180,12 +1184,14 @@ class Recognizer:
         # card laid over it, a hand, a shadow: an 8 read as a 3): the less sure gives way
         against: dict[int, float] = {}
         singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
+        corners = [(g[1][0], g[1][1]) for g in groups if len(g[1]) == 2]  # of one card
         for i in singles:
             for j in singles:
                 a, b = groups[i][1][0], groups[j][1][0]
                 if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
+                    corners.append((a, b))
         # one index's ink read at two scales as two cards (a URW 4H's rank and heart
         # read again with 1.4 times the index size as a 4D, both at 1.00): the reading
         # of one corner gives way to a card read at both its corners, or to one as
@@ -1204,7 +1210,7 @@ class Recognizer:
         read = [tuple(read_as[id(m)] for m in members) for _, members, _ in groups]
         outlines = [_outline(indices) for indices in read]
         impossible = self._impossible(groups, outlines)
-        printed = self._court_print(groups, slant)
+        printed = self._court_print(groups, corners)
         if self.one_scale:
             outsize = _outsize(groups)
         elif self.index_px is not None:
@@ -1469,27 +1475,23 @@ class Recognizer:
         return out
 
     def _court_print(
-        self, groups: list[tuple[str, list[IndexDetection], int]], slant: bool = False
+        self,
+        groups: list[tuple[str, list[IndexDetection], int]],
+        corners: list[tuple[IndexDetection, IndexDetection]],
     ) -> set[int]:
         """Readings from one corner whose index lies between the two corner indices
         of one card, whose face shows a court's panel whole there
         (:meth:`_court_face`): print on the court's face (its crown read as a 3S, at
         1.00, in the live check's URW pack), not a card. A card lying on the court
         with its index there would cover the panel or one of the court's indices.
-        The two corners: a card read at both, whatever it is read as (that URW QS read
-        9S at both while a hand passed), or two readings that are one card's corners
-        read differently (:func:`_one_card_two_readings`; ``slant`` as there)."""
+        ``corners``: each card's two corners, a card read at both whatever it is read
+        as (that URW QS read 9S at both while a hand passed), or two readings that are
+        one card's corners read differently (:func:`_one_card_two_readings`)."""
         out: set[int] = set()
         singles = [i for i, g in enumerate(groups) if len(g[1]) == 1]
         if not singles or self.faces is None:
             return out
-        pairs = [(g[1][0], g[1][1]) for g in groups if len(g[1]) == 2]
-        for i in singles:
-            for j in singles:
-                a, b = groups[i][1][0], groups[j][1][0]
-                if i < j and a.card != b.card and _one_card_two_readings(a, b, slant):
-                    pairs.append((a, b))
-        for a, b in pairs:
+        for a, b in corners:
             cx, cy = (a.x + b.x) / 2, (a.y + b.y) / 2
             lx, ly = a.ux - b.ux, a.uy - b.uy  # along the card, as court_between takes it
             n = math.hypot(lx, ly)
@@ -1504,9 +1506,34 @@ class Recognizer:
                     continue
                 along = (d.x - cx) * lx + (d.y - cy) * ly
                 across = (d.x - cx) * ly - (d.y - cy) * lx
-                if abs(along) < half_h and abs(across) < half_w and self._court_face(a, b):
+                if (
+                    abs(along) < half_h
+                    and abs(across) < half_w
+                    and self._court_face(a, b)
+                    and self._mirrored(d, cx, cy) >= MIRRORED
+                ):
                     out.add(i)
         return out
+
+    def _mirrored(self, det: IndexDetection, cx: float, cy: float) -> float:
+        """How alike the print round ``det`` and the print turned half about ``(cx,
+        cy)`` (a card's middle, as its two corners' readings put it) are in ``faces``:
+        the best normalised correlation of the grey square ``2 d`` wide round ``det``,
+        turned half, within half an index of its mirror image (a double-headed court's
+        print is the same turned half; a card laid on it is not)."""
+        if self.faces is None:
+            return 0.0
+        grey = self.faces if self.faces.ndim == 2 else cv2.cvtColor(self.faces, cv2.COLOR_BGR2GRAY)
+        side = max(4, round(2 * det.d))
+        slack = max(1, round(det.d / 2))
+        here = cv2.getRectSubPix(grey, (side, side), (det.x, det.y))
+        there = cv2.getRectSubPix(
+            grey, (side + 2 * slack, side + 2 * slack), (2 * cx - det.x, 2 * cy - det.y)
+        )
+        if float(here.std()) < 1.0 or float(there.std()) < 1.0:
+            return 0.0  # plain paper or cloth: nothing to compare
+        turned = cv2.rotate(here, cv2.ROTATE_180)
+        return float(cv2.matchTemplate(there, turned, cv2.TM_CCOEFF_NORMED).max())
 
     def _place(
         self, corners: tuple[tuple[float, float], ...]
