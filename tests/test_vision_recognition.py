@@ -1225,6 +1225,20 @@ def test_a_pale_table_with_a_few_cards_is_in_colour():
     assert np.count_nonzero(spread > COLOURLESS_SPREAD) <= COLOURLESS_SHARE * spread.size
     assert not pic.colourless
     assert Picture(_grey(table)).colourless
+    # the live loop's frames are one camera's: once a frame had colour, a frame of the
+    # pale table with a black card alone (no red, no hand) is read in colour too; a
+    # recogniser of single pictures judges each picture alone
+    black = np.empty_like(table)
+    black[:] = (196, 200, 204)
+    black[1000:1208, 1200:1349] = table[1000:1208, 1200:1349]
+    assert Picture(black).colourless
+    for one_camera in (True, False):
+        rec = Recognizer()
+        rec.one_camera = one_camera
+        rec.detect_indices(table)
+        assert not rec.classifier.colourless
+        rec.detect_indices(black)
+        assert rec.classifier.colourless is not one_camera
 
 
 @pytest.mark.parametrize("code", ["2D", "3D", "AD", "5H", "9S", "QC"])
@@ -1389,17 +1403,20 @@ def test_print_on_a_courts_face_is_no_card():
     # bench's synthetic scenes; the panel still looks whole): the print there is not
     # the court's turned half, and the reading stands
     laid_on = img.copy()
-    x, y = round(cx + w * 0.12), round(crown.y)
+    x, y = round(cx + w * 0.3), round(crown.y)
     d = round(top.d)
     cv2.rectangle(laid_on, (x - d, y - d), (x + 4 * d, y + 5 * d), (245, 245, 245), -1)
     cv2.putText(laid_on, "3", (x - d // 2, y), cv2.FONT_HERSHEY_SIMPLEX, d / 25, (20, 20, 20), 2)
     cv2.circle(laid_on, (x, y + d // 2), d // 4, (20, 20, 20), -1)
     rec.faces = laid_on
+    rec._courts.clear()  # the panel looked at afresh, in this picture
     on = IndexDetection("3", "S", 1.0, 1.0, float(x), y - d / 4, 0.0, 1.0, top.d)
     assert rec._court_face(top, bottom)  # the panel still passes for whole
+    assert rec._mirrored(on, cx, cy) < 0.5
     three = {r.card: r for r in rec.cards([top, bottom, on])}["3S"]
     assert "court-print" not in three.flags  # (its card would cover the QS's index)
     rec.faces = img
+    rec._courts.clear()
     # beside the court: another card's index
     beside = IndexDetection("3", "S", 1.0, 1.0, cx + w, crown.y, 0.0, 1.0, top.d)
     assert {r.card: r.flags for r in rec.cards([top, bottom, beside])}["3S"] == ()

@@ -131,7 +131,7 @@ CLIPPED = 250
 COLOURLESS_SPREAD = 12
 COLOURLESS_SHARE = 0.005
 # ... unless COLOUR_SEEN pixels of the sample or more are vivid (channels more than
-# COLOUR_VIVID apart: red ink, a hand): a colour camera over a pale grey table with a
+# COLOUR_VIVID apart: red pips, a hand): a colour camera over a pale grey table with a
 # few cards on it has under COLOURLESS_SHARE coloured (the live check on a laminate:
 # 0.1 %, its spades read as diamonds half the time); a grey picture has none.
 COLOUR_VIVID = 48
@@ -398,7 +398,7 @@ class Picture:
         colour, read a grey diamond as a spade (:class:`vision.model.IndexClassifier`
         reads such a picture's patches twice). From a sample of the quarter-size
         copy the paper stage makes anyway (:attr:`sample`); a few vivid pixels in it
-        (``COLOUR_SEEN``: a red pip, a hand) are colour however little of it there is."""
+        (``COLOUR_SEEN``: red pips, a hand) are colour however little of it there is."""
         sample = self.sample
         if sample.ndim != 3 or sample.shape[2] < 3 or sample.size == 0:
             return True

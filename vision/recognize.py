@@ -271,6 +271,42 @@ def _index_px_at(calibration: Calibration, point: tuple[float, float]) -> float:
     return INDEX_D_MM / calibration.mm_per_px(point)
 
 
+def _grey(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A patch cut from a frame, grey (the frame may be grey, colour or with alpha)."""
+    if patch.ndim == 2:
+        return patch
+    code = cv2.COLOR_BGRA2GRAY if patch.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+    return cv2.cvtColor(patch, code)
+
+
+def _room(
+    a: IndexDetection, b: IndexDetection
+) -> tuple[float, float, float, float, float, float] | None:
+    """The room between one card's two corner indices, as :func:`vision.pips.court_between`
+    takes it: its middle, the unit vector along the card, and half its length and width;
+    ``None`` where the two are not turned apart."""
+    cx, cy = (a.x + b.x) / 2, (a.y + b.y) / 2
+    lx, ly = a.ux - b.ux, a.uy - b.uy
+    n = math.hypot(lx, ly)
+    if n < 1e-6:
+        return None
+    lx, ly = lx / n, ly / n
+    half_h = abs((a.x - cx) * lx + (a.y - cy) * ly)
+    half_w = abs((a.x - cx) * ly - (a.y - cy) * lx)
+    return cx, cy, lx, ly, half_h, half_w
+
+
+def _middle(pair: tuple[IndexDetection, IndexDetection]) -> tuple[float, float]:
+    return (pair[0].x + pair[1].x) / 2, (pair[0].y + pair[1].y) / 2
+
+
+def _in_room(room: tuple[float, float, float, float, float, float], x: float, y: float) -> bool:
+    cx, cy, lx, ly, half_h, half_w = room
+    along = (x - cx) * lx + (y - cy) * ly
+    across = (x - cx) * ly - (y - cy) * lx
+    return abs(along) < half_h and abs(across) < half_w
+
+
 def _weighed(det: IndexDetection) -> IndexDetection:
     """``det`` as sure as its face's pips leave it (:mod:`vision.pips`): a
     ``PIP_DOUBT`` share where they disagree with its rank; where they agree, its
@@ -619,6 +655,10 @@ class Recognizer:
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
         self._courts: dict[tuple[float, ...], bool] = {}
+        # every picture read is a frame of one camera (the live loop sets it), and
+        # whether one of them had colour: the camera's are in colour (_colourless)
+        self.one_camera = False
+        self.colour_seen = False
 
     @property
     def calibration(self) -> Calibration | None:
@@ -706,7 +746,7 @@ class Recognizer:
         self._courts.clear()  # a frame read whole: every pair looked at afresh
         pic = self.picture(image)
         props = all_proposals(pic)
-        self.classifier.colourless = pic.colourless
+        self.classifier.colourless = self._colourless(pic)
         t1 = time.perf_counter()
         pyramid = pic.pyramid()
         rank_p, suit_p = self.classifier.read(
@@ -753,7 +793,7 @@ class Recognizer:
         else:
             self.faces = image
         pic = image if isinstance(image, Picture) else self.picture(image)
-        self.classifier.colourless = pic.colourless
+        self.classifier.colourless = self._colourless(pic)
         s = self.scale if self.shrinks else 1.0
         d = self._region_d(index_px)
         found: list[IndexDetection] = []
@@ -831,6 +871,19 @@ class Recognizer:
         total = rank_p.sum(axis=1)
         rank_p /= np.maximum(total, 1e-12)[:, None]
         rank_p[total <= 0, 0] = 1.0
+
+    def _colourless(self, pic: Picture) -> bool:
+        """Whether ``pic`` is read as a picture without colour (:attr:`Picture.colourless`).
+        With ``one_camera`` (the live loop: every frame from one camera), a camera
+        that has given one frame in colour is a colour camera: a frame of a pale table
+        with no red card and no hand in sight has no colour to speak of, and its
+        spades would be read as diamonds half the time."""
+        if self.colour_seen:
+            return False
+        colourless = pic.colourless
+        if not colourless and self.one_camera:
+            self.colour_seen = True
+        return colourless
 
     @property
     def _spares(self) -> bool:
@@ -1138,9 +1191,11 @@ class Recognizer:
         # panel: the court its corners agree on (the reading's indices stay the
         # detections as read)
         by_face: set[int] = set()
+        both = [(g[1][0], g[1][1]) for g in groups if len(g[1]) == 2]  # cards read so
         for i, (_, members, copies) in enumerate(groups):
             if len(members) == 2:
-                court = self._court_by_face(members)
+                others = [p for p in both if p[0] is not members[0]]
+                court = self._court_by_face(members, others)
                 if court is not None:
                     for m, cm in zip(members, court, strict=True):
                         read_as[id(cm)] = read_as[id(m)]
@@ -1156,13 +1211,14 @@ class Recognizer:
                 a, b = groups[i][1][0], groups[j][1][0]
                 if a.card == b.card or not _one_card_two_readings(a, b, slant):
                     continue
-                court = self._court_by_face([a, b])
+                court = self._court_by_face([a, b], both)
                 if court is not None:
                     for m, cm in zip((a, b), court, strict=True):
                         read_as[id(cm)] = read_as[id(m)]
                     groups[i] = (court[0].card, court, groups[i][2])
                     by_face.add(i)
                     joined.add(j)
+                    break  # the card has its two corners
         if joined:
             groups = [g for k, g in enumerate(groups) if k not in joined]
             by_face = {i - sum(j < i for j in joined) for i in by_face}
@@ -1371,7 +1427,11 @@ class Recognizer:
             self._courts[key] = court
         return court
 
-    def _court_by_face(self, members: list[IndexDetection]) -> list[IndexDetection] | None:
+    def _court_by_face(
+        self,
+        members: list[IndexDetection],
+        others: Sequence[tuple[IndexDetection, IndexDetection]] = (),
+    ) -> list[IndexDetection] | None:
         """Two corners of one card, one of them at least read as a number (both as one
         number, or each as another rank), whose face plainly shows a court's panel
         (:meth:`_court_face`), read as the court they agree on: each corner's likeliest
@@ -1382,12 +1442,20 @@ class Recognizer:
         and 0.48, the knave and king under 0.001). ``PIP_READ`` sure at each corner, the
         suit as read, where both read one suit; ``None`` where they do not agree, the
         network gave the courts under ``COURT_SEEN`` at a corner, the pack lacks that
-        court, or the face shows no court."""
+        court, or the face shows no court; nor where a corner's face shows plainly the
+        pips of the number read, or the middle of another card read at both corners
+        (``others``) lies between these two (a court laid across a number card shows
+        its panel there)."""
         if len(members) != 2 or self.faces is None:
             return None
         a, b = members
         if a.suit != b.suit or not (a.rank in PIP_RANKS or b.rank in PIP_RANKS):
             return None
+        if any(m.pips is not None and not m.pips_disagree for m in members):
+            return None  # the face shows plainly the pips of the number read
+        room = _room(a, b)
+        if room is None or any(_in_room(room, *_middle(o)) for o in others):
+            return None  # another card read at both corners lies on it (laid across)
         seen_a, seen_b = sum(a.courts), sum(b.courts)
         if min(seen_a, seen_b) < COURT_SEEN:
             return None
@@ -1480,10 +1548,12 @@ class Recognizer:
         corners: list[tuple[IndexDetection, IndexDetection]],
     ) -> set[int]:
         """Readings from one corner whose index lies between the two corner indices
-        of one card, whose face shows a court's panel whole there
-        (:meth:`_court_face`): print on the court's face (its crown read as a 3S, at
-        1.00, in the live check's URW pack), not a card. A card lying on the court
-        with its index there would cover the panel or one of the court's indices.
+        of one card whose face shows a court's panel (:meth:`_court_face`), where the
+        print round the reading is the court's own turned half about the card's
+        middle (:meth:`_mirrored`, ``MIRRORED``): print on the court's face (its crown
+        read as a 3S, at 1.00, in the live check's URW pack), not a card. The panel
+        test alone passes a court with a fan of cards laid over a corner of its panel;
+        the print of such a card's index is not the court's turned half.
         ``corners``: each card's two corners, a card read at both whatever it is read
         as (that URW QS read 9S at both while a hand passed), or two readings that are
         one card's corners read differently (:func:`_one_card_two_readings`)."""
@@ -1492,26 +1562,14 @@ class Recognizer:
         if not singles or self.faces is None:
             return out
         for a, b in corners:
-            cx, cy = (a.x + b.x) / 2, (a.y + b.y) / 2
-            lx, ly = a.ux - b.ux, a.uy - b.uy  # along the card, as court_between takes it
-            n = math.hypot(lx, ly)
-            if n < 1e-6:
+            room = _room(a, b)
+            if room is None:
                 continue
-            lx, ly = lx / n, ly / n
-            half_h = abs((a.x - cx) * lx + (a.y - cy) * ly)
-            half_w = abs((a.x - cx) * ly - (a.y - cy) * lx)
             for i in singles:
                 d = groups[i][1][0]
-                if d is a or d is b:
+                if d is a or d is b or not _in_room(room, d.x, d.y):
                     continue
-                along = (d.x - cx) * lx + (d.y - cy) * ly
-                across = (d.x - cx) * ly - (d.y - cy) * lx
-                if (
-                    abs(along) < half_h
-                    and abs(across) < half_w
-                    and self._court_face(a, b)
-                    and self._mirrored(d, cx, cy) >= MIRRORED
-                ):
+                if self._court_face(a, b) and self._mirrored(d, room[0], room[1]) >= MIRRORED:
                     out.add(i)
         return out
 
@@ -1523,12 +1581,14 @@ class Recognizer:
         print is the same turned half; a card laid on it is not)."""
         if self.faces is None:
             return 0.0
-        grey = self.faces if self.faces.ndim == 2 else cv2.cvtColor(self.faces, cv2.COLOR_BGR2GRAY)
         side = max(4, round(2 * det.d))
         slack = max(1, round(det.d / 2))
-        here = cv2.getRectSubPix(grey, (side, side), (det.x, det.y))
-        there = cv2.getRectSubPix(
-            grey, (side + 2 * slack, side + 2 * slack), (2 * cx - det.x, 2 * cy - det.y)
+        # cut from the frame as it is, then made grey (not the whole frame made grey)
+        here = _grey(cv2.getRectSubPix(self.faces, (side, side), (det.x, det.y)))
+        there = _grey(
+            cv2.getRectSubPix(
+                self.faces, (side + 2 * slack, side + 2 * slack), (2 * cx - det.x, 2 * cy - det.y)
+            )
         )
         if float(here.std()) < 1.0 or float(there.std()) < 1.0:
             return 0.0  # plain paper or cloth: nothing to compare

@@ -67,6 +67,7 @@ KINDS = ("place", "move", "remove")
 INDEX_PX = 20.0
 # A one-pack card whose pip runs into an index is drawn again, up to this many times
 PIP_TRIES = 8
+PIP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 # What the cards lie on (``cloth``): felts of the colours card tables are covered in, a
 # honey wooden table with its grain (a patterned table), and a pale laminate (low
 # contrast between card and table).
@@ -283,11 +284,14 @@ class _Table:
                 # a printer lays a number card's pips clear of its indices: a drawing
                 # whose pip runs into an index's suit (a large index beside large
                 # pips) is drawn again
-                for again in range(PIP_TRIES):
+                for again in range(PIP_TRIES if card[:-1] in PIP_CARDS else 1):
                     pack = np.random.default_rng([self.seed, 0, k])
                     rng = np.random.default_rng([self.seed, key, k, *([again] if again else [])])
-                    best = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
-                    if _indices_clear(best):
+                    face = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
+                    if again == 0:
+                        best = face  # kept where no drawing is clear
+                    if _indices_clear(face):
+                        best = face
                         break
             else:
                 best = self._style(card, key)[0]

@@ -152,6 +152,7 @@ class TableWatcher:
         full_share: float = 0.5,
     ) -> None:
         self.recognizer = recognizer
+        recognizer.one_camera = True  # one camera's frames: once in colour, in colour
         self.layout = layout
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
