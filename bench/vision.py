@@ -393,7 +393,9 @@ def occlusion_video(rec: Recognizer, seconds: float, fps: float = 5.0) -> None:
     d_range = (d_for_mounting(2.35), d_for_mounting(3.0))
     scene = make_scene(rng, size=(1280, 720), d_range=d_range, hands=0.0)
     base = scene.image
-    watcher = TableWatcher(rec)
+    # a recogniser of its own: the live loop's takes every picture for one camera's
+    # (Recognizer.one_camera), which the bench's later single pictures are not
+    watcher = TableWatcher(Recognizer(rec.classifier.path, deck=rec.deck))
     placed_first: set[str] = set()
     false_placed = removed = 0
     frames = int(seconds * fps)
