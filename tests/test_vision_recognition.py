@@ -1301,7 +1301,7 @@ def test_a_court_read_as_a_number_is_the_court_its_face_and_corners_agree_on():
     from dataclasses import replace
 
     from vision.faces import render_face
-    from vision.recognize import COURT_SEEN, PIP_READ, IndexDetection
+    from vision.recognize import PIP_READ, IndexDetection
 
     def laid(code):
         face = render_face(code, np.random.default_rng(3))
@@ -1339,12 +1339,12 @@ def test_a_court_read_as_a_number_is_the_court_its_face_and_corners_agree_on():
     assert all("read-by-face" not in r.flags for r in rec.cards(dets9))
     rec.faces = img
     # the corners do not agree on one court (the queen at one, the king at the other),
-    # the network gave the courts next to nothing at one corner, or the suits differ:
+    # the network gave the courts nothing at all at one corner, or the suits differ:
     # as without the face (disagreeing corners, the surer one standing)
     blind = Recognizer(threshold=0.0)
     for first, second in (
         (dets[0], replace(dets[1], rank="K", courts=(1e-4, 0.01, 0.48))),
-        (replace(dets[0], courts=(0.0, COURT_SEEN / 2, 0.0)), dets[1]),
+        (replace(dets[0], courts=(0.0, 0.0, 0.0)), dets[1]),
         (dets[0], replace(dets[1], suit="C")),
     ):
         readings = rec.cards([first, second])

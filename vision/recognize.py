@@ -135,11 +135,11 @@ PIP_READ = 0.75
 # A card whose corners are read as a number (at both, or at one where the other reads
 # another rank) and whose face plainly shows a court's panel is the court its corners,
 # asked which court they are, agree on (the network's court ranks at each corner
-# weighed together, as one court of three): where that court is at least COURT_SURE
-# of them, and the network gave the courts at least COURT_SEEN at each corner (a
-# share of nothing is no reading). Each corner then counts PIP_READ as sure of it.
+# weighed together, as one court of three): where that court is the likeliest at
+# each corner and at least COURT_SURE of them, however little the network gave the
+# courts in all (a URW QH read 9H at 1.00 and 0.92: the queen 1e-7 and 0.0075, the
+# knave 5e-9 and 1e-5). Each corner then counts PIP_READ as sure of it.
 COURT_SURE = 0.95
-COURT_SEEN = 0.01
 COURT_RANKS = ("J", "Q", "K")
 COURT_COLUMNS = [RANK_CLASSES.index(r) for r in COURT_RANKS]
 # A reading of one corner on a court's face is print on it only where the print round
@@ -1439,11 +1439,12 @@ class Recognizer:
         taken as one court of the three and multiplied together, give that court at
         least ``COURT_SURE`` (a URW Q read 9S at
         0.82 at one corner, and 9S at 0.52 or QS at 0.48 at the other; the queen 0.18
-        and 0.48, the knave and king under 0.001). ``PIP_READ`` sure at each corner, the
+        and 0.48, the knave and king under 0.001), however little the network gave the
+        courts in all. ``PIP_READ`` sure at each corner, the
         suit as read, where both read one suit; ``None`` where they do not agree, the
-        network gave the courts under ``COURT_SEEN`` at a corner, the pack lacks that
-        court, or the face shows no court; nor where a corner's face shows plainly the
-        pips of the number read, or the middle of another card read at both corners
+        network gave the courts nothing at all at a corner, the pack lacks that court,
+        or the face shows no court; nor where a corner's face shows plainly the pips of
+        the number read, or the middle of another card read at both corners
         (``others``) lies between these two (a court laid across a number card shows
         its panel there)."""
         if len(members) != 2 or self.faces is None:
@@ -1457,8 +1458,8 @@ class Recognizer:
         if room is None or any(_in_room(room, *_middle(o)) for o in others):
             return None  # another card read at both corners lies on it (laid across)
         seen_a, seen_b = sum(a.courts), sum(b.courts)
-        if min(seen_a, seen_b) < COURT_SEEN:
-            return None
+        if min(seen_a, seen_b) <= 0:
+            return None  # no court at all at a corner: nothing to ask
         best = max(range(len(COURT_RANKS)), key=a.courts.__getitem__)
         if best != max(range(len(COURT_RANKS)), key=b.courts.__getitem__):
             return None  # each corner takes it for another court
