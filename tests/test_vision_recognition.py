@@ -1345,11 +1345,19 @@ def test_a_court_read_as_a_number_is_the_court_its_face_and_corners_agree_on():
     for first, second in (
         (dets[0], replace(dets[1], rank="K", courts=(1e-4, 0.01, 0.48))),
         (replace(dets[0], courts=(0.0, 0.0, 0.0)), dets[1]),
+        (replace(dets[0], courts=(1e-6, 1.7e-4, 1e-9)), dets[1]),  # a sure 9S stands
         (dets[0], replace(dets[1], suit="C")),
     ):
         readings = rec.cards([first, second])
         assert all("read-by-face" not in r.flags for r in readings)
         assert readings == blind.cards([first, second])
+    # read 9S at both, the queen 5e-9 and 0.34: the QS (the courts seen at one corner);
+    # the queen at 1e-4 and 7e-4 (a smeared 9C whose pips made one panel): no reading
+    seen = [replace(both[0], courts=(1e-17, 5e-9, 0.0)), replace(both[1], courts=(0.0, 0.34, 0.0))]
+    assert [(r.card, r.flags) for r in rec.cards(seen)] == [("QS", ("read-by-face",))]
+    tails = [replace(both[0], courts=(0.0, 1e-4, 0.0)), replace(both[1], courts=(0.0, 7e-4, 0.0))]
+    (nine,) = rec.cards(tails)
+    assert nine.card == "9S" and "court-face" in nine.flags
     unseen = [replace(m, courts=(0.0, 0.0, 0.0)) for m in both]
     (nine,) = rec.cards(unseen)
     assert nine.card == "9S" and "court-face" in nine.flags

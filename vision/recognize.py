@@ -136,10 +136,16 @@ PIP_READ = 0.75
 # another rank) and whose face plainly shows a court's panel is the court its corners,
 # asked which court they are, agree on (the network's court ranks at each corner
 # weighed together, as one court of three): where that court is the likeliest at
-# each corner and at least COURT_SURE of them, however little the network gave the
-# courts in all (a URW QH read 9H at 1.00 and 0.92: the queen 1e-7 and 0.0075, the
-# knave 5e-9 and 1e-5). Each corner then counts PIP_READ as sure of it.
+# each corner and at least COURT_SURE of them, and where the network gave the courts
+# COURT_SEEN at one corner at least, where both read one number (the face doubts that
+# number already; a URW QS read 9S at 1.00 and 0.50, the queen 5e-9 and 0.34), at
+# each where they read two ranks (a sure number at one of them stands otherwise: a
+# smeared pinochle 9C read at 1.00 beside a false QC lost to it). Under it the court
+# ranks are the network's tails, not a reading: a pinochle 9C smeared 11 px, its pips
+# one panel, read 9C at both corners with the queen at 1e-4 and 7e-4, became a QC.
+# Each corner then counts PIP_READ as sure of it.
 COURT_SURE = 0.95
+COURT_SEEN = 0.01
 COURT_RANKS = ("J", "Q", "K")
 COURT_COLUMNS = [RANK_CLASSES.index(r) for r in COURT_RANKS]
 # A reading of one corner on a court's face is print on it only where the print round
@@ -1442,7 +1448,9 @@ class Recognizer:
         and 0.48, the knave and king under 0.001), however little the network gave the
         courts in all. ``PIP_READ`` sure at each corner, the
         suit as read, where both read one suit; ``None`` where they do not agree, the
-        network gave the courts nothing at all at a corner, the pack lacks that court,
+        network gave the courts under ``COURT_SEEN`` at both corners (at either, where
+        the corners read two ranks: a sure number at one stands), the pack lacks that
+        court,
         or the face shows no court; nor where a corner's face shows plainly the pips of
         the number read, or the middle of another card read at both corners
         (``others``) lies between these two (a court laid across a number card shows
@@ -1458,8 +1466,9 @@ class Recognizer:
         if room is None or any(_in_room(room, *_middle(o)) for o in others):
             return None  # another card read at both corners lies on it (laid across)
         seen_a, seen_b = sum(a.courts), sum(b.courts)
-        if min(seen_a, seen_b) <= 0:
-            return None  # no court at all at a corner: nothing to ask
+        seen = max(seen_a, seen_b) if a.card == b.card else min(seen_a, seen_b)
+        if seen < COURT_SEEN:
+            return None  # no court worth the name: the network's tails are no reading
         best = max(range(len(COURT_RANKS)), key=a.courts.__getitem__)
         if best != max(range(len(COURT_RANKS)), key=b.courts.__getitem__):
             return None  # each corner takes it for another court
