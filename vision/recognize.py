@@ -1443,18 +1443,15 @@ class Recognizer:
         (:meth:`_court_face`), read as the court they agree on: each corner's likeliest
         court the same, and each corner's court ranks as the network weighed them,
         taken as one court of the three and multiplied together, give that court at
-        least ``COURT_SURE`` (a URW Q read 9S at
-        0.82 at one corner, and 9S at 0.52 or QS at 0.48 at the other; the queen 0.18
-        and 0.48, the knave and king under 0.001), however little the network gave the
-        courts in all. ``PIP_READ`` sure at each corner, the
-        suit as read, where both read one suit; ``None`` where they do not agree, the
-        network gave the courts under ``COURT_SEEN`` at both corners (at either, where
-        the corners read two ranks: a sure number at one stands), the pack lacks that
-        court,
-        or the face shows no court; nor where a corner's face shows plainly the pips of
-        the number read, or the middle of another card read at both corners
-        (``others``) lies between these two (a court laid across a number card shows
-        its panel there)."""
+        least ``COURT_SURE`` (a URW Q read 9S at 0.82 at one corner, and 9S at 0.52 or
+        QS at 0.48 at the other; the queen 0.18 and 0.48, the knave and king under
+        0.001). ``PIP_READ`` sure at each corner, the suit as read, where both read one
+        suit. ``None`` where they do not agree; where the network gave the courts under
+        ``COURT_SEEN`` at both corners (at either, where the corners read two ranks: a
+        sure number at one stands); where the pack lacks that court or the face shows
+        no court; where a corner's face shows plainly the pips of the number read; or
+        where the middle of another card read at both corners (``others``) lies
+        between these two (a court laid across a number card shows its panel there)."""
         if len(members) != 2 or self.faces is None:
             return None
         a, b = members
