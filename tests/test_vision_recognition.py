@@ -702,18 +702,12 @@ def test_the_counts_a_covered_face_shows_say_nothing_against_the_rank_read():
     corners counts three, which no 8 shows with pips covered: read 3H. The faces are
     drawn and counted (vision.pips); the network's readings are given. Ink added to a
     face (a dark mark on a 4's middle shows a 5) is no rereading either."""
-    from vision.faces import render_face
     from vision.pips import count_pips
     from vision.recognize import IndexDetection
 
     def laid(code, chip=False, dot=None):
-        face = render_face(code, np.random.default_rng(3))
-        img = np.full((600, 500, 3), (40, 110, 50), np.uint8)
+        img, face = _laid_face(code)
         h, w = face.image.shape[:2]
-        a = face.alpha[:, :, None].astype(np.float32) / 255
-        img[120 : 120 + h, 120 : 120 + w] = (
-            face.image * a + img[120 : 120 + h, 120 : 120 + w] * (1 - a)
-        ).astype(np.uint8)
         if chip:  # over the middle pip, the face's centre
             cv2.circle(img, (120 + w // 2, 120 + h // 2), 24, (235, 235, 235), -1)
         if dot is not None:  # a pip-sized mark of ink on the face's centre
@@ -1184,6 +1178,19 @@ def test_the_networks_beside_the_model_read_every_patch_too_and_are_averaged(tmp
         IndexClassifier(alone)
 
 
+def _laid_face(code: str, shape: tuple[int, int] = (600, 500)):
+    """A rendered face of ``code`` (``render_face``, seed 3) laid on felt, its top left
+    corner at (120, 120): the picture, and the face."""
+    face = render_face(code, np.random.default_rng(3))
+    img = np.full((*shape, 3), (40, 110, 50), np.uint8)
+    h, w = face.image.shape[:2]
+    a = face.alpha[:, :, None].astype(np.float32) / 255
+    img[120 : 120 + h, 120 : 120 + w] = (
+        face.image * a + img[120 : 120 + h, 120 : 120 + w] * (1 - a)
+    ).astype(np.uint8)
+    return img, face
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
@@ -1300,17 +1307,10 @@ def test_a_court_read_as_a_number_is_the_court_its_face_and_corners_agree_on():
     the network's readings are given."""
     from dataclasses import replace
 
-    from vision.faces import render_face
     from vision.recognize import PIP_READ, IndexDetection
 
     def laid(code):
-        face = render_face(code, np.random.default_rng(3))
-        img = np.full((600, 500, 3), (40, 110, 50), np.uint8)
-        h, w = face.image.shape[:2]
-        a = face.alpha[:, :, None].astype(np.float32) / 255
-        img[120 : 120 + h, 120 : 120 + w] = (
-            face.image * a + img[120 : 120 + h, 120 : 120 + w] * (1 - a)
-        ).astype(np.uint8)
+        img, face = _laid_face(code)
         return img, [(an.x + 120, an.y + 120, an.ux, an.uy, an.d) for an in face.anchors]
 
     def corners(code, first=("9", 0.82, (1e-4, 0.18, 0.0)), second=("Q", 0.48, (1e-4, 0.48, 0.0))):
@@ -1373,17 +1373,11 @@ def test_print_on_a_courts_face_is_no_card():
     is not the court's own turned half (a card laid over the court's corner)."""
     from dataclasses import replace
 
-    from vision.faces import render_face
     from vision.recognize import IndexDetection
 
     def laid(code):
-        face = render_face(code, np.random.default_rng(3))
-        img = np.full((700, 600, 3), (40, 110, 50), np.uint8)
+        img, face = _laid_face(code, (700, 600))
         h, w = face.image.shape[:2]
-        a = face.alpha[:, :, None].astype(np.float32) / 255
-        img[120 : 120 + h, 120 : 120 + w] = (
-            face.image * a + img[120 : 120 + h, 120 : 120 + w] * (1 - a)
-        ).astype(np.uint8)
         corners = [
             IndexDetection(
                 code[:-1], code[-1], 1.0, 1.0, an.x + 120, an.y + 120, an.ux, an.uy, an.d

@@ -313,6 +313,16 @@ def _in_room(room: tuple[float, float, float, float, float, float], x: float, y:
     return abs(along) < half_h and abs(across) < half_w
 
 
+def _reread(members: list[IndexDetection], rank: str) -> list[IndexDetection]:
+    """A card's corners read again as ``rank`` (by its pips, by its face): ``PIP_READ``
+    sure of it at each, the suit's share as read (a weighed copy's doubt is the rank's)."""
+    out = []
+    for m in members:
+        suit = min(1.0, m.confidence / m.rank_confidence) if m.rank_confidence > 0 else 0.0
+        out.append(replace(m, rank=rank, rank_confidence=PIP_READ, confidence=PIP_READ * suit))
+    return out
+
+
 def _weighed(det: IndexDetection) -> IndexDetection:
     """``det`` as sure as its face's pips leave it (:mod:`vision.pips`): a
     ``PIP_DOUBT`` share where they disagree with its rank; where they agree, its
@@ -1353,13 +1363,7 @@ class Recognizer:
         rank = str(count)
         if self.deck is not None and rank not in self.deck.ranks:
             return None
-        out = []
-        for m in members:
-            # the suit's share of the reading: as read (the weighed copy's doubt is the
-            # rank's)
-            suit = min(1.0, m.confidence / m.rank_confidence) if m.rank_confidence > 0 else 0.0
-            out.append(replace(m, rank=rank, rank_confidence=PIP_READ, confidence=PIP_READ * suit))
-        return out
+        return _reread(members, rank)
 
     @staticmethod
     def _off_scale(
@@ -1477,11 +1481,7 @@ class Recognizer:
             return None
         if not self._court_face(a, b):
             return None
-        out = []
-        for m in members:
-            suit = min(1.0, m.confidence / m.rank_confidence) if m.rank_confidence > 0 else 0.0
-            out.append(replace(m, rank=rank, rank_confidence=PIP_READ, confidence=PIP_READ * suit))
-        return out
+        return _reread(members, rank)
 
     def _court_at_one_corner(self, a: IndexDetection, dets: Sequence[IndexDetection]) -> bool:
         """:meth:`_court_read_as_number` of a number read at one corner of a single
