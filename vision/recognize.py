@@ -52,6 +52,7 @@ from vision.faces import W as FACE_W
 from vision.geometry import Calibration
 from vision.images import as_bgr
 from vision.layout import TableLayout
+from vision.lines import in_line_of_print
 from vision.memory import keep_freed_memory, release_memory
 from vision.model import DEFAULT_MODEL, RANK_CLASSES, SUIT_CLASSES, IndexClassifier
 from vision.pips import (
@@ -154,6 +155,9 @@ COURT_COLUMNS = [RANK_CLASSES.index(r) for r in COURT_RANKS]
 MIRRORED = 0.75
 # Recognizer.cards remembers this many pairs of corners looked between for a court
 COURTS_KEPT = 4096
+# How far round a reading of one corner another reading's rank may lie in the strip
+# vision.lines cuts through it (in rank-to-suit distances: its half-width, with room)
+_LINE_REACH = 5.0
 # A number read at one corner of a single picture is looked at for a court's face
 # between that corner and where a card this many times a typical one's length in
 # index sizes puts the other (a deck prints its index smaller or larger: the bench's
@@ -671,6 +675,9 @@ class Recognizer:
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
         self._courts: dict[tuple[float, ...], bool] = {}
+        # the readings of one corner found to be letters in a line of print, by where
+        # they and the readings near them lie (_in_print)
+        self._lines: dict[tuple[float, ...], bool] = {}
         # every picture read is a frame of one camera (the live loop sets it), and
         # whether one of them had colour: the camera's are in colour (_colourless)
         self.one_camera = False
@@ -760,6 +767,7 @@ class Recognizer:
         t0 = time.perf_counter()
         self.faces = image  # where the cards read lie (cards: a court's face)
         self._courts.clear()  # a frame read whole: every pair looked at afresh
+        self._lines.clear()
         pic = self.picture(image)
         props = all_proposals(pic)
         self.classifier.colourless = self._colourless(pic)
@@ -1283,6 +1291,7 @@ class Recognizer:
         outlines = [_outline(indices) for indices in read]
         impossible = self._impossible(groups, outlines)
         printed = self._court_print(groups, corners)
+        in_print = self._in_print(groups)
         if self.one_scale:
             outsize = _outsize(groups)
         elif self.index_px is not None:
@@ -1318,6 +1327,10 @@ class Recognizer:
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("court-print")
+            if i in in_print:  # letters in a line of print, read as a card
+                conf *= 0.1
+                rank_conf *= 0.1
+                flags.append("in-print")
             if i in outsize:  # print at another scale than the pack's, read as a card
                 conf *= 0.1
                 rank_conf *= 0.1
@@ -1578,6 +1591,37 @@ class Recognizer:
                     continue
                 if self._court_face(a, b) and self._mirrored(d, room[0], room[1]) >= MIRRORED:
                     out.add(i)
+        return out
+
+    def _in_print(self, groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
+        """Readings of one corner whose rank is a letter in a line of print
+        (:func:`vision.lines.in_line_of_print`: a newspaper's headline under the cards,
+        its "di" read 10S at 1.00), the other readings' ranks not counted as letters.
+        A card read at both corners is a card. Looked at once per reading and the
+        readings near it (the live loop weighs its readings afresh every frame)."""
+        out: set[int] = set()
+        if self.faces is None:
+            return out
+        every = [m for _, members, _ in groups for m in members]
+        for i, (_, members, _) in enumerate(groups):
+            if len(members) != 1:
+                continue
+            d = members[0]
+            reach = (_LINE_REACH * d.d) ** 2
+            others = [
+                (o.x, o.y, o.ux, o.uy, o.d)
+                for o in every
+                if o is not d and (o.x - d.x) ** 2 + (o.y - d.y) ** 2 < reach
+            ]
+            key = tuple(round(v, 1) for v in (d.x, d.y, d.ux, d.uy, d.d, *sum(others, ())))
+            verdict = self._lines.get(key)
+            if verdict is None:
+                if len(self._lines) >= COURTS_KEPT:
+                    self._lines.clear()
+                verdict = in_line_of_print(self.faces, d.x, d.y, d.ux, d.uy, d.d, others)
+                self._lines[key] = verdict
+            if verdict:
+                out.add(i)
         return out
 
     def _mirrored(self, det: IndexDetection, cx: float, cy: float) -> float:
