@@ -106,6 +106,14 @@ def as_bgr(image: NDArray[Any]) -> NDArray[np.uint8]:
     return image
 
 
+def as_grey(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A picture or a patch cut from one, grey (it may be grey, colour or with alpha)."""
+    if patch.ndim == 2:
+        return patch
+    code = cv2.COLOR_BGRA2GRAY if patch.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+    return np.asarray(cv2.cvtColor(patch, code), np.uint8)
+
+
 def _whole(data: bytes) -> str | None:
     """Why ``data`` is not a whole picture, or ``None`` when it looks whole."""
     if data.startswith(_JPEG_START):

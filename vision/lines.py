@@ -26,6 +26,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.images import as_grey
+
 __all__ = ["LINE_GLYPHS", "LINE_TIGHT", "in_line_of_print"]
 
 # The strip is cut with the index's rank-to-suit distance at this many pixels, this many
@@ -53,13 +55,6 @@ LINE_GLYPHS = 4
 LINE_TIGHT = 3
 
 
-def _grey(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    if patch.ndim == 2:
-        return patch
-    code = cv2.COLOR_BGRA2GRAY if patch.shape[2] == 4 else cv2.COLOR_BGR2GRAY
-    return cv2.cvtColor(patch, code)
-
-
 def _strip(
     image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
@@ -78,7 +73,7 @@ def _strip(
         ]
     )
     strip = cv2.warpAffine(
-        _grey(image), to_strip, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        as_grey(image), to_strip, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     return strip, to_strip
 

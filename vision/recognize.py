@@ -50,7 +50,7 @@ from vision.decks import Deck
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 from vision.geometry import Calibration
-from vision.images import as_bgr
+from vision.images import as_bgr, as_grey
 from vision.layout import TableLayout
 from vision.lines import in_line_of_print
 from vision.memory import keep_freed_memory, release_memory
@@ -279,14 +279,6 @@ def _index_px_at(calibration: Calibration, point: tuple[float, float]) -> float:
     """A typical index's size (``INDEX_D_MM``) in frame pixels where ``point`` (frame
     pixels) lies: a tilted camera sees its near side larger than the markers' middle."""
     return INDEX_D_MM / calibration.mm_per_px(point)
-
-
-def _grey(patch: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """A patch cut from a frame, grey (the frame may be grey, colour or with alpha)."""
-    if patch.ndim == 2:
-        return patch
-    code = cv2.COLOR_BGRA2GRAY if patch.shape[2] == 4 else cv2.COLOR_BGR2GRAY
-    return cv2.cvtColor(patch, code)
 
 
 def _room(
@@ -1635,8 +1627,8 @@ class Recognizer:
         side = max(4, round(2 * det.d))
         slack = max(1, round(det.d / 2))
         # cut from the frame as it is, then made grey (not the whole frame made grey)
-        here = _grey(cv2.getRectSubPix(self.faces, (side, side), (det.x, det.y)))
-        there = _grey(
+        here = as_grey(cv2.getRectSubPix(self.faces, (side, side), (det.x, det.y)))
+        there = as_grey(
             cv2.getRectSubPix(
                 self.faces, (side + 2 * slack, side + 2 * slack), (2 * cx - det.x, 2 * cy - det.y)
             )
