@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.images import as_grey
+from vision.proposals import grey_percentiles
 
 __all__ = ["LINE_GLYPHS", "LINE_TIGHT", "in_line_of_print"]
 
@@ -72,8 +73,26 @@ def _strip(
             [ux * s, uy * s, h / 2 - s * (ux * rx + uy * ry)],
         ]
     )
+    # only the part of the picture under the strip is made grey (not a whole frame)
+    corners = cv2.invertAffineTransform(to_strip) @ np.array(
+        [[0.0, w, 0.0, w], [0.0, 0.0, h, h], [1.0, 1.0, 1.0, 1.0]]
+    )
+    ih, iw = image.shape[:2]
+    x0, y0 = (max(0, int(np.floor(v.min())) - 2) for v in corners)
+    x1, y1 = (
+        min(iw, int(np.ceil(corners[0].max())) + 3),
+        min(ih, int(np.ceil(corners[1].max())) + 3),
+    )
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((h, w), np.uint8), to_strip
+    from_part = to_strip.copy()
+    from_part[:, 2] += to_strip[:, :2] @ np.array([x0, y0], np.float64)
     strip = cv2.warpAffine(
-        as_grey(image), to_strip, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        as_grey(image[y0:y1, x0:x1]),
+        from_part,
+        (w, h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
     )
     return strip, to_strip
 
@@ -95,7 +114,7 @@ def in_line_of_print(
         return False
     strip, to_strip = _strip(image, x, y, ux, uy, d)
     h, w = strip.shape
-    lo, hi = np.percentile(strip, (5, 95))
+    lo, hi = grey_percentiles(strip, 5, 95)
     if hi - lo < _CONTRAST:
         return False
     ink = (strip < (lo + hi) / 2).astype(np.uint8)
