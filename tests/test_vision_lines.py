@@ -100,6 +100,26 @@ def test_a_card_s_index_on_felt_and_on_print_is_no_line():
             assert not in_line_of_print(img, fx, fy, 0.0, -1.0, INDEX_D), (code, ground)
 
 
+def test_a_stroke_no_letter_is_ends_the_line():
+    """A court's frame beside its index (or the table beyond a card's edge) is no
+    letter: the walk along the line stops at it, and letters past it do not count.
+    Without the stroke, the same letters a little apart are print."""
+    left, right = "state addi", "ction proposal could"
+    (lw, _), _ = cv2.getTextSize(left, FONT, 1.0, 2)
+    x, y, h = _letters(left, len(left) - 2, len(left))  # "di"
+    pages = []
+    for stroke in (False, True):
+        page, at = _page(left)
+        gap = int(0.2 * h)
+        cv2.putText(page, right, (at[0] + lw + gap, at[1]), FONT, 1.0, (30, 30, 30), 2, cv2.LINE_AA)
+        if stroke:  # thin and tall, in the middle of the gap, touching no letter
+            sx = at[0] + lw + gap // 2
+            cv2.line(page, (sx, int(y - 2 * h)), (sx, int(y + 2 * h)), (30, 30, 30), 1)
+        pages.append(page)
+    assert in_line_of_print(pages[0], *_index_of(x, y, h))
+    assert not in_line_of_print(pages[1], *_index_of(x, y, h))
+
+
 def test_other_readings_ranks_are_not_letters():
     """A row of ranks set close (a tight fan's indices, each read as a card) would pass
     for a word; told where the other readings' ranks lie, the walk counts none of them."""

@@ -11,7 +11,8 @@ line, each of its height, sat on one baseline, set close as type is.
 :func:`in_line_of_print` cuts the strip through a reading's rank across the card
 (its "right", turned by the reading), finds the ink there, and walks outwards
 from the rank along the line over glyphs of its height that share its baseline
-or its top. The rank is print in a line where a glyph stands close on each side,
+or its top, up to a stroke no letter is (a court's frame, the table beyond a
+card's edge). The rank is print in a line where a glyph stands close on each side,
 the walk meets ``LINE_GLYPHS`` glyphs or more, and ``LINE_TIGHT`` of the gaps
 between them are as narrow as type sets letters. Glyphs that are other readings'
 ranks are not counted: the indices of a fan of cards stand in a row too (a deal's
@@ -142,9 +143,16 @@ def in_line_of_print(
         rx, ry = ox - 0.5 * od * oux, oy - 0.5 * od * ouy
         px, py = to_strip @ np.array([rx, ry, 1.0])
         glyph &= ~((bx <= px) & (bx + bw >= px) & (by <= py) & (by + bh >= py))
-    left = sorted(((bx[i], bx[i] + bw[i]) for i in np.flatnonzero(glyph)), key=lambda g: -g[1])
-    right = sorted(((bx[i], bx[i] + bw[i]) for i in np.flatnonzero(glyph)), key=lambda g: g[0])
-    gaps = {"left": _walk(left, x0, hr, outwards=-1), "right": _walk(right, x1, hr, outwards=1)}
+    # a stroke longer or wider than a letter across the rank's band (a court's frame,
+    # the table beyond a card's edge) ends the line: print holds letters alone
+    wall = blob & ~rank & ((bh > _HEIGHT[1] * hr) | (bw > _WIDTH[1] * hr))
+    wall &= (by < y1) & (by + bh > y0)
+    walls = [(bx[i], bx[i] + bw[i]) for i in np.flatnonzero(wall)]
+    found = [(bx[i], bx[i] + bw[i]) for i in np.flatnonzero(glyph)]
+    gaps = {
+        "left": _walk(found, walls, x0, hr, outwards=-1),
+        "right": _walk(found, walls, x1, hr, outwards=1),
+    }
     if any(not g or g[0] > _FIRST * hr for g in gaps.values()):
         return False  # the rank ends the line, or stands apart: an index may
     every = gaps["left"] + gaps["right"]
@@ -153,20 +161,34 @@ def in_line_of_print(
 
 
 def _walk(
-    glyphs: list[tuple[float, float]], edge: float, hr: float, *, outwards: int
+    glyphs: list[tuple[float, float]],
+    walls: list[tuple[float, float]],
+    edge: float,
+    hr: float,
+    *,
+    outwards: int,
 ) -> list[float]:
     """The gaps met walking from ``edge`` (the rank's side) outwards along the line over
-    ``glyphs`` ((start, end) across, sorted by how near their near side lies), each
-    gap at most ``_GAP`` of the rank's height ``hr``; a glyph that overlaps the one
-    before by more than two pixels is passed over."""
+    ``glyphs`` ((start, end) across), each gap at most ``_GAP`` of the rank's height
+    ``hr``, up to the first of ``walls`` (strokes no letter is) that begins beyond the
+    rank; a glyph that overlaps the one before by more than two pixels is passed over."""
+
+    def near(span: tuple[float, float]) -> float:
+        """How far out the span's near side lies (negative: towards the rank)."""
+        return (span[0] if outwards > 0 else -span[1]) - (edge0 if outwards > 0 else -edge0)
+
+    edge0 = edge
+    stop = min((near(w) for w in walls if near(w) >= 0), default=np.inf)
     gaps: list[float] = []
-    for a, b in glyphs:
-        near, far = (a, b) if outwards > 0 else (b, a)
-        gap = (near - edge) * outwards
+    for a, b in sorted(glyphs, key=near):
+        start, end = (a, b) if outwards > 0 else (b, a)
+        if near((a, b)) >= stop:
+            break
+        gap = (start - edge) * outwards
         if gap < -2:
             continue
         if gap > _GAP * hr:
             break
         gaps.append(max(0.0, gap))
-        edge = far
+        edge = end
     return gaps
