@@ -121,19 +121,47 @@ def test_a_stroke_no_letter_is_ends_the_line():
 
 
 def test_other_readings_ranks_are_not_letters():
-    """A row of ranks set close (a tight fan's indices, each read as a card) would pass
-    for a word; told where the other readings' ranks lie, the walk counts none of them."""
+    """A row of ranks set close as type would pass for a word; told where other
+    readings' ranks lie, the walk counts none of them, a 10's two digits either side
+    of its middle included."""
     row = "9K10Q2J"
     page, _ = _page(row, scale=1.4)
     start = row.index("Q")
     x, y, h = _letters(row, start, start + 1, scale=1.4)
     here = _index_of(x, y, h)
     assert in_line_of_print(page, *here)
-    others = []
+    ranks = {}
     for i, j in ((0, 1), (1, 2), (2, 4), (5, 6), (6, 7)):
         ox, oy, oh = _letters(row, i, j, scale=1.4)
-        others.append(_index_of(ox, oy, oh))
-    assert not in_line_of_print(page, *here, others=others)
+        ranks[row[i:j]] = _index_of(ox, oy, oh)
+    assert not in_line_of_print(page, *here, others=list(ranks.values()))
+    # the 10 alone: the Q then has no letter close on its left
+    assert not in_line_of_print(page, *here, others=[ranks["10"]])
+
+
+def test_a_tight_row_of_cards_is_not_print():
+    """Rendered faces laid in a row each over the one before, 36 to 50 pixels apart
+    (an index 36 across): the 1 and 0 of each 10 are set close, but the gaps between
+    cards are wider, one after another along the row, so no card's index is print,
+    however few of its neighbours are read (a review's row)."""
+    codes = ["10H", "10S", "QC", "10D", "10C", "JD", "AS"]
+    rng = np.random.default_rng(10)  # one pack (a count of tight gaps took its 10s for print)
+    faces = [render_face(c, rng) for c in codes]
+    for step in range(36, 51, 2):
+        img = np.full((600, 120 + 7 * step + 300, 3), (40, 110, 50), np.uint8)
+        for k, face in enumerate(faces):
+            h, w = face.image.shape[:2]
+            a = face.alpha[:, :, None].astype(np.float32) / 255
+            x0 = 120 + k * step
+            part = img[120 : 120 + h, x0 : x0 + w]
+            img[120 : 120 + h, x0 : x0 + w] = (face.image * a + part * (1 - a)).astype(np.uint8)
+        at = [(120 + k * step + INDEX_ANCHOR[0], 120 + INDEX_ANCHOR[1]) for k in range(7)]
+        index = [(x, y, 0.0, 1.0, INDEX_D) for x, y in at]
+        read = [index[codes.index("JD")], index[codes.index("AS")]]
+        for k, (x, y) in enumerate(at):
+            for told in ([], read):
+                others = [o for o in told if o[:2] != (x, y)]
+                assert not in_line_of_print(img, x, y, 0.0, 1.0, INDEX_D, others), (step, codes[k])
 
 
 def test_a_blank_strip_and_a_tiny_index_are_not_print():
@@ -142,6 +170,9 @@ def test_a_blank_strip_and_a_tiny_index_are_not_print():
     page, _ = _page()
     x, y, _ = _letters(LINE, 12, 14)
     assert not in_line_of_print(page, x, y, 0.0, 1.0, 0.0)
+    assert not in_line_of_print(page, x, y, 0.0, 1.0, float("nan"))
+    # an index far smaller than the letters: the strip lies within one of them
+    assert not in_line_of_print(page, x, y, 0.0, 1.0, 2.0)
 
 
 def test_the_recogniser_leaves_out_a_reading_in_a_line_of_print():
@@ -161,6 +192,14 @@ def test_the_recogniser_leaves_out_a_reading_in_a_line_of_print():
     strict = Recognizer()
     strict.faces = page
     assert strict.cards([ten]) == []
+    # the letters before them read as an index too ("ad"): neither clears the other
+    ad = LINE.index("addiction")
+    cx, cy, ch = _letters(LINE, ad, ad + 2)
+    mx2, my2, _, _, d2 = _index_of(cx, cy, ch, turned=True)
+    also = IndexDetection("10", "C", 0.6, 0.6, mx2, my2, ux, uy, d2)
+    both = Recognizer(threshold=0.0)
+    both.faces = page
+    assert all("in-print" in r.flags for r in both.cards([ten, also]))
     # the same reading where the picture is plain paper: a card
     plain = Recognizer(threshold=0.0)
     plain.faces = np.full_like(page, 228)

@@ -13,8 +13,8 @@ line, each of its height, sat on one baseline, set close as type is.
 from the rank along the line over glyphs of its height that share its baseline
 or its top, up to a stroke no letter is (a court's frame, the table beyond a
 card's edge). The rank is print in a line where a glyph stands close on each side,
-the walk meets ``LINE_GLYPHS`` glyphs or more, and ``LINE_TIGHT`` of the gaps
-between them are as narrow as type sets letters. Glyphs that are other readings'
+the walk meets ``LINE_GLYPHS`` glyphs or more, and ``LINE_TIGHT`` gaps one after
+another along the line are as narrow as type sets letters. Glyphs that are other readings'
 ranks are not counted: the indices of a fan of cards stand in a row too (a deal's
 ``8 9 K 10 2``), though never so close.
 """
@@ -52,9 +52,10 @@ _GAP = 0.6
 _FIRST = 0.5
 # a gap as type sets letters in a word (a share of the rank's height)
 _TIGHT = 0.15
-# print: this many glyphs on the line in all, this many of their gaps tight
+# print: this many glyphs on the line in all, with this many tight gaps one after
+# another (the rank's own two first gaps are one after another)
 LINE_GLYPHS = 4
-LINE_TIGHT = 3
+LINE_TIGHT = 2
 
 
 def _strip(
@@ -111,7 +112,7 @@ def in_line_of_print(
     reading gives them) is a letter in a line of print (the module's docstring).
     ``others``: the other readings of the picture (x, y, ux, uy, d): a glyph that is
     one of their ranks is a card's index, not a letter."""
-    if d <= 0:
+    if not (np.isfinite([x, y, ux, uy, d]).all() and d > 0):
         return False
     strip, to_strip = _strip(image, x, y, ux, uy, d)
     h, w = strip.shape
@@ -138,11 +139,14 @@ def in_line_of_print(
     glyph &= (bh >= _HEIGHT[0] * hr) & (bh <= _HEIGHT[1] * hr)
     glyph &= (bw >= _WIDTH[0] * hr) & (bw <= _WIDTH[1] * hr)
     glyph &= (np.abs(by + bh - y1) <= _ALIGNED * hr) | (np.abs(by - y0) <= _ALIGNED * hr)
-    # another reading's rank in the strip is a card's index: not a letter
+    # another reading's rank in the strip is a card's index, not a letter: its blobs,
+    # chosen as the rank's own are (the 1 and the 0 of a 10 lie either side of its
+    # middle)
     for ox, oy, oux, ouy, od in others:
         rx, ry = ox - 0.5 * od * oux, oy - 0.5 * od * ouy
         px, py = to_strip @ np.array([rx, ry, 1.0])
-        glyph &= ~((bx <= px) & (bx + bw >= px) & (by <= py) & (by + bh >= py))
+        r = _RANK_NEAR * _D * od / d
+        glyph &= ~((bx <= px + r) & (bx + bw >= px - r) & (by <= py + r) & (by + bh >= py - r))
     # a stroke longer or wider than a letter across the rank's band (a court's frame,
     # the table beyond a card's edge) ends the line: print holds letters alone
     wall = blob & ~rank & ((bh > _HEIGHT[1] * hr) | (bw > _WIDTH[1] * hr))
@@ -155,9 +159,15 @@ def in_line_of_print(
     }
     if any(not g or g[0] > _FIRST * hr for g in gaps.values()):
         return False  # the rank ends the line, or stands apart: an index may
-    every = gaps["left"] + gaps["right"]
-    tight = sum(g <= _TIGHT * hr for g in every)
-    return bool(1 + len(every) >= LINE_GLYPHS and tight >= LINE_TIGHT)
+    # the gaps in order along the line, the rank between its two first ones: letters
+    # of a word are set close one after another; a tight row of cards alternates the
+    # close 1 and 0 of a 10 with the wider gaps between cards
+    line = gaps["left"][::-1] + gaps["right"]
+    run = longest = 0
+    for g in line:
+        run = run + 1 if g <= _TIGHT * hr else 0
+        longest = max(longest, run)
+    return bool(1 + len(line) >= LINE_GLYPHS and longest >= LINE_TIGHT)
 
 
 def _walk(
@@ -185,8 +195,8 @@ def _walk(
         if near((a, b)) >= stop:
             break
         gap = (start - edge) * outwards
-        if gap < -2:
-            continue
+        if gap < -2 or (end - edge) * outwards <= 0:
+            continue  # overlapping the glyph before, or within it (a broken letter)
         if gap > _GAP * hr:
             break
         gaps.append(max(0.0, gap))

@@ -1588,33 +1588,43 @@ class Recognizer:
     def _in_print(self, groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
         """Readings of one corner whose rank is a letter in a line of print
         (:func:`vision.lines.in_line_of_print`: a newspaper's headline under the cards,
-        its "di" read 10S at 1.00), the other readings' ranks not counted as letters.
-        A card read at both corners is a card. Looked at once per reading and the
-        readings near it (the live loop weighs its readings afresh every frame)."""
+        its "di" read 10S at 1.00). A card read at both corners is a card. Looked at
+        twice: alone, and then, where it looks like print, with the ranks of the
+        readings near it that do not (cards) not counted as letters; two letters of
+        one word both read as indices do not clear each other so. Each look is made
+        once per reading and the readings it is told of (the live loop weighs its
+        readings afresh every frame)."""
         out: set[int] = set()
         if self.faces is None:
             return out
-        every = [m for _, members, _ in groups for m in members]
-        for i, (_, members, _) in enumerate(groups):
-            if len(members) != 1:
-                continue
-            d = members[0]
+        singles = [i for i, (_, members, _) in enumerate(groups) if len(members) == 1]
+        alike = {i for i in singles if self._line_verdict(groups[i][1][0], [])}
+        if not alike:
+            return out
+        letters = {id(groups[i][1][0]) for i in alike}
+        cards = [m for _, members, _ in groups for m in members if id(m) not in letters]
+        for i in sorted(alike):
+            d = groups[i][1][0]
             reach = (_LINE_REACH * d.d) ** 2
-            others = [
-                (o.x, o.y, o.ux, o.uy, o.d)
-                for o in every
-                if o is not d and (o.x - d.x) ** 2 + (o.y - d.y) ** 2 < reach
-            ]
-            key = tuple(round(v, 1) for v in (d.x, d.y, d.ux, d.uy, d.d, *sum(others, ())))
-            verdict = self._lines.get(key)
-            if verdict is None:
-                if len(self._lines) >= COURTS_KEPT:
-                    self._lines.clear()
-                verdict = in_line_of_print(self.faces, d.x, d.y, d.ux, d.uy, d.d, others)
-                self._lines[key] = verdict
-            if verdict:
+            near = [o for o in cards if (o.x - d.x) ** 2 + (o.y - d.y) ** 2 < reach]
+            if not near or self._line_verdict(d, near):
                 out.add(i)
         return out
+
+    def _line_verdict(self, d: IndexDetection, others: list[IndexDetection]) -> bool:
+        """:func:`vision.lines.in_line_of_print` of ``d`` in ``faces``, told of
+        ``others``; remembered by where they lie."""
+        if self.faces is None:
+            return False
+        told = [(o.x, o.y, o.ux, o.uy, o.d) for o in others]
+        key = tuple(round(v, 1) for v in (d.x, d.y, d.ux, d.uy, d.d, *sum(sorted(told), ())))
+        verdict = self._lines.get(key)
+        if verdict is None:
+            if len(self._lines) >= COURTS_KEPT:
+                self._lines.clear()
+            verdict = in_line_of_print(self.faces, d.x, d.y, d.ux, d.uy, d.d, told)
+            self._lines[key] = verdict
+        return verdict
 
     def _mirrored(self, det: IndexDetection, cx: float, cy: float) -> float:
         """How alike the print round ``det`` and the print turned half about ``(cx,
