@@ -12,11 +12,11 @@ line, each of its height, sat on one baseline, set close as type is.
 (its "right", turned by the reading), finds the ink there, and walks outwards
 from the rank along the line over glyphs of its height that share its baseline
 or its top, up to a stroke no letter is (a court's frame, the table beyond a
-card's edge). The rank is print in a line where a glyph stands close on each side,
-the walk meets ``LINE_GLYPHS`` glyphs or more, and ``LINE_TIGHT`` gaps one after
-another along the line are as narrow as type sets letters. Glyphs that are other readings'
-ranks are not counted: the indices of a fan of cards stand in a row too (a deal's
-``8 9 K 10 2``), though never so close.
+card's edge). The rank is print in a line where the glyph next to it on each side
+is as close as type sets the letters of a word (``LINE_TIGHT``), and the walk meets
+``LINE_GLYPHS`` glyphs or more. The indices of a fan of cards stand in a row too (a
+deal's ``8 9 K 10 2``), but a card's margin apart. Glyphs that are the ranks of
+cards read at both corners are not counted.
 """
 
 from __future__ import annotations
@@ -46,16 +46,13 @@ _RANK_NEAR = 0.3
 _HEIGHT = (0.4, 1.4)
 _WIDTH = (0.12, 1.6)
 _ALIGNED = 0.18
-# the walk along the line goes on over gaps up to this share of the rank's height;
-# the first glyph each side is this close
+# the walk along the line goes on over gaps up to this share of the rank's height
 _GAP = 0.6
-_FIRST = 0.5
-# a gap as type sets letters in a word (a share of the rank's height)
-_TIGHT = 0.15
-# print: this many glyphs on the line in all, with this many tight gaps one after
-# another (the rank's own two first gaps are one after another)
+# a gap as type sets letters in a word (a share of the rank's height): the first glyph
+# on each side of a letter is this close
+LINE_TIGHT = 0.15
+# print: this many glyphs on the line in all, the rank with them
 LINE_GLYPHS = 4
-LINE_TIGHT = 2
 
 
 def _strip(
@@ -110,8 +107,8 @@ def in_line_of_print(
 ) -> bool:
     """Whether the rank of the index read at (x, y) (``ux``, ``uy``, ``d`` as the
     reading gives them) is a letter in a line of print (the module's docstring).
-    ``others``: the other readings of the picture (x, y, ux, uy, d): a glyph that is
-    one of their ranks is a card's index, not a letter."""
+    ``others``: readings known to be cards (x, y, ux, uy, d): a glyph that is one of
+    their ranks is a card's index, not a letter."""
     if not (np.isfinite([x, y, ux, uy, d]).all() and d > 0):
         return False
     strip, to_strip = _strip(image, x, y, ux, uy, d)
@@ -157,17 +154,12 @@ def in_line_of_print(
         "left": _walk(found, walls, x0, hr, outwards=-1),
         "right": _walk(found, walls, x1, hr, outwards=1),
     }
-    if any(not g or g[0] > _FIRST * hr for g in gaps.values()):
-        return False  # the rank ends the line, or stands apart: an index may
-    # the gaps in order along the line, the rank between its two first ones: letters
-    # of a word are set close one after another; a tight row of cards alternates the
-    # close 1 and 0 of a 10 with the wider gaps between cards
-    line = gaps["left"][::-1] + gaps["right"]
-    run = longest = 0
-    for g in line:
-        run = run + 1 if g <= _TIGHT * hr else 0
-        longest = max(longest, run)
-    return bool(1 + len(line) >= LINE_GLYPHS and longest >= LINE_TIGHT)
+    # a letter inside a word has letters set close on both sides; an index has its
+    # card's margin on one side, and in a row of cards the next card's index lies a
+    # margin or more away (the close 1 and 0 of a 10 further on are not the rank's)
+    if any(not g or g[0] > LINE_TIGHT * hr for g in gaps.values()):
+        return False
+    return 1 + len(gaps["left"]) + len(gaps["right"]) >= LINE_GLYPHS
 
 
 def _walk(
@@ -180,15 +172,20 @@ def _walk(
 ) -> list[float]:
     """The gaps met walking from ``edge`` (the rank's side) outwards along the line over
     ``glyphs`` ((start, end) across), each gap at most ``_GAP`` of the rank's height
-    ``hr``, up to the first of ``walls`` (strokes no letter is) that begins beyond the
-    rank; a glyph that overlaps the one before by more than two pixels is passed over."""
+    ``hr``, up to the first of ``walls`` (strokes no letter is) that reaches beyond the
+    rank; a glyph that overlaps the one before by more than two pixels, or lies within
+    it (a broken letter), is passed over."""
 
     def near(span: tuple[float, float]) -> float:
         """How far out the span's near side lies (negative: towards the rank)."""
         return (span[0] if outwards > 0 else -span[1]) - (edge0 if outwards > 0 else -edge0)
 
+    def far(span: tuple[float, float]) -> float:
+        """How far out the span's far side lies."""
+        return (span[1] if outwards > 0 else -span[0]) - (edge0 if outwards > 0 else -edge0)
+
     edge0 = edge
-    stop = min((near(w) for w in walls if near(w) >= 0), default=np.inf)
+    stop = min((max(0.0, near(w)) for w in walls if far(w) > 0), default=np.inf)
     gaps: list[float] = []
     for a, b in sorted(glyphs, key=near):
         start, end = (a, b) if outwards > 0 else (b, a)

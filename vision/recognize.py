@@ -810,6 +810,7 @@ class Recognizer:
             self.faces = image
         pic = image if isinstance(image, Picture) else self.picture(image)
         self.classifier.colourless = self._colourless(pic)
+        self._forget_lines(rois)
         s = self.scale if self.shrinks else 1.0
         d = self._region_d(index_px)
         found: list[IndexDetection] = []
@@ -1588,28 +1589,39 @@ class Recognizer:
     def _in_print(self, groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
         """Readings of one corner whose rank is a letter in a line of print
         (:func:`vision.lines.in_line_of_print`: a newspaper's headline under the cards,
-        its "di" read 10S at 1.00). A card read at both corners is a card. Looked at
-        twice: alone, and then, where it looks like print, with the ranks of the
-        readings near it that do not (cards) not counted as letters; two letters of
-        one word both read as indices do not clear each other so. Each look is made
-        once per reading and the readings it is told of (the live loop weighs its
-        readings afresh every frame)."""
+        its "di" read 10S at 1.00). A card read at both corners is a card, and its
+        ranks near a reading are not counted as letters; a reading of one corner is
+        no such evidence (a word's first letters, read as an index, would clear the
+        next). Looked at once per reading and the cards near it (the live loop weighs
+        its readings afresh every frame; :meth:`_forget_lines`)."""
         out: set[int] = set()
         if self.faces is None:
             return out
-        singles = [i for i, (_, members, _) in enumerate(groups) if len(members) == 1]
-        alike = {i for i in singles if self._line_verdict(groups[i][1][0], [])}
-        if not alike:
-            return out
-        letters = {id(groups[i][1][0]) for i in alike}
-        cards = [m for _, members, _ in groups for m in members if id(m) not in letters]
-        for i in sorted(alike):
-            d = groups[i][1][0]
+        cards = [m for _, members, _ in groups if len(members) == 2 for m in members]
+        for i, (_, members, _) in enumerate(groups):
+            if len(members) != 1:
+                continue
+            d = members[0]
             reach = (_LINE_REACH * d.d) ** 2
             near = [o for o in cards if (o.x - d.x) ** 2 + (o.y - d.y) ** 2 < reach]
-            if not near or self._line_verdict(d, near):
+            if self._line_verdict(d, near):
                 out.add(i)
         return out
+
+    def _forget_lines(self, rois: list[Box]) -> None:
+        """Forget the line-of-print verdicts of readings whose strip may reach into
+        ``rois`` (the frame's boxes read afresh): what lies there may have changed (a
+        card laid beside a kept reading, or taken up)."""
+        for key in [
+            k
+            for k in self._lines
+            if any(
+                r[0] - _LINE_REACH * k[4] < k[0] < r[2] + _LINE_REACH * k[4]
+                and r[1] - _LINE_REACH * k[4] < k[1] < r[3] + _LINE_REACH * k[4]
+                for r in rois
+            )
+        ]:
+            del self._lines[key]
 
     def _line_verdict(self, d: IndexDetection, others: list[IndexDetection]) -> bool:
         """:func:`vision.lines.in_line_of_print` of ``d`` in ``faces``, told of
