@@ -1589,22 +1589,29 @@ class Recognizer:
     def _in_print(self, groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
         """Readings of one corner whose rank is a letter in a line of print
         (:func:`vision.lines.in_line_of_print`: a newspaper's headline under the cards,
-        its "di" read 10S at 1.00). A card read at both corners is a card, and its
-        ranks near a reading are not counted as letters; a reading of one corner is
-        no such evidence (a word's first letters, read as an index, would clear the
-        next). Looked at once per reading and the cards near it (the live loop weighs
-        its readings afresh every frame; :meth:`_forget_lines`)."""
+        its "di" read 10S at 1.00). A card read at both corners is a card. Each reading
+        is looked at alone first; one that looks like print is looked at again, told
+        of the readings near it that do not (cards read at both corners, and readings
+        of one corner that are no print alone: the indices of a row of cards laid each
+        over the one before, a margin apart), whose ranks are then not letters. Two
+        letters of one word both read as indices do not clear each other; a word's
+        first letters read as one, not print alone, do (the rule errs towards the
+        cards). Each look is made once per reading and the readings it is told of
+        (the live loop weighs its readings afresh every frame; :meth:`_forget_lines`)."""
         out: set[int] = set()
         if self.faces is None:
             return out
-        cards = [m for _, members, _ in groups if len(members) == 2 for m in members]
-        for i, (_, members, _) in enumerate(groups):
-            if len(members) != 1:
-                continue
-            d = members[0]
+        singles = [i for i, (_, members, _) in enumerate(groups) if len(members) == 1]
+        alike = {i for i in singles if self._line_verdict(groups[i][1][0], [])}
+        if not alike:
+            return out
+        letters = {id(groups[i][1][0]) for i in alike}
+        cards = [m for _, members, _ in groups for m in members if id(m) not in letters]
+        for i in sorted(alike):
+            d = groups[i][1][0]
             reach = (_LINE_REACH * d.d) ** 2
             near = [o for o in cards if (o.x - d.x) ** 2 + (o.y - d.y) ** 2 < reach]
-            if self._line_verdict(d, near):
+            if not near or self._line_verdict(d, near):
                 out.add(i)
         return out
 
