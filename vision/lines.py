@@ -16,7 +16,7 @@ card's edge). The rank is print in a line where the glyph next to it on each sid
 is as close as type sets the letters of a word (``LINE_TIGHT``), and the walk meets
 ``LINE_GLYPHS`` glyphs or more. The indices of a fan of cards stand in a row too (a
 deal's ``8 9 K 10 2``), but a card's margin apart. Glyphs that are the ranks of
-cards read at both corners are not counted.
+readings the caller takes for cards (``others``) are not counted.
 """
 
 from __future__ import annotations
