@@ -72,27 +72,12 @@ def _strip(
             [ux * s, uy * s, h / 2 - s * (ux * rx + uy * ry)],
         ]
     )
-    # only the part of the picture under the strip is made grey (not a whole frame)
-    corners = cv2.invertAffineTransform(to_strip) @ np.array(
-        [[0.0, w, 0.0, w], [0.0, 0.0, h, h], [1.0, 1.0, 1.0, 1.0]]
-    )
-    ih, iw = image.shape[:2]
-    x0, y0 = (max(0, int(np.floor(v.min())) - 2) for v in corners)
-    x1, y1 = (
-        min(iw, int(np.ceil(corners[0].max())) + 3),
-        min(ih, int(np.ceil(corners[1].max())) + 3),
-    )
-    if x1 <= x0 or y1 <= y0:
-        return np.zeros((h, w), np.uint8), to_strip
-    from_part = to_strip.copy()
-    from_part[:, 2] += to_strip[:, :2] @ np.array([x0, y0], np.float64)
+    # cut in colour, then made grey: warpAffine samples only what the strip needs (a
+    # whole frame made grey first was 6 ms at 2688 x 2688)
     strip = cv2.warpAffine(
-        as_grey(image[y0:y1, x0:x1]),
-        from_part,
-        (w, h),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        image, to_strip, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    strip = as_grey(strip)
     return strip, to_strip
 
 
