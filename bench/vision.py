@@ -708,8 +708,17 @@ def main() -> int:
     ap.add_argument("--only", action="append", choices=parts)
     args = ap.parse_args()
     only = set(args.only or parts)
-    print(f"Kiebitz vision bench: model {args.model}, {pin_one_core()}, OpenCV {cv2.__version__}")
+    pinned = pin_one_core()
     rec = Recognizer(args.model)
+    engine = rec.classifier.engine
+    if engine == "onnxruntime":
+        import onnxruntime
+
+        engine = f"ONNX Runtime {onnxruntime.__version__}"
+    print(
+        f"Kiebitz vision bench: model {args.model}, {pinned}, OpenCV {cv2.__version__}, "
+        f"networks on {engine}"
+    )
     data = Path(args.data)
     if "real" in only:
         if (data / "labels.csv").exists():

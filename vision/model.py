@@ -1,4 +1,5 @@
-"""The index classifier at run time: an ONNX file run by OpenCV's DNN module (no PyTorch).
+"""The index classifier at run time: an ONNX file run by ONNX Runtime on one thread, or,
+where ONNX Runtime is not installed, by OpenCV's DNN module (no PyTorch either way).
 
 Input: upright index patches, ``PATCH_H`` x ``PATCH_W`` BGR, scaled to [-0.5, 0.5].
 Output per patch: 14 rank logits (no index, A, 2 … 10, J, Q, K) then 4 suit logits
@@ -34,23 +35,32 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+try:  # the engine these small networks run fastest on (docs/model.md, "Engines")
+    import onnxruntime
+except ImportError:  # a platform without its wheels (32-bit Raspberry Pi OS)
+    onnxruntime = None
+
 from vision.errors import ModelError
 from vision.proposals import PATCH_H, PATCH_W, Proposals, Pyramid, extract_patches
 
 __all__ = [
     "DEFAULT_MODEL",
+    "ENGINES",
     "GATE_H",
     "GATE_W",
     "RANK_CLASSES",
     "SUIT_CLASSES",
     "IndexClassifier",
+    "default_engine",
     "gate_path",
+    "load_network",
     "more_paths",
     "network_hash",
     "network_path",
@@ -156,6 +166,96 @@ def _read_onnx(path: Path) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path), engine=engine)
 
 
+#: The engines a network can run on: ONNX Runtime (the default where it is
+#: installed) and OpenCV's DNN module (what a platform without ONNX Runtime's wheels
+#: has). On this project's networks, one core, ONNX Runtime is 2.5 to 3.5 times as
+#: fast (docs/model.md, "Engines"); their probabilities differ by about 1e-5.
+ENGINES = ("onnxruntime", "opencv")
+
+#: A network as the classifier runs it: a batch of blobs (:func:`_blob`) in, one
+#: row of outputs a patch out.
+Network = Callable[[NDArray[np.float32]], NDArray[np.float32]]
+
+
+def default_engine() -> str:
+    """ONNX Runtime where it is installed, else OpenCV's DNN module."""
+    return "onnxruntime" if onnxruntime is not None else "opencv"
+
+
+def _opencv_network(path: Path) -> Network:
+    try:
+        net = _read_onnx(path)
+    except cv2.error as exc:
+        raise ModelError(f"model file {path} is not a readable ONNX model") from exc
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+
+    def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        net.setInput(blob)
+        try:
+            out = net.forward()
+        except cv2.error as exc:
+            raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
+        return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
+
+    return run
+
+
+def _runtime_network(path: Path) -> Network:
+    """``path`` on ONNX Runtime, on the calling thread alone: the live loop reads a
+    frame on one core, and the other services keep theirs (a pool of threads that
+    spin while they wait would take them)."""
+    if onnxruntime is None:
+        raise ModelError("ONNX Runtime is not installed: use the engine 'opencv'")
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only: its warnings are not the user's
+    try:
+        session = onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
+        raise ModelError(
+            f"model file {path} is not a readable ONNX model: {_first_line(str(exc))}"
+        ) from exc
+    inputs = session.get_inputs()
+    if len(inputs) != 1:
+        raise ModelError(f"model file {path} takes {len(inputs)} inputs, not one")
+    name = inputs[0].name
+
+    def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        try:
+            out = session.run(None, {name: blob})[0]
+        except Exception as exc:  # a patch of another size, say
+            raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
+        return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
+
+    return run
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else "failed"
+
+
+def load_network(path: Path, engine: str | None = None) -> Network:
+    """The ONNX file at ``path``, ready to run on ``engine`` (one of :data:`ENGINES`;
+    ``None``: :func:`default_engine`). A missing, unreadable or foreign file is a
+    :class:`~vision.errors.ModelError` naming it."""
+    engine = engine or default_engine()
+    if engine not in ENGINES:
+        raise ModelError(f"no engine {engine!r}: one of {', '.join(ENGINES)}")
+    if path.is_dir():
+        raise ModelError(f"model file {path} is a folder, not an ONNX file")
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path}")
+    if engine == "onnxruntime":
+        return _runtime_network(path)
+    return _opencv_network(path)
+
+
 class IndexClassifier:
     """Loads the model (and its gate and more networks, where they are) once.
 
@@ -174,8 +274,10 @@ class IndexClassifier:
         batch: int = 48,
         gate: bool = True,
         more: bool = True,
+        engine: str | None = None,
     ) -> None:
         self.path = Path(path)
+        self.engine = engine or default_engine()  # what the networks run on (ENGINES)
         self.net = self._load(self.path)
         # the networks that read with it (``more=False``: it alone)
         paths = more_paths(self.path) if more else []
@@ -196,7 +298,7 @@ class IndexClassifier:
         for where, net in ((self.path, self.net), *self.others):
             try:
                 probe = self._run(net, zero)
-            except cv2.error as exc:
+            except ModelError as exc:
                 raise ModelError(
                     f"model file {where} does not read {PATCH_H} x {PATCH_W} patches"
                 ) from exc
@@ -209,32 +311,18 @@ class IndexClassifier:
         if self.gate is not None:
             try:
                 logits = self.gate_logits(small)
-            except cv2.error as exc:  # a card network saved as the gate, say
+            except ModelError as exc:  # a card network saved as the gate, say
                 raise ModelError(
                     f"gate file {gpath} does not read {GATE_H} x {GATE_W} patches"
                 ) from exc
             if logits.shape != (2,):
                 raise ModelError(f"gate file {gpath} does not give one logit a patch")
 
-    @staticmethod
-    def _load(path: Path) -> cv2.dnn.Net:
-        if path.is_dir():
-            raise ModelError(f"model file {path} is a folder, not an ONNX file")
-        if not path.is_file():
-            raise ModelError(f"model file not found: {path}")
-        try:
-            net = _read_onnx(path)
-        except cv2.error as exc:
-            raise ModelError(f"model file {path} is not a readable ONNX model") from exc
-        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        return net
+    def _load(self, path: Path) -> Network:
+        return load_network(path, self.engine)
 
-    def _run(self, net: cv2.dnn.Net, patches: NDArray[np.uint8]) -> NDArray[np.float32]:
-        outs = []
-        for i in range(0, len(patches), self.batch):
-            chunk = patches[i : i + self.batch]
-            net.setInput(_blob(chunk))
-            outs.append(np.asarray(net.forward(), dtype=np.float32).reshape(len(chunk), -1))
+    def _run(self, net: Network, patches: NDArray[np.uint8]) -> NDArray[np.float32]:
+        outs = [net(_blob(patches[i : i + self.batch])) for i in range(0, len(patches), self.batch)]
         if not outs:
             return np.zeros((0, 1), np.float32)
         return np.concatenate(outs)
