@@ -108,3 +108,82 @@ def test_a_bad_network_is_named_on_either_engine(tmp_path, engine):
 def test_an_engine_that_is_none_is_named():
     with pytest.raises(ModelError, match=r"no engine 'tensorrt': one of onnxruntime, opencv"):
         IndexClassifier(engine="tensorrt")
+
+
+def test_the_networks_run_on_onnx_runtime_on_the_calling_thread(monkeypatch):
+    """What the engine is for: ONNX Runtime's sessions, one thread each and no pool
+    spinning beside the live loop (docs/model.md "Engines")."""
+    import onnxruntime
+
+    import vision.model as model
+
+    made = []
+    real = onnxruntime.InferenceSession
+
+    def spy(path, options, **kwargs):
+        made.append((Path(path).name, options))
+        return real(path, options, **kwargs)
+
+    monkeypatch.setattr(model.onnxruntime, "InferenceSession", spy)
+    tasks = Path("/proc/self/task")
+    before = len(list(tasks.iterdir()))
+    clf = IndexClassifier()
+    names = sorted(name for name, _ in made)
+    assert names == sorted(
+        [DEFAULT_MODEL.name, gate_path(DEFAULT_MODEL).name]
+        + [p.name for p in more_paths(DEFAULT_MODEL)]
+    )
+    for _, options in made:
+        assert options.intra_op_num_threads == 1 and options.inter_op_num_threads == 1
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    patches = np.random.default_rng(3).integers(0, 256, (200, 36, 24, 3), dtype=np.uint8)
+    clf.classify(patches)
+    clf.gate_logits(patches[:, ::2, ::2])
+    assert len(list(tasks.iterdir())) == before, "the networks started threads of their own"
+
+
+def _onnx_file(path: Path, *, batch: int | str = "n", inputs: int = 1) -> Path:
+    """A tiny network of the card network's shape (36 x 24 patches in, 18 numbers out)
+    as a foreign exporter might write it: ``batch`` fixed or free, one input or more."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    feat = 3 * 36 * 24
+    ins = [
+        helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, [batch, 3, 36, 24])
+        for i in range(inputs)
+    ]
+    nodes = [helper.make_node("Flatten", ["x0"], ["flat"], axis=1)]
+    last = "flat"
+    for i in range(1, inputs):
+        nodes.append(helper.make_node("Flatten", [f"x{i}"], [f"flat{i}"], axis=1))
+        nodes.append(helper.make_node("Add", [last, f"flat{i}"], [f"sum{i}"]))
+        last = f"sum{i}"
+    weight = numpy_helper.from_array(np.full((feat, 18), 1e-3, np.float32), "w")
+    nodes.append(helper.make_node("MatMul", [last, "w"], ["logits"]))
+    out = helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, 18])
+    graph = helper.make_graph(nodes, "foreign", ins, [out], [weight])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, str(path))
+    return path
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_network_that_loads_reads_a_frames_batch(tmp_path, engine):
+    """A network exported for one patch at a time is refused when it is loaded, not at
+    the first frame's batch; one with two inputs is refused naming the file."""
+    patches = np.random.default_rng(4).integers(0, 256, (50, 36, 24, 3), dtype=np.uint8)
+    free = _onnx_file(tmp_path / "free.onnx")
+    rank, suit = IndexClassifier(free, engine=engine).classify(patches)
+    assert rank.shape == (50, 14) and suit.shape == (50, 4)
+    single = _onnx_file(tmp_path / "single.onnx", batch=1)
+    try:
+        clf = IndexClassifier(single, engine=engine)
+    except ModelError as exc:
+        assert "single.onnx does not read 36 x 24 patches, two at once" in str(exc)
+    else:  # an engine that reads it whole at any batch (OpenCV's)
+        assert clf.classify(patches)[0].shape == (50, 14)
+    two = _onnx_file(tmp_path / "two.onnx", inputs=2)
+    with pytest.raises(ModelError, match=r"two\.onnx"):
+        IndexClassifier(two, engine=engine)

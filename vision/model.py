@@ -190,12 +190,12 @@ def _opencv_network(path: Path) -> Network:
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
 
     def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
-        net.setInput(blob)
-        try:
+        try:  # OpenCV 5 may refuse a file only here (an operation it lacks, two inputs)
+            net.setInput(blob)
             out = net.forward()
-        except cv2.error as exc:
+            return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
+        except (cv2.error, ValueError) as exc:  # ValueError: not a row a patch
             raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
-        return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
 
     return run
 
@@ -228,9 +228,9 @@ def _runtime_network(path: Path) -> Network:
     def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
         try:
             out = session.run(None, {name: blob})[0]
-        except Exception as exc:  # a patch of another size, say
+            return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
+        except Exception as exc:  # a patch of another size, not a row a patch, say
             raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
-        return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
 
     return run
 
@@ -292,17 +292,20 @@ class IndexClassifier:
         # the gate's logit for each proposal of the last reading (None: no gate)
         self.last_gate: NDArray[np.float32] | None = None
         self.timings: dict[str, float] = {}  # seconds of the last reading: gate, classify
-        # each network read once: it takes a patch and gives the ranks' and suits' logits
-        zero = np.zeros((1, PATCH_H, PATCH_W, 3), np.uint8)
+        # each network read once: it takes patches and gives the ranks' and suits'
+        # logits; two at once (a network exported for one patch at a time would read
+        # this probe and fail at the first frame's batch)
+        zero = np.zeros((2, PATCH_H, PATCH_W, 3), np.uint8)
         outputs = len(RANK_CLASSES) + len(SUIT_CLASSES)
         for where, net in ((self.path, self.net), *self.others):
             try:
                 probe = self._run(net, zero)
             except ModelError as exc:
                 raise ModelError(
-                    f"model file {where} does not read {PATCH_H} x {PATCH_W} patches"
+                    f"model file {where} does not read {PATCH_H} x {PATCH_W} patches, two "
+                    f"at once ({exc})"
                 ) from exc
-            if probe.shape != (1, outputs):
+            if probe.shape != (2, outputs):
                 raise ModelError(
                     f"model file {where} does not give {len(RANK_CLASSES)} ranks and "
                     f"{len(SUIT_CLASSES)} suits"
@@ -313,7 +316,8 @@ class IndexClassifier:
                 logits = self.gate_logits(small)
             except ModelError as exc:  # a card network saved as the gate, say
                 raise ModelError(
-                    f"gate file {gpath} does not read {GATE_H} x {GATE_W} patches"
+                    f"gate file {gpath} does not read {GATE_H} x {GATE_W} patches, two at "
+                    f"once ({exc})"
                 ) from exc
             if logits.shape != (2,):
                 raise ModelError(f"gate file {gpath} does not give one logit a patch")
