@@ -117,6 +117,14 @@ class _Track:
 # waited a frame more to be placed or removed
 TIME_SLACK = 1e-6
 
+# A card read from one corner where a placed card lies that is read from its other
+# corner in the same frame is that card's covered index misread when both put the
+# card's middle within this many times ``same_spot`` of it (Tracker._other_corner)
+OTHER_CORNER_SPOT = 1.5
+# ... and turned alike within this (a half-covered index's turn is a poor guess: 27
+# degrees off there)
+OTHER_CORNER_TURN = math.radians(45)
+
 
 def _lasted(span: float, need: float) -> bool:
     """Whether ``span`` seconds are at least ``need`` (``TIME_SLACK``)."""
@@ -387,11 +395,41 @@ class Tracker:
                 and _turned_alike(s.angle, tr.angle)
             ]
             if not there:
+                if self._other_corner(card, s, best):
+                    del best[card]
                 continue
             other = max(there)[2]  # the top one, then the nearest
             tr = self._tracks[other]
             doubtful[other] = Sighting(other, 0.0, tr.px, tr.py, tr.placed_zone, tr.angle)
             del best[card]
+
+    def _other_corner(self, card: str, s: Sighting, best: dict[str, Sighting]) -> bool:
+        """Is ``s`` (a card read from one corner, not placed) the other corner of a
+        placed card read from one corner alone in the same frame, misread? A card
+        laid over a placed one covers that card's near index: the far one is read
+        (surely) and the covered one, half of it showing, as another rank (the live
+        check: a 10S whose lower index the 7D laid on it half covered read 8S at
+        0.71, and an 8S was placed). Both readings put the card's middle within
+        ``OTHER_CORNER_SPOT`` times ``same_spot`` of where the placed card lies (a
+        half-covered index is read off its centre: 10 mm off there), turned alike
+        within ``OTHER_CORNER_TURN``, however sure the half index is read. Two cards
+        so near, turned alike, would hide the under one's index; rows laid each over
+        the one before lie 14 mm apart and more, and a card that shows one corner at
+        a placed card's spot waits until it shows both, as on a pile."""
+        reach = OTHER_CORNER_SPOT * self._same_spot * self.unit
+        for other, seen in best.items():
+            tr = self._tracks.get(other)
+            if (
+                other != card
+                and tr is not None
+                and tr.placed
+                and seen.corners == 1
+                and math.hypot(s.x_mm - tr.px, s.y_mm - tr.py) <= reach
+                and math.hypot(seen.x_mm - tr.px, seen.y_mm - tr.py) <= reach
+                and _turned_alike(s.angle, tr.angle, OTHER_CORNER_TURN)
+            ):
+                return True
+        return False
 
     def _near(self, tr: _Track, x: float, y: float) -> bool:
         return math.hypot(x - tr.px, y - tr.py) <= self.card_width / 2
