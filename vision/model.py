@@ -190,12 +190,9 @@ def _opencv_network(path: Path) -> Network:
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
 
     def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
-        try:  # OpenCV 5 may refuse a file only here (an operation it lacks, two inputs)
-            net.setInput(blob)
-            out = net.forward()
-            return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
-        except (cv2.error, ValueError) as exc:  # ValueError: not a row a patch
-            raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
+        # OpenCV 5 may refuse a file only here (an operation it lacks, two inputs)
+        net.setInput(blob)
+        return np.asarray(net.forward())
 
     return run
 
@@ -226,11 +223,7 @@ def _runtime_network(path: Path) -> Network:
     name = inputs[0].name
 
     def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
-        try:
-            out = session.run(None, {name: blob})[0]
-            return np.asarray(out, dtype=np.float32).reshape(len(blob), -1)
-        except Exception as exc:  # a patch of another size, not a row a patch, say
-            raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
+        return np.asarray(session.run(None, {name: blob})[0])
 
     return run
 
@@ -251,9 +244,18 @@ def load_network(path: Path, engine: str | None = None) -> Network:
         raise ModelError(f"model file {path} is a folder, not an ONNX file")
     if not path.is_file():
         raise ModelError(f"model file not found: {path}")
-    if engine == "onnxruntime":
-        return _runtime_network(path)
-    return _opencv_network(path)
+    raw = _runtime_network(path) if engine == "onnxruntime" else _opencv_network(path)
+    # what each engine raises on a batch it cannot run: ONNX Runtime's errors derive
+    # from Exception alone; ValueError, a network that gives no row a patch
+    fails = Exception if engine == "onnxruntime" else (cv2.error, ValueError)
+
+    def run(blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        try:
+            return np.asarray(raw(blob), dtype=np.float32).reshape(len(blob), -1)
+        except fails as exc:  # a patch of another size, say
+            raise ModelError(f"model file {path}: {_first_line(str(exc))}") from exc
+
+    return run
 
 
 class IndexClassifier:
