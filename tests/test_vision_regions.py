@@ -14,7 +14,7 @@ import pytest
 
 from vision.geometry import calibrate
 from vision.layout import LAYOUT_DIR, load_layout
-from vision.motion import Look, MotionGate
+from vision.motion import SHADE_DETAIL, Look, MotionGate
 from vision.proposals import (
     INK_LIGHT,
     LIFT_ONE,
@@ -607,6 +607,55 @@ def test_the_gate_offers_a_change_only_once_it_lies_still_and_once_read_no_more(
     assert gate.look(0.4, hand).regions != ()  # the hand stopped: now its region is offered
     gate.mark_read(0.4)
     assert gate.look(0.5, hand) == Look(full=False)
+
+
+def _felt_with_a_card() -> np.ndarray:
+    """1280 x 960 of red felt at 2.36 px/mm, a card (63 x 88 mm) in its middle."""
+    image = np.full((960, 1280, 3), (40, 40, 120), np.uint8)
+    image[376:584, 566:714] = 235
+    return image
+
+
+def _shadow(image: np.ndarray, sigma_px: float, depth: float, radius_px: int) -> np.ndarray:
+    """``image`` under a round shadow ``depth`` dark at its core, north-west of the card,
+    its edge blurred by ``sigma_px`` (0: a hard edge)."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.circle(mask, (520, 420), radius_px, 1.0, -1)
+    if sigma_px:
+        mask = cv2.GaussianBlur(mask, (0, 0), sigma_px)
+    return (image * (1 - depth * mask[:, :, None])).astype(np.uint8)
+
+
+@pytest.mark.parametrize("shade, moving", [(SHADE_DETAIL, False), (None, True)])
+def test_a_leaning_players_broad_soft_shadow_leaving_a_card_is_no_motion_over_it(shade, moving):
+    """The shadow of a player's head and shoulders (a third darker, its edge blurred over
+    45 mm, as ``bench/live.py --lean`` renders it) moving off a card that lies still is
+    a change of light, not a hand: at 5 fps it held every card of a trick zone for a
+    frame more (placed 0.6 s after the hand left, seed 81). With ``shade=None`` the gate
+    calls every change motion, as it did."""
+    gate = MotionGate(shade=shade)
+    card = _felt_with_a_card()
+    gate.look(0.0, _shadow(card, 106, 0.33, 500))
+    gate.look(0.2, card)
+    assert gate.moving_near(640, 480, 0.2, radius_px=74) is moving
+
+
+@pytest.mark.parametrize(
+    "what, sigma_px, depth",
+    [("a hand's shadow, 8 cm over the table", 16, 0.45), ("a hard shadow", 0, 0.45)],
+)
+def test_a_hand_or_a_sharp_shadow_leaving_a_card_is_motion_over_it(what, sigma_px, depth):
+    gate = MotionGate()
+    card = _felt_with_a_card()
+    gate.look(0.0, _shadow(card, sigma_px, depth, 150))
+    gate.look(0.2, card)
+    assert gate.moving_near(640, 480, 0.2, radius_px=74), what
+    hand = card.copy()
+    hand[300:700, 200:560] = (120, 150, 200)  # skin, its fingertips at the card's edge
+    gate = MotionGate()
+    gate.look(0.0, hand)
+    gate.look(0.2, card)
+    assert gate.moving_near(640, 480, 0.2, radius_px=74)
 
 
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():

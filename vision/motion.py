@@ -13,7 +13,9 @@ Three uses in the live loop:
   the frame;
 * **occlusion**: where something moved recently (a hand reaching over the
   table), a card that cannot be seen is taken to be covered, not removed; a card
-  that is taken away leaves a still table behind, and its absence counts;
+  that is taken away leaves a still table behind, and its absence counts. A broad
+  soft shadow moving over a spot (a player leaning back) is a change of light, not
+  motion there (``shade``): the card under it lies still;
 * **a slow sweep**: on a frame where nothing is read, one tile of a grid over the
   frame that has not been read for ``refresh_s`` is offered for reading, so that
   every part of the table is read afresh now and then even if the gate never saw
@@ -57,6 +59,28 @@ from vision.proposals import Box, Picture
 
 __all__ = ["Look", "MotionGate"]
 
+# A change of light alone is no motion over a spot (MotionGate.moving_near): the
+# change, in log light (a shadow darkens paper and felt by one ratio), differs from
+# itself blurred over SHADE_SIGMA cells by at most SHADE_DETAIL everywhere within
+# SHADE_REACH cells. A player's head and shoulders leaning back (a third darker, the
+# edge blurred over 45 mm: 13 cells at 2.36 px/mm) differ by 0.014 at most; a hand's
+# own shadow 8 cm over the table (45 % darker, blurred over 7 mm) 0.063, a hard
+# shadow 0.15, a hand or a card far more.
+SHADE_DETAIL: float | None = 0.05
+SHADE_SIGMA = 2.0
+SHADE_REACH = 2
+_LOG = np.log(np.arange(256, dtype=np.float32) + 8.0)  # + 8: black is no infinite ratio
+
+
+def _sharp(now: NDArray[np.uint8], before: NDArray[np.uint8], detail: float) -> NDArray[np.uint8]:
+    """1 at each cell within ``SHADE_REACH`` cells of a change with an edge (the change
+    in log light less its blur over ``SHADE_SIGMA`` cells is more than ``detail``): a
+    hand, a card, a sharp shadow; 0 where only the light changed smoothly."""
+    d = _LOG[now] - _LOG[before]
+    edge = (cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), SHADE_SIGMA)) > detail).astype(np.uint8)
+    k = 2 * SHADE_REACH + 1
+    return cv2.dilate(edge, np.ones((k, k), np.uint8))
+
 
 @dataclass(frozen=True)
 class Look:
@@ -82,6 +106,7 @@ class MotionGate:
         memory_s: float = 0.15,
         new_scene: float = 0.5,
         stills: bool = False,
+        shade: float | None = SHADE_DETAIL,
     ) -> None:
         self.shrink = shrink
         self.level = level
@@ -93,6 +118,7 @@ class MotionGate:
         # frames that are photographs, not a video (a folder): each shows for one frame,
         # so a change is read at once, without waiting for it to lie still
         self.stills = stills
+        self.shade = shade
         self.frame_shape: tuple[int, int] | None = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
@@ -133,7 +159,12 @@ class MotionGate:
             moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
                 self._last_moved = np.full(small.shape, -np.inf, np.float64)
-            self._last_moved[moving_now > 0] = t
+            stirred = moving_now
+            if self.shade is not None and moving.any():
+                stirred = cv2.dilate(
+                    moving & _sharp(small, self._previous, self.shade), np.ones((3, 3), np.uint8)
+                )
+            self._last_moved[stirred > 0] = t
         self._previous = small
         self._small_now = small
         if self._reference is None or self._reference.shape != small.shape:
@@ -261,7 +292,9 @@ class MotionGate:
         radius_px: float | None = None,
     ) -> bool:
         """Did something move within ``radius_px`` (default: three cells) of this pixel
-        in the last ``memory_s`` seconds (0: in this very frame)?"""
+        in the last ``memory_s`` seconds (0: in this very frame)? A change of light
+        alone, a broad soft shadow, is no motion (``shade``; ``None``: every change
+        by the gate's level is)."""
         if self._last_moved is None:
             return False
         h, w = self._last_moved.shape
