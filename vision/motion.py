@@ -69,15 +69,17 @@ __all__ = ["Look", "MotionGate"]
 SHADE_DETAIL: float | None = 0.05
 SHADE_SIGMA = 2.0
 SHADE_REACH = 2
-_LOG = np.log(np.arange(256, dtype=np.float32) + 8.0)  # + 8: black is no infinite ratio
+# + 8: black is no infinite ratio; a row, as cv2.LUT takes it
+_LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
 
 def _sharp(now: NDArray[np.uint8], before: NDArray[np.uint8], detail: float) -> NDArray[np.uint8]:
     """1 at each cell within ``SHADE_REACH`` cells of a change with an edge (the change
     in log light less its blur over ``SHADE_SIGMA`` cells is more than ``detail``): a
     hand, a card, a sharp shadow; 0 where only the light changed smoothly."""
-    d = _LOG[now] - _LOG[before]
-    edge = (cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), SHADE_SIGMA)) > detail).astype(np.uint8)
+    d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(before, _LOG))
+    rough = cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), SHADE_SIGMA))
+    edge = cv2.threshold(rough, detail, 1.0, cv2.THRESH_BINARY)[1].astype(np.uint8)
     k = 2 * SHADE_REACH + 1
     return cv2.dilate(edge, np.ones((k, k), np.uint8))
 
