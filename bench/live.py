@@ -35,6 +35,7 @@ zones, then gathered face down to the winner's pile, 60 events a video.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import sys
@@ -50,6 +51,7 @@ import cv2  # noqa: E402
 cv2.setNumThreads(1)
 
 from controller.scenarios import cribbage_deal, judge, skat_deal  # noqa: E402
+from vision.decks import find_deck  # noqa: E402
 from vision.layout import LAYOUT_DIR  # noqa: E402
 from vision.tablevideo import CLOTHS, SLEEVES, render_video  # noqa: E402
 from vision.watch import watch  # noqa: E402
@@ -121,7 +123,13 @@ def run(
     rendered = time.perf_counter() - started
     out = io.StringIO()
     started = time.perf_counter()
-    watch(str(video), table=str(LAYOUT_DIR / scenario.layout), model=model, out=out)
+    # a table that plays the four-colour pack says so in its profile
+    pack = None
+    if deck == "german4":
+        pack = find_deck("skat-32-four-colour")
+        if game != "skat":
+            pack = dataclasses.replace(find_deck("french-52"), four_colour=True)
+    watch(str(video), table=str(LAYOUT_DIR / scenario.layout), model=model, out=out, deck=pack)
     watched = time.perf_counter() - started
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     observed = [o for o in lines if "kind" in o]

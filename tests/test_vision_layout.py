@@ -182,6 +182,8 @@ def test_a_layout_names_its_pack_or_gets_its_games():
         "K",
         "A",
     )
+    german = parse_layout({**tomllib.loads(text), "deck": {"name": "skat-32-four-colour"}}).deck
+    assert german.four_colour and german.ranks == skat.deck.ranks
     with pytest.raises(LayoutError, match=r"deck\.name: expected one of french-52"):
         parse_layout({**tomllib.loads(text), "deck": {"name": "tarot-78"}}, "t.toml")
     with pytest.raises(LayoutError, match=r"deck\.style: unknown key"):

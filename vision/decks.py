@@ -9,13 +9,19 @@ reads as the 7, and a card no pack of that game holds is never reported.
 The profile comes from the table layout (``[deck] name = "skat-32"``, or the
 game's own pack when the layout names none) or from ``--deck`` on the command
 line. The German four-colour Skat pack (green spades, orange diamonds, B D K A
-for jack, queen, king, ace) is the ``skat-32`` profile too: the network reads its
-faces as the French ones they stand for.
+for jack, queen, king, ace) holds the ``skat-32`` ranks, and the network reads its
+faces as the French ones they stand for; its own profile, ``skat-32-four-colour``,
+says that the pack prints in four colours (``four_colour``): the proposal stage
+then takes ink warmer than the paper round it for red ink too, so the thin
+orange strokes of its diamonds, too pale for the red ink test and too light for
+the dark one, are found (``Picture(warm_ink=True)``, docs/vision.md).
 
 >>> find_deck("skat-32").ranks
 ('7', '8', '9', '10', 'J', 'Q', 'K', 'A')
 >>> deck_for_game("cribbage").name
 'french-52'
+>>> find_deck("skat-32-four-colour").four_colour
+True
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ class Deck:
     name: str
     ranks: tuple[str, ...]
     note: str
+    # printed in four colours (the German tournament Skat pack's green spades and
+    # orange diamonds), not red and black alone
+    four_colour: bool = False
 
 
 DECKS = {
@@ -44,6 +53,12 @@ DECKS = {
             "skat-32",
             ("7", "8", "9", "10", "J", "Q", "K", "A"),
             "Skat (French or German four-colour faces), piquet",
+        ),
+        Deck(
+            "skat-32-four-colour",
+            ("7", "8", "9", "10", "J", "Q", "K", "A"),
+            "Skat with the German tournament pack (green spades, orange diamonds, B D K A)",
+            four_colour=True,
         ),
         Deck("frog-36", ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), "Frog (seed 002)"),
         Deck("pinochle-48", ("9", "10", "J", "Q", "K", "A"), "pinochle, euchre"),

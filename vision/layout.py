@@ -23,7 +23,8 @@ table's south-west corner. Example (abridged)::
     rect = [150, 180, 750, 330]      # x0, y0, x1, y1; or polygon = [[x, y], ...]
 
     [deck]                           # optional: the game's own pack when left out
-    name = "french-52"               # see vision.decks: french-52, skat-32, frog-36, ...
+    name = "french-52"               # see vision.decks: french-52, skat-32, frog-36,
+                                     # skat-32-four-colour (the German tournament pack), ...
 
 Loading checks everything and raises :class:`~vision.errors.LayoutError` naming
 the file and the key path (``zones[2].rect``) of the first thing that is wrong.

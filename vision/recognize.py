@@ -739,7 +739,8 @@ class Recognizer:
         index_d = None
         if self.index_px is not None:
             index_d = self.index_px * (self.scale if self.shrinks else 1.0)
-        return Picture(self.working(as_bgr(image)), index_d, self._index_d_at())
+        warm = self.deck is not None and self.deck.four_colour
+        return Picture(self.working(as_bgr(image)), index_d, self._index_d_at(), warm_ink=warm)
 
     def _index_d_at(self) -> Callable[[float, float], float] | None:
         """The calibrated index size at a point of the working picture, in its pixels
