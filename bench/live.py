@@ -23,6 +23,9 @@ player lean in as they reach, their head and shoulders shading the table beside 
 ``--cloth`` lays the cards on a blue or red felt, a wooden table with its grain or a pale
 laminate; ``--sleeve`` dresses the arms in a white shirt's sleeves or a checked one's.
 
+``--deck german4`` lays the German four-colour tournament pack, and the watch reads it as
+a table that names its profile does (``skat-32-four-colour``: its orange ink found as red).
+
 With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
 (``controller.scenarios.skat_deal``): each trick's three cards laid in the trick
 zones, then gathered face down to the winner's pile, 60 events a video.
