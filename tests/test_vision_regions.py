@@ -638,6 +638,9 @@ def test_a_leaning_players_broad_soft_shadow_leaving_a_card_is_no_motion_over_it
     gate.look(0.0, _shadow(card, 106, 0.33, 500))
     gate.look(0.2, card)
     assert gate.moving_near(640, 480, 0.2, radius_px=74) is moving
+    # but something changed there: a card missing under such a change may be under it
+    # (a smoothly shaded sleeve moving over it), so it is no evidence of absence
+    assert gate.moving_near(640, 480, 0.2, radius_px=74, light=True)
 
 
 @pytest.mark.parametrize(
@@ -656,6 +659,26 @@ def test_a_hand_or_a_sharp_shadow_leaving_a_card_is_motion_over_it(what, sigma_p
     gate.look(0.0, hand)
     gate.look(0.2, card)
     assert gate.moving_near(640, 480, 0.2, radius_px=74)
+
+
+@pytest.mark.parametrize("px_per_mm", [2.36, 3.5])
+def test_a_hands_shadow_is_motion_at_any_scale_the_shade_tests_lengths_are_the_tables(px_per_mm):
+    """The shade test blurs over 6.8 mm of table, not two of the gate's cells: at
+    3.5 px/mm a hand's shadow (45 % darker, its edge blurred over 7 mm) measured 0.040
+    over two cells, under the bar, and passed for a change of light. The gate learns
+    the scale from the calibration (``TableWatcher`` sets ``px_per_mm``)."""
+    image = np.full((1280, 1600, 3), (40, 40, 120), np.uint8)
+    w, h = round(63 * px_per_mm), round(88 * px_per_mm)
+    image[640 - h // 2 : 640 + h // 2, 800 - w // 2 : 800 + w // 2] = 235
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.circle(mask, (800 - w // 2 - round(40 * px_per_mm), 560), round(60 * px_per_mm), 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 7 * px_per_mm)
+    shaded = (image * (1 - 0.45 * mask[:, :, None])).astype(np.uint8)
+    gate = MotionGate()
+    gate.px_per_mm = px_per_mm
+    gate.look(0.0, shaded)
+    gate.look(0.2, image)
+    assert gate.moving_near(800, 640, 0.2, radius_px=w / 2)
 
 
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():

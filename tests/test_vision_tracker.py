@@ -82,6 +82,30 @@ def test_a_hand_over_a_placed_card_does_not_remove_it():
     assert run(tr, frames(0.5, 4.0), [qh()]) == []  # seen again: still the same card
 
 
+def test_a_card_read_under_a_change_of_light_is_placed_but_one_missing_under_it_kept():
+    """``covering`` (the gate's ``moving_near(light=True)``): a change of light alone (a
+    broad shadow moving) holds back neither a card read there from being placed nor,
+    where ``busy`` ignores it, the count of a missing card's absence; with ``covering``
+    a missing card under any change is taken to be covered, not gone."""
+    tr = Tracker(stable_s=0.3, absent_s=1.0)
+
+    def quiet(x: float, y: float) -> bool:
+        return False
+
+    def light(x: float, y: float) -> bool:  # a shadow moving over the spot, all along
+        return True
+
+    events = []
+    for t in frames(1.0):
+        events += tr.update(t, [qh()], quiet, covering=light)
+    assert [e.kind for e in events] == ["placed"]
+    for t in frames(3.0, 1.0):
+        assert tr.update(t, [], quiet, covering=light) == []
+    assert tr.placed == {"QH": "play.0"}
+    gone = [e for t in frames(1.5, 4.0) for e in tr.update(t, [], quiet, covering=quiet)]
+    assert [e.kind for e in gone] == ["removed"]
+
+
 def test_a_card_taken_away_is_removed_after_the_absence_time():
     tr = Tracker(stable_s=0.3, absent_s=1.0)
     run(tr, frames(1.0), [qh()])

@@ -61,26 +61,37 @@ __all__ = ["Look", "MotionGate"]
 
 # A change of light alone is no motion over a spot (MotionGate.moving_near): the
 # change, in log light (a shadow darkens paper and felt by one ratio), differs from
-# itself blurred over SHADE_SIGMA cells by at most SHADE_DETAIL everywhere within
-# SHADE_REACH cells. A player's head and shoulders leaning back (a third darker, the
-# edge blurred over 45 mm: 13 cells at 2.36 px/mm) differ by 0.014 at most; a hand's
-# own shadow 8 cm over the table (45 % darker, blurred over 7 mm) 0.063, a hard
-# shadow 0.15, a hand or a card far more.
+# itself blurred over SHADE_SIGMA_MM by at most SHADE_DETAIL everywhere within
+# SHADE_REACH_MM (and the gate's cell round that). A player's head and shoulders
+# leaning back (a third darker, the edge blurred over 45 mm) differ by 0.014 at most;
+# a hand's own shadow 8 cm over the table (45 % darker, blurred over 7 mm) by 0.06, a
+# hard shadow 0.15, a hand or a card far more. The lengths are the table's: a camera
+# of SHADE_PX_PER_MM (the recommended mounting) blurs over two of the gate's cells; a
+# finer one over more (MotionGate.px_per_mm), so that a shadow of one softness is
+# judged alike at any scale (a hand's shadow at 3.5 px/mm measured 0.040 over two
+# cells, 0.06 over its own 6.8 mm).
 SHADE_DETAIL: float | None = 0.05
-SHADE_SIGMA = 2.0
-SHADE_REACH = 2
+SHADE_PX_PER_MM = 2.36
+SHADE_SIGMA_MM = 6.8
+SHADE_REACH_MM = 6.8
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
 
-def _sharp(now: NDArray[np.uint8], before: NDArray[np.uint8], detail: float) -> NDArray[np.uint8]:
-    """1 at each cell within ``SHADE_REACH`` cells of a change with an edge (the change
-    in log light less its blur over ``SHADE_SIGMA`` cells is more than ``detail``): a
-    hand, a card, a sharp shadow; 0 where only the light changed smoothly."""
+def _sharp(
+    now: NDArray[np.uint8],
+    before: NDArray[np.uint8],
+    detail: float,
+    sigma: float,
+    reach: int,
+) -> NDArray[np.uint8]:
+    """1 at each cell within ``reach`` cells of a change with an edge (the change in
+    log light less its blur over ``sigma`` cells is more than ``detail``): a hand, a
+    card, a sharp shadow; 0 where only the light changed smoothly."""
     d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(before, _LOG))
-    rough = cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), SHADE_SIGMA))
+    rough = cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), sigma))
     edge = cv2.threshold(rough, detail, 1.0, cv2.THRESH_BINARY)[1].astype(np.uint8)
-    k = 2 * SHADE_REACH + 1
+    k = 2 * reach + 1
     return cv2.dilate(edge, np.ones((k, k), np.uint8))
 
 
@@ -121,11 +132,18 @@ class MotionGate:
         # so a change is read at once, without waiting for it to lie still
         self.stills = stills
         self.shade = shade
+        # the camera's pixels per millimetre of table (the caller sets it once the
+        # table is calibrated): the shade test's lengths in cells; None: the
+        # recommended mounting's
+        self.px_per_mm: float | None = None
         self.frame_shape: tuple[int, int] | None = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
+        # when each cell last changed by the gate's level, and when with an edge (not
+        # a change of light alone: shade)
         self._last_moved: NDArray[np.float64] | None = None
+        self._last_stirred: NDArray[np.float64] | None = None
         self._read_at: NDArray[np.float64] | None = None
 
     def _small(
@@ -161,12 +179,21 @@ class MotionGate:
             moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
                 self._last_moved = np.full(small.shape, -np.inf, np.float64)
+                self._last_stirred = self._last_moved.copy()
+            assert self._last_stirred is not None
+            self._last_moved[moving_now > 0] = t
             stirred = moving_now
             if self.shade is not None and moving.any():
-                stirred = cv2.dilate(
-                    moving & _sharp(small, self._previous, self.shade), np.ones((3, 3), np.uint8)
+                cells = (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink  # per mm
+                sharp = _sharp(
+                    small,
+                    self._previous,
+                    self.shade,
+                    SHADE_SIGMA_MM * cells,
+                    max(1, round(SHADE_REACH_MM * cells)),
                 )
-            self._last_moved[stirred > 0] = t
+                stirred = cv2.dilate(moving & sharp, np.ones((3, 3), np.uint8))
+            self._last_stirred[stirred > 0] = t
         self._previous = small
         self._small_now = small
         if self._reference is None or self._reference.shape != small.shape:
@@ -292,14 +319,18 @@ class MotionGate:
         t: float,
         *,
         radius_px: float | None = None,
+        light: bool = False,
     ) -> bool:
         """Did something move within ``radius_px`` (default: three cells) of this pixel
         in the last ``memory_s`` seconds (0: in this very frame)? A change of light
         alone, a broad soft shadow, is no motion (``shade``; ``None``: every change
-        by the gate's level is)."""
-        if self._last_moved is None:
+        by the gate's level is), unless ``light``: did anything change there, light
+        or not (a card missing under a smoothly shaded sleeve that moves may be
+        covered)."""
+        last = self._last_moved if light else self._last_stirred
+        if last is None:
             return False
-        h, w = self._last_moved.shape
+        h, w = last.shape
         r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
         cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
         x0, x1 = max(0, cx - r), min(w, cx + r + 1)
@@ -308,4 +339,4 @@ class MotionGate:
             return False
         # some cell moved within memory_s: the latest did (t - v falls as v rises, and
         # so does its rounding), with no array of differences made
-        return bool(t - float(self._last_moved[y0:y1, x0:x1].max()) <= self.memory_s)
+        return bool(t - float(last[y0:y1, x0:x1].max()) <= self.memory_s)

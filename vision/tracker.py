@@ -235,6 +235,7 @@ class Tracker:
         busy: Busy | None = None,
         *,
         looked: bool | Looked = True,
+        covering: Busy | None = None,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
@@ -242,7 +243,11 @@ class Tracker:
         (a hand, its shadow): a card seen there is not lying still yet, so those
         sightings do not count towards placing it (its stable time starts when that
         stops); and a placed card missing there may be covered, not gone, so the
-        frame is no evidence of its absence. ``looked=False`` marks a frame that was
+        frame is no evidence of its absence. ``covering(x, y)``, where given, says
+        the second thing in its place: whether anything changes over a spot, a
+        change of light too (a card read under a broad shadow moving off it lies
+        still, but a card missing under a smoothly shaded sleeve that moves may be
+        under it; ``MotionGate.moving_near(light=…)``). ``looked=False`` marks a frame that was
         not read afresh (its sightings repeat the last reading because nothing
         changed): it confirms what was seen but is no evidence that anything is
         missing. ``looked(x, y)`` says it spot by spot,
@@ -351,7 +356,8 @@ class Tracker:
                 continue
             if _within(t - tr.last_seen, self.gap_s) or not looked_at(tr.px, tr.py):
                 continue  # a dropped frame or two, or no fresh look there
-            if busy is not None and busy(tr.px, tr.py):
+            hidden = covering or busy
+            if hidden is not None and hidden(tr.px, tr.py):
                 tr.absent_since, tr.misses = None, 0
                 continue
             if self._under(tr, seen):

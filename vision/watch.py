@@ -473,6 +473,9 @@ class TableWatcher:
         # the grey copies the gate and the regions' reading share (the regions read it
         # only when the frame is read at its own scale)
         picture = Picture(image) if self.recognizer.shrinks else self.recognizer.picture(image)
+        # the table's scale sets the gate's shade test's lengths (MotionGate.px_per_mm)
+        index_px = self.recognizer.index_px
+        self.gate.px_per_mm = None if index_px is None else index_px / INDEX_D_MM
         look = self.gate.look(t, picture, small)
         # the camera moved: what was read before lies elsewhere in the frame now
         moved = self._recheck(t, image, look.full, look.regions)
@@ -509,6 +512,9 @@ class TableWatcher:
             if busy is None:
                 busy = moving[x, y] = self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
             return busy
+
+        def covering(x: float, y: float) -> bool:  # a change of light too (MotionGate.shade)
+            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card, light=True)
 
         full = look.full or moved
         rois: list[Box] = []
@@ -573,7 +579,7 @@ class TableWatcher:
         elif index_d is not None:  # positions in pixels: the tracker's sizes too
             # pixels per millimetre; _index_d reaches a quarter over the larger indices
             self.tracker.unit = index_d / 1.25 / INDEX_D_MM
-        observations = self.tracker.update(t, sightings, settling, looked=looked)
+        observations = self.tracker.update(t, sightings, settling, looked=looked, covering=covering)
         self.timings = {
             "gate": t1 - t0,
             "read": t2 - t1,
