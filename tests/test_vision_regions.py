@@ -681,6 +681,28 @@ def test_a_hands_shadow_is_motion_at_any_scale_the_shade_tests_lengths_are_the_t
     assert gate.moving_near(800, 640, 0.2, radius_px=w / 2)
 
 
+def test_a_change_too_slow_for_one_frame_of_a_fast_camera_still_covers_a_spot():
+    """A camera at 30 fps sees the fringe of a hand's soft shadow creep off a card by
+    less than the gate's level a frame; over a tenth of a second (``LIGHT_SPAN_S``, one
+    frame at 10 fps) it changes by more. A missing card there may still be under it
+    (``moving_near(light=True)``); whether a card read there lies still is judged
+    frame to frame, as before."""
+    gate = MotionGate(shade=None)
+    image = _felt_with_a_card()
+    for i in range(7):
+        frame = image.copy()
+        frame[376:584, 566:714] = 235 - 8 * (6 - i)  # 8 levels a frame, under the level 18
+        gate.look(i / 30, frame)
+    assert gate.moving_near(640, 480, 6 / 30, radius_px=74, light=True)
+    assert not gate.moving_near(640, 480, 6 / 30, radius_px=74)
+    slow = MotionGate(shade=None)  # at 10 fps the span is the last frame: 8 levels a frame
+    for i in range(3):
+        frame = image.copy()
+        frame[376:584, 566:714] = 235 - 8 * (2 - i)
+        slow.look(i / 10, frame)
+    assert not slow.moving_near(640, 480, 2 / 10, radius_px=74, light=True)
+
+
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
     gate = MotionGate(level=18, refresh_s=100.0)
     image = _table()

@@ -74,6 +74,12 @@ SHADE_DETAIL: float | None = 0.05
 SHADE_PX_PER_MM = 2.36
 SHADE_SIGMA_MM = 6.8
 SHADE_REACH_MM = 6.8
+# Anything changing over a spot (MotionGate.moving_near(light=True): a card missing
+# there may be under it) is judged over LIGHT_SPAN_S as well as frame to frame: a
+# camera at 30 fps sees the fringe of a hand's soft shadow creep off a card by less
+# than the gate's level a frame (three removals were told a frame, 33 ms, before the
+# shadow had left the card: the live check's seeds 60 and 91); one frame at 10 fps.
+LIGHT_SPAN_S = 0.1
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -144,6 +150,8 @@ class MotionGate:
         # a change of light alone: shade)
         self._last_moved: NDArray[np.float64] | None = None
         self._last_stirred: NDArray[np.float64] | None = None
+        # the small copies of the last LIGHT_SPAN_S and the one before (_span_back)
+        self._history: list[tuple[float, NDArray[np.uint8]]] = []
         self._read_at: NDArray[np.float64] | None = None
 
     def _small(
@@ -182,6 +190,11 @@ class MotionGate:
                 self._last_stirred = self._last_moved.copy()
             assert self._last_stirred is not None
             self._last_moved[moving_now > 0] = t
+            back = self._span_back(t)
+            if back is not None and back.shape == small.shape:
+                # a change too slow for one frame of a fast camera, over LIGHT_SPAN_S
+                slow = (cv2.absdiff(small, back) > self.level).astype(np.uint8)
+                self._last_moved[cv2.dilate(slow, np.ones((3, 3), np.uint8)) > 0] = t
             stirred = moving_now
             if self.shade is not None and moving.any():
                 cells = (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink  # per mm
@@ -196,6 +209,7 @@ class MotionGate:
             self._last_stirred[stirred > 0] = t
         self._previous = small
         self._small_now = small
+        self._history.append((t, small))
         if self._reference is None or self._reference.shape != small.shape:
             self._reference = None
             return Look(full=True)
@@ -225,6 +239,17 @@ class MotionGate:
                 regions.append(self._box(int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i])))
         sweep = None if regions else self._due_tile(t)
         return Look(full=False, regions=tuple(regions), sweep=sweep)
+
+    def _span_back(self, t: float) -> NDArray[np.uint8] | None:
+        """The newest small copy taken ``LIGHT_SPAN_S`` or more before ``t``, where it is
+        not the last frame's (a camera faster than one frame in that span); older
+        ones are dropped."""
+        past = [i for i, (u, _) in enumerate(self._history) if t - u >= LIGHT_SPAN_S - 1e-6]
+        if not past:
+            return None
+        del self._history[: past[-1]]
+        # the last frame's alone: the frame-to-frame change has judged it already
+        return self._history[0][1] if len(self._history) > 1 else None
 
     def _box(self, cx0: int, cy0: int, cx1: int, cy1: int) -> Box:
         """Cells of the small copy as a box of the frame's pixels."""
