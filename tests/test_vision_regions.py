@@ -703,6 +703,34 @@ def test_a_change_too_slow_for_one_frame_of_a_fast_camera_still_covers_a_spot():
     assert not slow.moving_near(640, 480, 2 / 10, radius_px=74, light=True)
 
 
+@pytest.mark.parametrize("clear_px, again", [(60.0, True), (0.0, False)])
+def test_a_region_read_beside_a_moving_hand_is_offered_again_once_it_has_gone(clear_px, again):
+    """A card laid, its far index read while the hand still held the near end: the
+    read judged that index against surroundings the hand was in (the live check's
+    seed 12: a 9D's lower index missed so, never read again since it changed no
+    more, and the card placed 1.2 s after it lay clear). What lay within
+    ``clear_px`` of the moving hand is offered again once the hand has gone."""
+    gate = MotionGate(refresh_s=100.0)
+    base = _table()
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    card = base.copy()
+    card[100:160, 120:170] = 240
+    gate.look(0.1, card)  # the card arrives with the hand
+    held = card.copy()
+    held[100:160, 176:230] = 160  # the hand beside the card, moving on to let go
+    gate.look(0.2, held)
+    moved = card.copy()
+    moved[100:160, 190:240] = 160
+    look = gate.look(0.3, moved)
+    assert look.regions  # the card lies still: read it, the hand beside it
+    gate.mark_read(0.3, look.regions, clear_px=clear_px)
+    gate.look(0.4, card)  # the hand gone
+    look = gate.look(0.5, card)
+    offered = any(b[0] <= 140 < b[2] and b[1] <= 130 < b[3] for b in look.regions)
+    assert offered is again
+
+
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
     gate = MotionGate(level=18, refresh_s=100.0)
     image = _table()

@@ -152,6 +152,7 @@ class MotionGate:
         self._last_stirred: NDArray[np.float64] | None = None
         # the small copies of the last LIGHT_SPAN_S and the one before (_span_back)
         self._history: list[tuple[float, NDArray[np.uint8]]] = []
+        self._moving_now = np.zeros((1, 1), np.uint8)  # the last look's moving cells
         self._read_at: NDArray[np.float64] | None = None
 
     def _small(
@@ -209,6 +210,7 @@ class MotionGate:
             self._last_stirred[stirred > 0] = t
         self._previous = small
         self._small_now = small
+        self._moving_now = moving_now
         self._history.append((t, small))
         if self._reference is None or self._reference.shape != small.shape:
             self._reference = None
@@ -287,9 +289,19 @@ class MotionGate:
                     best = (age, self._box(xs[j], ys[i], xs[j + 1], ys[i + 1]))
         return best[1] if best else None
 
-    def mark_read(self, t: float, boxes: list[Box] | tuple[Box, ...] | None = None) -> None:
+    def mark_read(
+        self,
+        t: float,
+        boxes: list[Box] | tuple[Box, ...] | None = None,
+        *,
+        clear_px: float = 0.0,
+    ) -> None:
         """The caller read these boxes of the frame last looked at (all of it with
-        ``None``): the reference takes the frame's cells that lie wholly inside them."""
+        ``None``): the reference takes the frame's cells that lie wholly inside them,
+        but those within ``clear_px`` of something moving in that frame: what was read
+        there was judged beside a hand (its paper and ink against surroundings the
+        hand was in, the card perhaps not yet let go), so it is offered again once
+        the hand has gone, though it changed no more."""
         small = self._small_now
         if small is None:
             return
@@ -307,6 +319,9 @@ class MotionGate:
         s = self.shrink
         sh, sw = small.shape
         h, w = self.frame_shape or (sh * s, sw * s)
+        # (a folder's photographs change whole from one to the next: no hand moves)
+        beside = clear_px > 0 and not self.stills and self._moving_now.any()
+        taken = self._reference.copy() if beside else None
         for x0, y0, x1, y1 in boxes:
             # cells wholly inside; a box reaching the frame's edge takes the edge's cells
             cx0, cy0 = -(-max(0, x0) // s), -(-max(0, y0) // s)
@@ -315,6 +330,10 @@ class MotionGate:
             if cx1 > cx0 and cy1 > cy0:
                 self._reference[cy0:cy1, cx0:cx1] = small[cy0:cy1, cx0:cx1]
                 self._read_at[cy0:cy1, cx0:cx1] = t
+        if taken is not None:  # beside a hand: as it was before this read
+            k = 2 * max(1, round(clear_px / s)) + 1
+            near = cv2.dilate(self._moving_now, np.ones((k, k), np.uint8)) > 0
+            self._reference[near] = taken[near]
 
     def patch(self, x_px: float, y_px: float, radius_px: float) -> NDArray[np.uint8] | None:
         """The small grey copy's cells within ``radius_px`` of a pixel, as now."""

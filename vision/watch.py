@@ -39,7 +39,7 @@ from vision.geometry import MARKER_BAR_MM, Calibration, calibrate, detect_marker
 from vision.layout import TableLayout, load_layout
 from vision.model import DEFAULT_MODEL
 from vision.motion import MotionGate
-from vision.proposals import INDEX_D_MM, Box, Picture
+from vision.proposals import BACKGROUND_INDICES, INDEX_D_MM, Box, Picture
 from vision.recognize import (
     UNCALIBRATED_D,
     CardReading,
@@ -554,7 +554,10 @@ class TableWatcher:
                 if not any(b[0] <= d.x < b[2] and b[1] <= d.y < b[3] for b in rois)
             ]
             self.dets = suppress(fresh + kept)
-            self.gate.mark_read(t, rois)
+            # what was read within the background window's reach of a moving hand is
+            # read again once it has gone (MotionGate.mark_read)
+            clear = BACKGROUND_INDICES * (index_d or UNCALIBRATED_D)
+            self.gate.mark_read(t, rois, clear_px=clear)
             self.region_reads += 1
 
             def looked(x: float, y: float) -> bool:
