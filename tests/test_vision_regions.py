@@ -731,6 +731,42 @@ def test_a_region_read_beside_a_moving_hand_is_offered_again_once_it_has_gone(cl
     assert offered is again
 
 
+def test_a_hand_fidgeting_beside_a_card_has_it_read_again_for_a_second_at_most():
+    """A player's hand moving every frame beside a card that came to rest: the card's
+    region is held back from the reference (read again once the hand has gone) for
+    ``CLEAR_HOLD_S``, then taken as read: not read every frame for as long as the hand
+    fidgets (a review's find: 299 reads in 300 frames, and the sweep stopped)."""
+    gate = MotionGate(refresh_s=100.0)
+    base = _table()
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    card = base.copy()
+    card[100:160, 120:170] = 240
+    reads, sweeps = [], 0
+    for i in range(1, 91):  # 3 s at 30 fps
+        frame = card.copy()
+        x = 200 + 6 * (i % 2)  # the hand beside the card, moving every frame
+        frame[100:160, x : x + 40] = 160
+        look = gate.look(i / 30, frame if i > 1 else card)
+        sweeps += look.sweep is not None
+        over_card = [b for b in look.regions if b[0] <= 140 < b[2] and b[1] <= 130 < b[3]]
+        if over_card:
+            reads.append(i / 30)
+        gate.mark_read(i / 30, look.regions, clear_px=60.0)
+    # CLEAR_HOLD_S, a second: 30 frames and a few (without the bound, 89 of 90)
+    assert reads and reads[-1] - reads[0] <= 1.1
+    assert len(reads) <= 33
+
+
+def test_the_gates_history_is_bounded_whatever_the_frame_times():
+    """A video whose frame times stick (a container that gives no times): the small
+    copies kept for ``LIGHT_SPAN_S`` are at most ``HISTORY``."""
+    gate = MotionGate()
+    for _ in range(300):
+        gate.look(0.0, _table())
+    assert len(gate._history) <= 65  # HISTORY, and the frame just looked at
+
+
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
     gate = MotionGate(level=18, refresh_s=100.0)
     image = _table()
@@ -873,6 +909,9 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert new, "the pasted stretch should hold cards of its own"
 
     watcher = TableWatcher(Recognizer())
+    marked = []  # what the gate is told was read, and with what clearance (mark_read)
+    mark = watcher.gate.mark_read
+    watcher.gate.mark_read = lambda t, boxes=None, **kw: (marked.append(kw), mark(t, boxes, **kw))
     placed: dict[str, float] = {}
     t = 0.0
     reads = []
@@ -893,6 +932,8 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert {c for c, at in placed.items() if at >= 2.0} == new
     # what the watcher holds now is what a whole reading of the last frame finds
     assert {r.card for r in watcher.readings if r.confidence >= 0.7} == whole_after
+    # regions read beside a moving hand are read again: three index sizes' clearance
+    assert any(kw.get("clear_px", 0) > 0 for kw in marked)
 
 
 class _Doubtful(Recognizer):

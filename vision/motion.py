@@ -80,6 +80,13 @@ SHADE_REACH_MM = 6.8
 # than the gate's level a frame (three removals were told a frame, 33 ms, before the
 # shadow had left the card: the live check's seeds 60 and 91); one frame at 10 fps.
 LIGHT_SPAN_S = 0.1
+# (a live camera's frame times jitter by a few milliseconds: at 10 fps the last frame
+# is still the span's; at most HISTORY small copies are kept, whatever the times)
+SPAN_SLACK_S = 0.01
+HISTORY = 64
+# A region read beside a moving hand is offered again once the hand has gone
+# (MotionGate.mark_read), for at most CLEAR_HOLD_S of a hand that stays beside it
+CLEAR_HOLD_S = 1.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -152,7 +159,9 @@ class MotionGate:
         self._last_stirred: NDArray[np.float64] | None = None
         # the small copies of the last LIGHT_SPAN_S and the one before (_span_back)
         self._history: list[tuple[float, NDArray[np.uint8]]] = []
-        self._moving_now = np.zeros((1, 1), np.uint8)  # the last look's moving cells
+        # since when each cell read beside a moving hand has been held back from the
+        # reference (mark_read's clear_px); NaN: not held
+        self._held_since: NDArray[np.float64] | None = None
         self._read_at: NDArray[np.float64] | None = None
 
     def _small(
@@ -210,7 +219,6 @@ class MotionGate:
             self._last_stirred[stirred > 0] = t
         self._previous = small
         self._small_now = small
-        self._moving_now = moving_now
         self._history.append((t, small))
         if self._reference is None or self._reference.shape != small.shape:
             self._reference = None
@@ -246,7 +254,8 @@ class MotionGate:
         """The newest small copy taken ``LIGHT_SPAN_S`` or more before ``t``, where it is
         not the last frame's (a camera faster than one frame in that span); older
         ones are dropped."""
-        past = [i for i, (u, _) in enumerate(self._history) if t - u >= LIGHT_SPAN_S - 1e-6]
+        del self._history[: max(0, len(self._history) - HISTORY)]
+        past = [i for i, (u, _) in enumerate(self._history) if t - u >= LIGHT_SPAN_S - SPAN_SLACK_S]
         if not past:
             return None
         del self._history[: past[-1]]
@@ -298,10 +307,11 @@ class MotionGate:
     ) -> None:
         """The caller read these boxes of the frame last looked at (all of it with
         ``None``): the reference takes the frame's cells that lie wholly inside them,
-        but those within ``clear_px`` of something moving in that frame: what was read
-        there was judged beside a hand (its paper and ink against surroundings the
-        hand was in, the card perhaps not yet let go), so it is offered again once
-        the hand has gone, though it changed no more."""
+        but those within ``clear_px`` of something that moved in the last
+        ``memory_s``: what was read there was judged beside a hand (its paper and ink
+        against surroundings the hand was in, the card perhaps not yet let go), so it
+        is offered again once the hand has gone, though it changed no more; for
+        ``CLEAR_HOLD_S`` at most, then it is taken as read."""
         small = self._small_now
         if small is None:
             return
@@ -315,13 +325,18 @@ class MotionGate:
         if boxes is None:
             self._reference[:] = small
             self._read_at[:] = t
+            self._held_since = None
             return
         s = self.shrink
         sh, sw = small.shape
         h, w = self.frame_shape or (sh * s, sw * s)
         # (a folder's photographs change whole from one to the next: no hand moves)
-        beside = clear_px > 0 and not self.stills and self._moving_now.any()
-        taken = self._reference.copy() if beside else None
+        taken = None
+        if clear_px > 0 and not self.stills and self._last_moved is not None:
+            # moved in this frame or the gate's memory of it (a hand that paused a frame)
+            recent = (t - self._last_moved <= self.memory_s).astype(np.uint8)
+            if recent.shape == small.shape and recent.any():
+                taken = self._reference.copy()
         for x0, y0, x1, y1 in boxes:
             # cells wholly inside; a box reaching the frame's edge takes the edge's cells
             cx0, cy0 = -(-max(0, x0) // s), -(-max(0, y0) // s)
@@ -330,10 +345,22 @@ class MotionGate:
             if cx1 > cx0 and cy1 > cy0:
                 self._reference[cy0:cy1, cx0:cx1] = small[cy0:cy1, cx0:cx1]
                 self._read_at[cy0:cy1, cx0:cx1] = t
-        if taken is not None:  # beside a hand: as it was before this read
-            k = 2 * max(1, round(clear_px / s)) + 1
-            near = cv2.dilate(self._moving_now, np.ones((k, k), np.uint8)) > 0
-            self._reference[near] = taken[near]
+        held = self._held_since
+        if held is None or held.shape != small.shape:
+            held = self._held_since = np.full(small.shape, np.nan, np.float64)
+        if taken is None:
+            held[self._read_at == t] = np.nan
+            return
+        # beside a hand: as it was before this read, for CLEAR_HOLD_S at most (a hand
+        # fidgeting beside a card for minutes would have it read every frame)
+        k = 2 * max(1, round(clear_px / s)) + 1
+        near = cv2.dilate(recent, np.ones((k, k), np.uint8)) > 0
+        read = self._read_at == t
+        fresh = read & near & np.isnan(held)
+        held[fresh] = t
+        keep = read & near & (t - held < CLEAR_HOLD_S)
+        self._reference[keep] = taken[keep]
+        held[read & ~keep] = np.nan
 
     def patch(self, x_px: float, y_px: float, radius_px: float) -> NDArray[np.uint8] | None:
         """The small grey copy's cells within ``radius_px`` of a pixel, as now."""
