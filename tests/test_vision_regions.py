@@ -703,6 +703,28 @@ def test_a_change_too_slow_for_one_frame_of_a_fast_camera_still_covers_a_spot():
     assert not slow.moving_near(640, 480, 2 / 10, radius_px=74, light=True)
 
 
+def _gate_over_the_table() -> tuple[MotionGate, np.ndarray]:
+    """A gate (no sweep) that has read the empty table, and that table."""
+    gate = MotionGate(refresh_s=100.0)
+    base = _table()
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    return gate, base
+
+
+def _gate_and_a_card() -> tuple[MotionGate, np.ndarray]:
+    """A gate that has read the empty table, and the table with a card laid on it."""
+    gate, base = _gate_over_the_table()
+    card = base.copy()
+    card[100:160, 120:170] = 240
+    return gate, card
+
+
+def _over_the_card(regions: tuple[tuple[int, int, int, int], ...]) -> bool:
+    """Whether one of the gate's regions takes in that card's middle."""
+    return any(b[0] <= 140 < b[2] and b[1] <= 130 < b[3] for b in regions)
+
+
 @pytest.mark.parametrize("clear_px, again", [(60.0, True), (0.0, False)])
 def test_a_region_read_beside_a_moving_hand_is_offered_again_once_it_has_gone(clear_px, again):
     """A card laid, its far index read while the hand still held the near end: the
@@ -710,12 +732,7 @@ def test_a_region_read_beside_a_moving_hand_is_offered_again_once_it_has_gone(cl
     seed 12: a 9D's lower index missed so, never read again since it changed no
     more, and the card placed 1.2 s after it lay clear). What lay within
     ``clear_px`` of the moving hand is offered again once the hand has gone."""
-    gate = MotionGate(refresh_s=100.0)
-    base = _table()
-    gate.look(0.0, base)
-    gate.mark_read(0.0)
-    card = base.copy()
-    card[100:160, 120:170] = 240
+    gate, card = _gate_and_a_card()
     gate.look(0.1, card)  # the card arrives with the hand
     held = card.copy()
     held[100:160, 176:230] = 160  # the hand beside the card, moving on to let go
@@ -727,8 +744,7 @@ def test_a_region_read_beside_a_moving_hand_is_offered_again_once_it_has_gone(cl
     gate.mark_read(0.3, look.regions, clear_px=clear_px)
     gate.look(0.4, card)  # the hand gone
     look = gate.look(0.5, card)
-    offered = any(b[0] <= 140 < b[2] and b[1] <= 130 < b[3] for b in look.regions)
-    assert offered is again
+    assert _over_the_card(look.regions) is again
 
 
 def test_a_hand_fidgeting_beside_a_card_has_it_read_again_for_a_second_at_most():
@@ -736,21 +752,14 @@ def test_a_hand_fidgeting_beside_a_card_has_it_read_again_for_a_second_at_most()
     region is held back from the reference (read again once the hand has gone) for
     ``CLEAR_HOLD_S``, then taken as read: not read every frame for as long as the hand
     fidgets (a review's find: 299 reads in 300 frames, and the sweep stopped)."""
-    gate = MotionGate(refresh_s=100.0)
-    base = _table()
-    gate.look(0.0, base)
-    gate.mark_read(0.0)
-    card = base.copy()
-    card[100:160, 120:170] = 240
-    reads, sweeps = [], 0
+    gate, card = _gate_and_a_card()
+    reads = []
     for i in range(1, 91):  # 3 s at 30 fps
         frame = card.copy()
         x = 200 + 6 * (i % 2)  # the hand beside the card, moving every frame
         frame[100:160, x : x + 40] = 160
         look = gate.look(i / 30, frame if i > 1 else card)
-        sweeps += look.sweep is not None
-        over_card = [b for b in look.regions if b[0] <= 140 < b[2] and b[1] <= 130 < b[3]]
-        if over_card:
+        if _over_the_card(look.regions):
             reads.append(i / 30)
         gate.mark_read(i / 30, look.regions, clear_px=60.0)
     # CLEAR_HOLD_S, a second: 30 frames and a few (without the bound, 89 of 90)
@@ -781,10 +790,7 @@ def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
 
 
 def test_a_region_not_read_stays_offered_and_a_read_one_is_forgotten():
-    gate = MotionGate(refresh_s=100.0)
-    base = _table()
-    gate.look(0.0, base)
-    gate.mark_read(0.0)
+    gate, base = _gate_over_the_table()
     two = base.copy()
     two[16:64, 16:64] = 250
     two[160:224, 240:304] = 250

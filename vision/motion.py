@@ -337,6 +337,7 @@ class MotionGate:
             recent = (t - self._last_moved <= self.memory_s).astype(np.uint8)
             if recent.shape == small.shape and recent.any():
                 taken = self._reference.copy()
+        read = np.zeros(small.shape, bool)  # the cells these boxes took
         for x0, y0, x1, y1 in boxes:
             # cells wholly inside; a box reaching the frame's edge takes the edge's cells
             cx0, cy0 = -(-max(0, x0) // s), -(-max(0, y0) // s)
@@ -345,20 +346,22 @@ class MotionGate:
             if cx1 > cx0 and cy1 > cy0:
                 self._reference[cy0:cy1, cx0:cx1] = small[cy0:cy1, cx0:cx1]
                 self._read_at[cy0:cy1, cx0:cx1] = t
+                read[cy0:cy1, cx0:cx1] = True
         held = self._held_since
-        if held is None or held.shape != small.shape:
-            held = self._held_since = np.full(small.shape, np.nan, np.float64)
-        if taken is None:
-            held[self._read_at == t] = np.nan
+        if held is not None and held.shape != small.shape:
+            held = self._held_since = None
+        if taken is None:  # nothing moved near: what was held is taken as read
+            if held is not None:
+                held[read] = np.nan
             return
+        if held is None:
+            held = self._held_since = np.full(small.shape, np.nan, np.float64)
         # beside a hand: as it was before this read, for CLEAR_HOLD_S at most (a hand
         # fidgeting beside a card for minutes would have it read every frame)
         k = 2 * max(1, round(clear_px / s)) + 1
-        near = cv2.dilate(recent, np.ones((k, k), np.uint8)) > 0
-        read = self._read_at == t
-        fresh = read & near & np.isnan(held)
-        held[fresh] = t
-        keep = read & near & (t - held < CLEAR_HOLD_S)
+        near = read & (cv2.dilate(recent, np.ones((k, k), np.uint8)) > 0)
+        held[near & np.isnan(held)] = t
+        keep = near & (t - held < CLEAR_HOLD_S)
         self._reference[keep] = taken[keep]
         held[read & ~keep] = np.nan
 

@@ -343,6 +343,7 @@ class Tracker:
                 settled_any = True
         self._order += settled_any
         seen = {**doubtful, **best}  # what lies on the table now, surely or not
+        hidden = covering or busy  # where a missing card may be covered
         for card, tr in list(self._tracks.items()):
             tr.held = False
             if card in best:
@@ -356,7 +357,6 @@ class Tracker:
                 continue
             if _within(t - tr.last_seen, self.gap_s) or not looked_at(tr.px, tr.py):
                 continue  # a dropped frame or two, or no fresh look there
-            hidden = covering or busy
             if hidden is not None and hidden(tr.px, tr.py):
                 tr.absent_since, tr.misses = None, 0
                 continue
