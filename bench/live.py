@@ -23,6 +23,9 @@ player lean in as they reach, their head and shoulders shading the table beside 
 ``--cloth`` lays the cards on a blue or red felt, a wooden table with its grain or a pale
 laminate; ``--sleeve`` dresses the arms in a white shirt's sleeves or a checked one's.
 
+``--rest S`` has every hand rest still for S seconds where it laid or took its cards, its
+arm over whatever lies between there and its seat, before it goes out.
+
 ``--deck german4`` lays the German four-colour tournament pack, and the watch reads it as
 a table that names its profile does (``skat-32-four-colour``: its orange ink found as red).
 
@@ -32,7 +35,7 @@ zones, then gathered face down to the winner's pile, 60 events a video.
 
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
         [--photos ../shared/data/cards/bidly/single] [--game skat] [--frame 3840x2160]
-        [--lean] [--cloth wood] [--sleeve check]
+        [--lean] [--cloth wood] [--sleeve check] [--rest 1.5]
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ cv2.setNumThreads(1)
 from controller.scenarios import cribbage_deal, judge, skat_deal  # noqa: E402
 from vision.decks import find_deck  # noqa: E402
 from vision.layout import LAYOUT_DIR  # noqa: E402
-from vision.tablevideo import CLOTHS, SLEEVES, render_video  # noqa: E402
+from vision.tablevideo import CLOTHS, SLEEVES, render_video, rested  # noqa: E402
 from vision.watch import watch  # noqa: E402
 
 PX_PER_MM = 2.36
@@ -82,16 +85,19 @@ def run(
     lean: bool = False,
     cloth: str = "green",
     sleeve: str = "bare",
+    rest: float = 0.0,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False)
     else:
         scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
+    actions = rested(scenario.actions, rest) if rest else scenario.actions
     faces = f"photos-{photos.resolve().name}" if photos else fonts
     framed = f"-{frame[0]}x{frame[1]}" if frame else ""
     framed += "-lean" if lean else ""
     framed += f"-{cloth}" if cloth != "green" else ""
     framed += f"-{sleeve}" if sleeve != "bare" else ""
+    framed += f"-rest{rest:g}" if rest else ""
     video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
@@ -103,7 +109,7 @@ def run(
     else:
         info = render_video(
             scenario.load_layout(),
-            scenario.actions,
+            actions,
             video,
             px_per_mm=PX_PER_MM,
             fps=fps,
@@ -207,6 +213,13 @@ def main() -> int:
         default="bare",
         help="the players' arms: bare, in a white shirt's sleeve, in a checked one",
     )
+    ap.add_argument(
+        "--rest",
+        type=float,
+        default=0.0,
+        help="seconds each hand rests still where it laid or took its cards, its arm over "
+        "the table, before it goes out",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
@@ -231,6 +244,7 @@ def main() -> int:
                     args.lean,
                     args.cloth,
                     args.sleeve,
+                    args.rest,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

@@ -16,7 +16,7 @@ from controller.scenarios import VIDEOS, Scenario, cribbage_deal, judge, skat_de
 from vision.faces import photo_faces
 from vision.layout import LAYOUT_DIR, load_layout
 from vision.sources import VideoFileSource
-from vision.tablevideo import Action, _Table, pace, render_video
+from vision.tablevideo import Action, _Table, pace, render_video, rested
 from vision.watch import watch
 
 VIDEO_DIR = Path(__file__).resolve().parent.parent / "config" / "videos"
@@ -264,6 +264,48 @@ def test_a_card_under_a_player_leaning_back_is_placed_as_soon_as_the_hand_has_le
     verdict = judge(list(scenario.truth["expected"][:2]), observed, cleared)
     assert verdict["matched"] == 2 and not verdict["false"] and not verdict["early"], verdict
     assert verdict["latency_s"]["placed"]["max"] <= 0.4, verdict
+
+
+def test_a_card_under_an_arm_resting_still_is_covered_not_removed(tmp_path: Path) -> None:
+    """A player lays a card beyond one already placed and rests the hand there for
+    two seconds, the arm lying still over the first card: nothing moves over it, and
+    it is not read, but it is covered, not gone (``MotionGate.arm_near``; before, a
+    7C was removed under the arm and placed again when it left). The card laid under
+    the resting hand is placed once the hand has left, as every card."""
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    steps = [
+        [Action(0, "place", "7C", 450.0, 300.0, 0.0, 0)],
+        [Action(0, "place", "KH", 450.0, 420.0, 0.0, 0, rest_s=2.0)],
+    ]
+    actions = pace(steps, start_s=0.5, still_s=1.0)
+    assert actions[1].t - actions[0].t == pytest.approx(0.6 + 1.0 + 0.7)
+    video, cleared = tmp_path / "rest.mp4", []
+    render_video(
+        layout, actions, video, px_per_mm=2.36, fps=10.0, tail_s=2.0, shadow=True, cleared=cleared
+    )
+    assert cleared[1] >= actions[1].t + 2.0  # the hand rested over both cards
+    scenario = Scenario("cribbage-2.toml", tuple(actions), {})
+    observed, _ = _observe(video, scenario)
+    truth = [
+        {"kind": "placed", "card": "7C", "zone": "play.0"},
+        {"kind": "placed", "card": "KH", "zone": "starter"},
+    ]
+    verdict = judge(truth, observed, cleared)
+    assert verdict["missed"] == [] and verdict["false"] == [], verdict
+    assert verdict["early"] == [] and verdict["late"] == [], verdict
+
+
+def test_a_rest_shifts_what_follows_and_is_a_time() -> None:
+    steps = [[Action(0, "place", "QH", 300.0, 260.0)], [Action(0, "place", "KH", 330.0, 260.0)]]
+    actions = pace(steps, start_s=0.5, still_s=1.0)
+    resting = rested(actions, 1.5)
+    assert [a.rest_s for a in resting] == [1.5, 1.5]
+    assert resting[1].t - resting[0].t == pytest.approx(actions[1].t - actions[0].t + 1.5)
+    assert [a.rest_s for a in rested(actions, 1.5, every=2)] == [1.5, 0.0]
+    with pytest.raises(ValueError, match="rest"):
+        Action(1.0, "place", "QH", 300.0, 260.0, rest_s=-1.0)
+    with pytest.raises(ValueError, match="rest_s"):
+        rested(actions, float("nan"))
 
 
 def test_a_video_drawn_from_photographed_faces_is_read(tmp_path: Path) -> None:

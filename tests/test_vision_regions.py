@@ -14,7 +14,7 @@ import pytest
 
 from vision.geometry import calibrate
 from vision.layout import LAYOUT_DIR, load_layout
-from vision.motion import SHADE_DETAIL, Look, MotionGate
+from vision.motion import ARM_HOLD_S, SHADE_DETAIL, Look, MotionGate
 from vision.proposals import (
     INK_LIGHT,
     LIFT_ONE,
@@ -774,6 +774,78 @@ def test_the_gates_history_is_bounded_whatever_the_frame_times():
     for _ in range(300):
         gate.look(0.0, _table())
     assert len(gate._history) <= 65  # HISTORY, and the frame just looked at
+
+
+def _arm_in(frame: np.ndarray) -> np.ndarray:
+    """``frame`` with an arm reaching in over the table from the picture's top edge:
+    90 px (11 cells) across, its hand 150 px in."""
+    arm = frame.copy()
+    arm[0:150, 130:220] = 200
+    return arm
+
+
+def _rest(gate: MotionGate, frame: np.ndarray, t0: float, t1: float) -> None:
+    """``frame`` taken every 0.1 s from ``t0`` to ``t1``, each one read where the gate says."""
+    for t in np.arange(t0, t1 + 1e-9, 0.1):
+        look = gate.look(float(t), frame)
+        gate.mark_read(float(t), None if look.full else look.regions)
+
+
+def test_an_arm_resting_still_over_the_table_covers_what_lies_under_it_until_it_goes():
+    """A player's hand resting over cards, still: no motion there, but a card not read
+    under it is covered, not gone (the live check with hands at rest had a 7C under
+    the arm removed, and placed again when the arm went), and a card under the hand
+    is not laid yet. An arm reaches in over the picture's border; a card laid or
+    taken away changes a patch clear of it."""
+    gate, base = _gate_over_the_table()
+    laid = base.copy()
+    laid[170:220, 20:70] = 240  # a card laid clear of the arm
+    resting = _arm_in(laid)
+    gate.look(0.1, resting)  # it comes in: an arm, not one at rest
+    assert gate.arm_near(175, 100) and not gate.arm_near(175, 100, still=True)
+    _rest(gate, resting, 0.2, 1.0)
+    assert gate.look(1.1, resting) == Look(full=False)  # it lies still: nothing to read
+    assert gate.arm_near(175, 100) and not gate.moving_near(175, 100, 1.1, light=True)
+    assert gate.arm_near(175, 100, still=True)  # a card under it is not laid yet
+    assert not gate.arm_near(45, 195)  # the card laid is the table's now, no arm
+    _rest(gate, laid, 1.2, 1.5)  # the arm goes
+    assert not gate.arm_near(175, 100) and not gate.arm_near(45, 195)
+
+
+def test_an_arm_resting_longer_than_the_hold_is_the_table_as_it_is_now():
+    """An elbow left on the table for good covers nothing for ever: after
+    ``ARM_HOLD_S`` it is the table as it lies."""
+    gate, base = _gate_over_the_table()
+    resting = _arm_in(base)
+    _rest(gate, resting, 0.1, 1.0)
+    assert gate.arm_near(175, 100)
+    _rest(gate, resting, 1.1, 1.0 + ARM_HOLD_S)
+    assert not gate.arm_near(175, 100)
+
+
+def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_border():
+    """A video codec's residue along where a hand went (stripes a cell or two wide, for
+    seconds) joined a card laid after it to the border: it is no arm, which is broad.
+    With the table calibrated, an arm reaches in over the table's edge (``outside``),
+    wherever the picture's border lies."""
+    gate, base = _gate_over_the_table()
+    streak = base.copy()
+    streak[0:150, 170:182] = 200  # 12 px: a cell and a half
+    streak[150:200, 150:200] = 240  # a card at its end
+    _rest(gate, streak, 0.1, 1.0)
+    assert not gate.arm_near(175, 175) and not gate.arm_near(176, 60)
+    gate, base = _gate_over_the_table()
+    outside = np.zeros((30, 40), bool)
+    outside[:, 30:] = True  # the table ends 240 px across
+    gate.outside = outside
+    reaching = base.copy()
+    reaching[100:190, 140:260] = 200  # in over the table's edge, clear of the border
+    _rest(gate, reaching, 0.1, 1.0)
+    assert gate.arm_near(170, 140)
+    gate.outside = None  # the same, uncalibrated: a patch in the middle of the picture
+    _rest(gate, base, 1.1, 1.5)
+    _rest(gate, reaching, 1.6, 2.5)
+    assert not gate.arm_near(170, 140)
 
 
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():

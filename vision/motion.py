@@ -87,6 +87,19 @@ HISTORY = 64
 # A region read beside a moving hand is offered again once the hand has gone
 # (MotionGate.mark_read), for at most CLEAR_HOLD_S of a hand that stays beside it
 CLEAR_HOLD_S = 1.0
+# An arm at rest (MotionGate.arm_near): a change from the table as it lies still
+# (MotionGate's base) that reaches the picture's border, or past the table's edge
+# (MotionGate.outside), is something that reached in over the table, an arm; a card
+# laid or taken away changes a patch inside the table, clear of its edge. Whatever an
+# arm lies over is covered, not gone, however still the arm rests; after ARM_HOLD_S
+# resting it is taken for the table as it is now (an elbow left on the table's edge).
+ARM_HOLD_S = 15.0
+# ... an arm is broad: a change is one only where it holds a core ARM_CORE_MM across (a
+# forearm is some 85 mm, a palm more) that reaches the border or off the table. The
+# thin residue a video codec leaves along the edges of a hand that has gone (stripes
+# a cell or two wide, 18 levels off the table for seconds) joined to the border a
+# card laid after it, which was then taken for an arm: the live check missed moves.
+ARM_CORE_MM = 30.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -163,6 +176,15 @@ class MotionGate:
         # reference (mark_read's clear_px); NaN: not held
         self._held_since: NDArray[np.float64] | None = None
         self._read_at: NDArray[np.float64] | None = None
+        # the table as it lies still, an arm resting over it left out (_arms), the
+        # cells an arm lies over now, and since when each has
+        self._base: NDArray[np.uint8] | None = None
+        self._arm: NDArray[np.bool_] | None = None
+        self._arm_still: NDArray[np.bool_] | None = None  # of arms nothing of which moves now
+        self._arm_since: NDArray[np.float64] | None = None
+        # the cells of the small copy that lie off the table (the caller sets them once
+        # the table is calibrated); None: the picture's border alone
+        self.outside: NDArray[np.bool_] | None = None
 
     def _small(
         self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
@@ -222,12 +244,17 @@ class MotionGate:
         self._history.append((t, small))
         if self._reference is None or self._reference.shape != small.shape:
             self._reference = None
+            self._base = None
+            self._arms(t, small, moving_now)
             return Look(full=True)
         changed = cv2.absdiff(small, self._reference) > self.level
         if np.count_nonzero(changed) > self.new_scene * changed.size:
             # most of the picture is new (another photo of a folder, the light switched
             # on, the camera knocked): read it whole, moving or not
+            self._base = None
+            self._arms(t, small, moving_now)
             return Look(full=True)
+        self._arms(t, small, moving_now)
         still = (changed if self.stills else changed & (moving_now == 0)).astype(np.uint8)
         regions: list[Box] = []
         if still.any():
@@ -249,6 +276,81 @@ class MotionGate:
                 regions.append(self._box(int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i])))
         sweep = None if regions else self._due_tile(t)
         return Look(full=False, regions=tuple(regions), sweep=sweep)
+
+    def _arms(self, t: float, small: NDArray[np.uint8], moving_now: NDArray[np.uint8]) -> None:
+        """Bring the table as it lies still (``_base``) and the arms over it
+        (``_arm``) up to this frame: every change from the base that reaches the
+        picture's border or lies off the table (:attr:`outside`) is an arm, moving or
+        resting, and stays out of the base for ``ARM_HOLD_S`` at most; every other
+        cell that does not move now is the table as it lies (a card laid, a card
+        taken away, the light drifting). A fresh base (the first frame, a new scene)
+        is the frame as it is."""
+        if self.stills:
+            return  # a folder's photographs: no hand rests over one
+        base = self._base
+        if base is None or base.shape != small.shape:
+            self._base = small.copy()
+            self._arm = np.zeros(small.shape, bool)
+            self._arm_still = self._arm
+            self._arm_since = np.full(small.shape, np.nan, np.float64)
+            return
+        assert self._arm_since is not None
+        diff = (cv2.absdiff(small, base) > self.level).astype(np.uint8)
+        arm = still = np.zeros(small.shape, bool)
+        if diff.any():
+            # bits a cell apart are one change (a sleeve's fold, a shadow's edge)
+            grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
+            k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+            core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+            edge = self._edge(small.shape)
+            if (core[edge] > 0).any():
+                n, labels = cv2.connectedComponents(grown, connectivity=8)
+                # the changes whose broad core reaches the edge (the core lies in
+                # them), each whole
+                held = np.unique(labels[edge & (core > 0)])
+                reached = np.zeros(n, bool)
+                reached[held[held > 0]] = True
+                arm = reached[labels] & (diff > 0)
+                # ... and those of them nothing of which moves in this frame
+                stirring = np.unique(labels[(moving_now > 0) & (grown > 0)])
+                reached[stirring] = False
+                still = reached[labels] & (diff > 0)
+        since = self._arm_since
+        since[~arm] = np.nan
+        since[arm & np.isnan(since)] = t
+        # an arm resting longer than ARM_HOLD_S: the table as it is now
+        stale = arm & (t - since >= ARM_HOLD_S)
+        arm &= ~stale
+        table = (~arm & (moving_now == 0)) | stale
+        base[table] = small[table]
+        self._arm, self._arm_still = arm, still & ~stale
+
+    def _edge(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
+        """The cells an arm comes in over: the picture's border, and what lies off
+        the table (:attr:`outside`)."""
+        edge = np.zeros(shape, bool)
+        edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+        if self.outside is not None and self.outside.shape == shape:
+            edge |= self.outside
+        return edge
+
+    def arm_near(
+        self, x_px: float, y_px: float, *, radius_px: float | None = None, still: bool = False
+    ) -> bool:
+        """Does an arm (moving or resting: ``ARM_HOLD_S``) lie within ``radius_px``
+        (default: three cells) of this pixel now? With ``still``, an arm nothing of
+        which moves in this frame: a hand resting on a card (a card in it, held still
+        over the table, is not laid yet), not one going out, its player's broad
+        shadow still over the card it left."""
+        arm = self._arm_still if still else self._arm
+        if arm is None:
+            return False
+        h, w = arm.shape
+        r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
+        cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
+        x0, x1 = max(0, cx - r), min(w, cx + r + 1)
+        y0, y1 = max(0, cy - r), min(h, cy + r + 1)
+        return x0 < x1 and y0 < y1 and bool(arm[y0:y1, x0:x1].any())
 
     def _span_back(self, t: float) -> NDArray[np.uint8] | None:
         """The newest small copy taken ``LIGHT_SPAN_S`` or more before ``t``, where it is

@@ -54,6 +54,7 @@ __all__ = [
     "VideoInfo",
     "pace",
     "render_video",
+    "rested",
     "script_frames",
 ]
 
@@ -87,7 +88,9 @@ class Action:
     ``place`` lays the card there (face down with ``face_up=False``); ``move`` takes
     a card on the table there; ``remove`` takes it off the table, to a face-down pile
     at ``(x_mm, y_mm)`` when that lies on the table. ``seat`` is whose hand does it
-    (``None``: a hand from the south)."""
+    (``None``: a hand from the south). ``rest_s``: how long the hand then rests
+    still where it laid or took the card, its fingertips there and its arm over
+    whatever lies between there and its seat's edge, before it goes out."""
 
     t: float
     kind: str
@@ -97,12 +100,15 @@ class Action:
     angle_deg: float = 0.0
     seat: int | None = None
     face_up: bool = True
+    rest_s: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"action kind: expected one of {', '.join(KINDS)}, got {self.kind!r}")
         if not math.isfinite(self.t) or self.t < 0:
             raise ValueError(f"action time: expected a time >= 0, got {self.t!r}")
+        if not math.isfinite(self.rest_s) or self.rest_s < 0:
+            raise ValueError(f"action rest: expected a time >= 0, got {self.rest_s!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +122,11 @@ class VideoInfo:
     px_per_mm: float
 
 
-def gesture_times(kind: str) -> tuple[float, float]:
-    """Seconds a gesture takes before its card lands, and after."""
+def gesture_times(kind: str, rest_s: float = 0.0) -> tuple[float, float]:
+    """Seconds a gesture takes before its card lands, and after (its hand resting
+    ``rest_s``, then going out)."""
     before = REACH_S + (CARRY_S if kind != "place" else 0.0)
-    return before, LEAVE_S
+    return before, rest_s + LEAVE_S
 
 
 def pace(
@@ -134,9 +141,30 @@ def pace(
         if not step:
             continue
         before = max(gesture_times(a.kind)[0] for a in step)
+        after = max(gesture_times(a.kind, a.rest_s)[1] for a in step)
         t = round(clock + before, 3)
         out.extend(replace(a, t=t) for a in step)
-        clock = t + LEAVE_S + still_s
+        clock = t + after + still_s
+    return out
+
+
+def rested(actions: Sequence[Action], rest_s: float, every: int = 1) -> list[Action]:
+    """The script with every ``every``-th gesture's hand resting ``rest_s`` where it
+    laid or took its cards before it goes out (:attr:`Action.rest_s`), and what
+    follows it that much later: a player who keeps a hand on the cards a moment.
+
+    >>> a, b = Action(1.0, "place", "QH", 450, 260), Action(3.0, "place", "KH", 480, 260)
+    >>> [(x.t, x.rest_s) for x in rested([a, b], 1.5)]
+    [(1.0, 1.5), (4.5, 1.5)]
+    """
+    if not math.isfinite(rest_s) or rest_s < 0 or every < 1:
+        raise ValueError("rest_s must be a time >= 0 and every a count >= 1")
+    out: list[Action] = []
+    shift, times = 0.0, sorted({a.t for a in actions})
+    for k, t in enumerate(times):
+        rest = rest_s if k % every == 0 else 0.0
+        out.extend(replace(a, t=round(t + shift, 3), rest_s=rest) for a in actions if a.t == t)
+        shift += rest
     return out
 
 
@@ -380,6 +408,7 @@ class _Gesture:
     land: float  # the cards land at their new place
     end: float  # the hand has gone
     pick: float  # the cards are taken up (moves and removals; == start for places)
+    rest: float  # the hand rests still this long after the cards land, then goes out
     src: tuple[float, float]  # where the hand reaches first (mm)
     dst: tuple[float, float]  # where it lays or takes the cards (mm)
     entry: tuple[float, float]  # off the table, on the seat's side (mm)
@@ -440,7 +469,8 @@ def _gestures(
         groups.setdefault(a.t, []).append(a)
     for t, group in sorted(groups.items()):
         kind = "place" if all(a.kind == "place" for a in group) else "move"
-        before, after = gesture_times(kind)
+        rest = max(a.rest_s for a in group)
+        before, after = gesture_times(kind, rest)
         dst = (group[0].x_mm, group[0].y_mm)
         if kind == "place":
             src = dst
@@ -466,6 +496,7 @@ def _gestures(
                 t,
                 t + after,
                 t - before + REACH_S,
+                rest,
                 src,
                 dst,
                 entry,
@@ -736,8 +767,8 @@ def script_frames(
             u = _ease((t - g.pick) / CARRY_S)
             hand = _lerp(g.src, g.dst, u)
             carried = g.actions
-        else:  # going out
-            u = _ease((t - g.land) / LEAVE_S)
+        else:  # resting where it laid or took the cards, then going out
+            u = _ease(max(0.0, t - g.land - g.rest) / LEAVE_S)
             hand = _lerp(g.dst, g.entry, u)
             carried = [a for a in g.actions if a.kind == "remove" and not on_table(a.x_mm, a.y_mm)]
         if all(a.kind == "place" for a in g.actions) and t < g.land:

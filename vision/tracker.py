@@ -10,9 +10,9 @@ table). The tracker turns this into the few events the referee needs:
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
   frames) while its spot was visible (frames where something moves over the
-  spot do not count as absence, nor do frames in which a card laid after it lies
-  over its spot: a show row or a play row, each card half covering the one
-  before).
+  spot, or an arm rests over it, do not count as absence, nor do frames in which
+  a card laid after it lies over its spot: a show row or a play row, each card
+  half covering the one before).
 
 A card read from one corner only, where a placed card lies that is not read in
 that frame, is taken for that card misread (its other corner covered by the card
@@ -247,7 +247,8 @@ class Tracker:
         the second thing in its place: whether anything changes over a spot, a
         change of light too (a card read under a broad shadow moving off it lies
         still, but a card missing under a smoothly shaded sleeve that moves may be
-        under it; ``MotionGate.moving_near(light=…)``). ``looked=False`` marks a frame that was
+        under it; ``MotionGate.moving_near(light=…)``), or whether an arm lies over it,
+        still or not (``MotionGate.arm_near``). ``looked=False`` marks a frame that was
         not read afresh (its sightings repeat the last reading because nothing
         changed): it confirms what was seen but is no evidence that anything is
         missing. ``looked(x, y)`` says it spot by spot,

@@ -184,6 +184,8 @@ class TableWatcher:
         # the markers' bounds (x0, x1, y0, y1), for the calibration they are of (_recheck)
         self._marker_bounds: tuple[Calibration, list[tuple[float, float, float, float]]] | None
         self._marker_bounds = None
+        # the calibration and frame size the gate's cells off the table are of
+        self._outside_of: tuple[int, int, int] | None = None
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -194,6 +196,31 @@ class TableWatcher:
         self.recognizer.calibration = cal
         self._spots.clear()  # remembered in pixels; positions are millimetres from now on
         return cal.error_mm
+
+    def _off_table(self, h: int, w: int) -> None:
+        """Tell the motion gate which of its cells lie off the table
+        (:attr:`MotionGate.outside`: an arm reaches in over the table's edge), once
+        for each calibration and frame size."""
+        cal = self.recognizer.calibration
+        if cal is None or self.layout is None:
+            self.gate.outside, self._outside_of = None, None
+            return
+        s = self.gate.shrink
+        key = (id(cal), h, w)
+        if self._outside_of == key:
+            return
+        sh, sw = max(1, h // s), max(1, w // s)
+        ys, xs = np.mgrid[0:sh, 0:sw]
+        centres = np.stack([(xs.ravel() + 0.5) * s, (ys.ravel() + 0.5) * s], axis=1)
+        mm = cal.to_mm(centres.astype(np.float64))
+        off = (
+            (mm[:, 0] < 0)
+            | (mm[:, 0] > self.layout.width_mm)
+            | (mm[:, 1] < 0)
+            | (mm[:, 1] > self.layout.depth_mm)
+        )
+        self.gate.outside = off.reshape(sh, sw)
+        self._outside_of = key
 
     def take_notes(self) -> list[tuple[str, str]]:
         """What the installer should hear since last asked, once each: ``(kind,
@@ -476,6 +503,7 @@ class TableWatcher:
         # the table's scale sets the gate's shade test's lengths (MotionGate.px_per_mm)
         index_px = self.recognizer.index_px
         self.gate.px_per_mm = None if index_px is None else index_px / INDEX_D_MM
+        self._off_table(image.shape[0], image.shape[1])
         look = self.gate.look(t, picture, small)
         # the camera moved: what was read before lies elsewhere in the frame now
         moved = self._recheck(t, image, look.full, look.regions)
@@ -508,18 +536,31 @@ class TableWatcher:
         half_card = 0.5 * CARD_WIDTH_D * (index_d or UNCALIBRATED_D)
 
         def settling(x: float, y: float) -> bool:
+            # something moving near, or a hand resting there (MotionGate.arm_near)
             busy = moving.get((x, y))
             if busy is None:
-                busy = moving[x, y] = self.gate.moving_near(*to_px(x, y), t, radius_px=half_card)
+                px = to_px(x, y)
+                busy = moving[x, y] = self.gate.moving_near(
+                    *px, t, radius_px=half_card
+                ) or self.gate.arm_near(*px, radius_px=half_card, still=True)
             return busy
 
+        def resting(x: float, y: float) -> bool:  # an arm over it, moving or not
+            return self.gate.arm_near(*to_px(x, y), radius_px=half_card)
+
         def covering(x: float, y: float) -> bool:  # a change of light too (MotionGate.shade)
-            return self.gate.moving_near(*to_px(x, y), t, radius_px=half_card, light=True)
+            px = to_px(x, y)
+            return self.gate.moving_near(*px, t, radius_px=half_card, light=True) or resting(x, y)
 
         full = look.full or moved
         rois: list[Box] = []
         if not full:
-            spots = [to_px(x, y) for x, y in self.tracker.wanted(t) if not settling(x, y)]
+            # (a card missing under an arm resting over it is read once the arm goes)
+            spots = [
+                to_px(x, y)
+                for x, y in self.tracker.wanted(t)
+                if not settling(x, y) and not resting(x, y)
+            ]
             rois = self._regions(look.regions, spots, shape, index_d)
             cost = self._cost(shape, index_d)
             most = self.full_share * shape[0] * shape[1]
