@@ -92,7 +92,9 @@ CLEAR_HOLD_S = 1.0
 # (MotionGate.outside), is something that reached in over the table, an arm; a card
 # laid or taken away changes a patch inside the table, clear of its edge. Whatever an
 # arm lies over is covered, not gone, however still the arm rests; after ARM_HOLD_S
-# resting it is taken for the table as it is now (an elbow left on the table's edge).
+# resting it is taken for the table as it is now (an elbow left on the table's edge),
+# until the table it lay over is seen there again (the elbow lifted: no arm is left
+# behind, shaped like it, for as long again).
 ARM_HOLD_S = 15.0
 # ... an arm is broad: a change is one only where it holds a core ARM_CORE_MM across (a
 # forearm is some 85 mm, a palm more) that reaches the border or off the table. The
@@ -182,6 +184,10 @@ class MotionGate:
         self._arm: NDArray[np.bool_] | None = None
         self._arm_still: NDArray[np.bool_] | None = None  # of arms nothing of which moves now
         self._arm_since: NDArray[np.float64] | None = None
+        # the table an arm taken into the base after ARM_HOLD_S lay over, where it did:
+        # seen again, the arm has gone
+        self._under: NDArray[np.uint8] | None = None
+        self._under_set: NDArray[np.bool_] | None = None
         # the cells of the small copy that lie off the table (the caller sets them once
         # the table is calibrated); None: the picture's border alone
         self.outside: NDArray[np.bool_] | None = None
@@ -293,8 +299,16 @@ class MotionGate:
             self._arm = np.zeros(small.shape, bool)
             self._arm_still = self._arm
             self._arm_since = np.full(small.shape, np.nan, np.float64)
+            self._under = small.copy()
+            self._under_set = np.zeros(small.shape, bool)
             return
-        assert self._arm_since is not None
+        assert self._arm_since is not None and self._under is not None
+        assert self._under_set is not None
+        under, under_set = self._under, self._under_set
+        if under_set.any():  # an arm taken into the base has gone: the table as it was
+            back = under_set & (cv2.absdiff(small, under) <= self.level)
+            base[back] = small[back]
+            under_set[back] = False
         diff = (cv2.absdiff(small, base) > self.level).astype(np.uint8)
         arm = still = np.zeros(small.shape, bool)
         if diff.any():
@@ -322,6 +336,11 @@ class MotionGate:
         stale = arm & (t - since >= ARM_HOLD_S)
         arm &= ~stale
         table = (~arm & (moving_now == 0)) | stale
+        # what lay under an arm taken into the base; a change taken in otherwise is the
+        # table now, whatever lay there before
+        under_set[table & (diff > 0)] = False
+        under[stale] = base[stale]
+        under_set[stale] = True
         base[table] = small[table]
         self._arm, self._arm_still = arm, still & ~stale
 
