@@ -835,7 +835,8 @@ def test_an_arm_resting_longer_than_the_hold_is_the_table_as_it_is_now():
 
 def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_border():
     """A video codec's residue along where a hand went (stripes a cell or two wide, for
-    seconds) joined a card laid after it to the border: it is no arm, which is broad.
+    seconds) joined a card laid after it, and a row of cards taken away, to the
+    border: it is no arm, which is broad, and joins none to one.
     With the table calibrated, an arm reaches in over the table's edge (``outside``),
     wherever the picture's border lies."""
     gate, base = _gate_over_the_table()
@@ -844,6 +845,18 @@ def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_bo
     streak[150:200, 150:200] = 240  # a card at its end
     _rest(gate, streak, 0.1, 1.0)
     assert not gate.arm_near(175, 175) and not gate.arm_near(176, 60)
+    # a row of cards taken away, broad, joined to a broad patch at the border by a
+    # thin trail: the row is no arm, the patch is
+    gate, base = _gate_over_the_table()
+    row = base.copy()
+    row[40:105, 100:220] = 220
+    _rest(gate, row, 0.1, 0.5)
+    assert not gate.arm_near(160, 70)  # the row laid is no arm
+    gone = base.copy()
+    gone[105:165, 150:162] = 170  # the trail
+    gone[165:240, 120:200] = 170  # the patch, at the border
+    _rest(gate, gone, 0.6, 1.2)
+    assert not gate.arm_near(160, 70) and gate.arm_near(160, 220)
     gate, base = _gate_over_the_table()
     outside = np.zeros((30, 40), bool)
     outside[:, 30:] = True  # the table ends 240 px across
@@ -1186,6 +1199,39 @@ def test_the_trackers_sizes_follow_the_positions_units():
     assert watcher.try_calibrate(frames[0]) is not None
     watcher.process(0.2, frames[0])
     assert (watcher.tracker.still, watcher.tracker.card_width) == (15.0, 63.0)
+
+
+def test_the_gate_knows_what_lies_off_the_calibrated_table():
+    """An arm reaches in over the table's edge (MotionGate.outside): the watcher tells
+    the gate which of its cells lie more than OFF_TABLE_MM past it, once calibrated,
+    and nothing before."""
+    from vision.watch import OFF_TABLE_MM
+
+    frames = _frames(every=40, last=80)
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    watcher = TableWatcher(Recognizer(), layout=layout)
+    watcher.process(0.0, frames[0])
+    assert watcher.gate.outside is None
+    cal = calibrate(frames[0], layout)
+    watcher.recognizer.calibration = cal
+    watcher.process(0.1, frames[0])
+    outside = watcher.gate.outside
+    s = watcher.gate.shrink
+    assert outside is not None and outside.shape == (
+        frames[0].shape[0] // s,
+        frames[0].shape[1] // s,
+    )
+    ys, xs = np.mgrid[0 : outside.shape[0], 0 : outside.shape[1]]
+    mm = cal.to_mm(np.stack([(xs.ravel() + 0.5) * s, (ys.ravel() + 0.5) * s], axis=1))
+    x, y = mm[:, 0].reshape(outside.shape), mm[:, 1].reshape(outside.shape)
+    m = OFF_TABLE_MM
+    far = (
+        (x < -m - 5) | (y < -m - 5) | (x > layout.width_mm + m + 5) | (y > layout.depth_mm + m + 5)
+    )
+    near = (
+        (x > -m + 5) & (y > -m + 5) & (x < layout.width_mm + m - 5) & (y < layout.depth_mm + m - 5)
+    )
+    assert far.any() and outside[far].all() and not outside[near].any()
 
 
 def test_a_half_size_mask_is_brought_to_full_size_over_any_crop():

@@ -96,11 +96,12 @@ CLEAR_HOLD_S = 1.0
 # until the table it lay over is seen there again (the elbow lifted: no arm is left
 # behind, shaped like it, for as long again).
 ARM_HOLD_S = 15.0
-# ... an arm is broad: a change is one only where it holds a core ARM_CORE_MM across (a
-# forearm is some 85 mm, a palm more) that reaches the border or off the table. The
-# thin residue a video codec leaves along the edges of a hand that has gone (stripes
-# a cell or two wide, 18 levels off the table for seconds) joined to the border a
-# card laid after it, which was then taken for an arm: the live check missed moves.
+# ... an arm is broad: a change is one only where a core of it ARM_CORE_MM across (a
+# forearm is some 85 mm, a palm more) reaches the border or off the table, joined to
+# it through parts that broad. The thin residue a video codec leaves along the edges
+# of a hand that has gone (stripes a cell or two wide, 18 levels off the table for
+# seconds) joined to the border a card laid after it, and a row of cards taken
+# away: taken for an arm, the live check missed a move and four removals.
 ARM_CORE_MM = 30.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
@@ -318,17 +319,20 @@ class MotionGate:
             core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             edge = self._edge(small.shape)
             if (core[edge] > 0).any():
-                n, labels = cv2.connectedComponents(grown, connectivity=8)
-                # the changes whose broad core reaches the edge (the core lies in
-                # them), each whole
+                # the broad changes that reach the edge, joined by broad parts alone (a
+                # codec's thin trail joined a row of cards taken away to the border, and
+                # their spots were an arm until the trail faded), a cell round them
+                n, labels = cv2.connectedComponents(core, connectivity=8)
                 held = np.unique(labels[edge & (core > 0)])
                 reached = np.zeros(n, bool)
                 reached[held[held > 0]] = True
-                arm = reached[labels] & (diff > 0)
+                reached[0] = False
+                ring = np.ones((3, 3), np.uint8)
+                arm = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
                 # ... and those of them nothing of which moves in this frame
-                stirring = np.unique(labels[(moving_now > 0) & (grown > 0)])
-                reached[stirring] = False
-                still = reached[labels] & (diff > 0)
+                reached[np.unique(labels[(moving_now > 0) & (core > 0)])] = False
+                reached[0] = False
+                still = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
         since = self._arm_since
         since[~arm] = np.nan
         since[arm & np.isnan(since)] = t

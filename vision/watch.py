@@ -93,6 +93,10 @@ DOUBTS = 4
 # afresh every few pixels), unless the markers moved this far or more
 NOTE_S = 60.0
 LOUD_PX = 20.0
+# The motion gate's cells this far past the table's edge lie off it (_off_table): an arm
+# reaching in crosses them; a card laid at the edge, blurred a cell or two, does not
+# reach them (it would be taken for an arm, and wait up to ARM_HOLD_S to be placed)
+OFF_TABLE_MM = 20.0
 
 
 def _moves(
@@ -198,9 +202,10 @@ class TableWatcher:
         return cal.error_mm
 
     def _off_table(self, h: int, w: int) -> None:
-        """Tell the motion gate which of its cells lie off the table
-        (:attr:`MotionGate.outside`: an arm reaches in over the table's edge), once
-        for each calibration and frame size."""
+        """Tell the motion gate which of its cells lie off the table, more than
+        ``OFF_TABLE_MM`` past its edge (:attr:`MotionGate.outside`: an arm reaches in
+        over the table's edge, a card laid at it does not reach so far), once for each
+        calibration and frame size."""
         cal = self.recognizer.calibration
         if cal is None or self.layout is None:
             self.gate.outside, self._outside_of = None, None
@@ -213,11 +218,12 @@ class TableWatcher:
         ys, xs = np.mgrid[0:sh, 0:sw]
         centres = np.stack([(xs.ravel() + 0.5) * s, (ys.ravel() + 0.5) * s], axis=1)
         mm = cal.to_mm(centres.astype(np.float64))
+        m = OFF_TABLE_MM  # a card laid at the very edge reaches no further
         off = (
-            (mm[:, 0] < 0)
-            | (mm[:, 0] > self.layout.width_mm)
-            | (mm[:, 1] < 0)
-            | (mm[:, 1] > self.layout.depth_mm)
+            (mm[:, 0] < -m)
+            | (mm[:, 0] > self.layout.width_mm + m)
+            | (mm[:, 1] < -m)
+            | (mm[:, 1] > self.layout.depth_mm + m)
         )
         self.gate.outside = off.reshape(sh, sw)
         self._outside_of = key
