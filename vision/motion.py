@@ -192,6 +192,8 @@ class MotionGate:
         # the cells of the small copy that lie off the table (the caller sets them once
         # the table is calibrated); None: the picture's border alone
         self.outside: NDArray[np.bool_] | None = None
+        # the last edge made (_edge), with the shape and outside it was made for
+        self._edges: tuple[tuple[tuple[int, int], int], NDArray[np.bool_]] | None = None
 
     def _small(
         self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
@@ -310,29 +312,34 @@ class MotionGate:
             back = under_set & (cv2.absdiff(small, under) <= self.level)
             base[back] = small[back]
             under_set[back] = False
-        diff = (cv2.absdiff(small, base) > self.level).astype(np.uint8)
+        diff = cv2.threshold(cv2.absdiff(small, base), self.level, 1, cv2.THRESH_BINARY)[1]
+        if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm
+            if self._arm is None or self._arm.shape != small.shape or self._arm.any():
+                self._arm = self._arm_still = np.zeros(small.shape, bool)
+                self._arm_since.fill(np.nan)
+            np.copyto(base, small, where=moving_now == 0)
+            return
         arm = still = np.zeros(small.shape, bool)
-        if diff.any():
-            # bits a cell apart are one change (a sleeve's fold, a shadow's edge)
-            grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
-            k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
-            core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-            edge = self._edge(small.shape)
-            if (core[edge] > 0).any():
-                # the broad changes that reach the edge, joined by broad parts alone (a
-                # codec's thin trail joined a row of cards taken away to the border, and
-                # their spots were an arm until the trail faded), a cell round them
-                n, labels = cv2.connectedComponents(core, connectivity=8)
-                held = np.unique(labels[edge & (core > 0)])
-                reached = np.zeros(n, bool)
-                reached[held[held > 0]] = True
-                reached[0] = False
-                ring = np.ones((3, 3), np.uint8)
-                arm = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
-                # ... and those of them nothing of which moves in this frame
-                reached[np.unique(labels[(moving_now > 0) & (core > 0)])] = False
-                reached[0] = False
-                still = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
+        # bits a cell apart are one change (a sleeve's fold, a shadow's edge)
+        grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
+        k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+        core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        edge = self._edge(small.shape)
+        if (core[edge] > 0).any():
+            # the broad changes that reach the edge, joined by broad parts alone (a
+            # codec's thin trail joined a row of cards taken away to the border, and
+            # their spots were an arm until the trail faded), a cell round them
+            n, labels = cv2.connectedComponents(core, connectivity=8)
+            held = np.unique(labels[edge & (core > 0)])
+            reached = np.zeros(n, bool)
+            reached[held[held > 0]] = True
+            reached[0] = False
+            ring = np.ones((3, 3), np.uint8)
+            arm = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
+            # ... and those of them nothing of which moves in this frame
+            reached[np.unique(labels[(moving_now > 0) & (core > 0)])] = False
+            reached[0] = False
+            still = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
         since = self._arm_since
         since[~arm] = np.nan
         since[arm & np.isnan(since)] = t
@@ -351,10 +358,15 @@ class MotionGate:
     def _edge(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
         """The cells an arm comes in over: the picture's border, and what lies off
         the table (:attr:`outside`)."""
+        outside = self.outside if self.outside is not None and self.outside.shape == shape else None
+        key = (shape, id(outside))
+        if self._edges is not None and self._edges[0] == key:
+            return self._edges[1]
         edge = np.zeros(shape, bool)
         edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
-        if self.outside is not None and self.outside.shape == shape:
-            edge |= self.outside
+        if outside is not None:
+            edge |= outside
+        self._edges = (key, edge)
         return edge
 
     def arm_near(
