@@ -1134,11 +1134,18 @@ def _piece_blobs(
     redness = cv2.subtract(r, cv2.max(g, b))
     warm = _warmer(pic, r, b, k) if pic.warm_ink else None
     off = _doubled_at(off_paper, origin, gray.shape)
-    if pic.index_d is not None:
+    px, py, pw, ph = cv2.boundingRect(cv2.bitwise_not(off))  # the paper's box
+    if pic.index_d is not None and pw and ph:
         # a calibrated camera's window, three index sizes, still reaches off a card
         # round its corner index, a third to a half of it on the cloth: on paper its
-        # mean is the paper's alone (_paper_mean)
-        background = _paper_mean(gray, background, off, k)
+        # mean is the paper's alone (_paper_mean), over the paper's box and as far
+        # round it as the window looks
+        look = k // 2 + 1
+        bx0, by0 = max(0, px - look), max(0, py - look)
+        bx1, by1 = min(gray.shape[1], px + pw + look), min(gray.shape[0], py + ph + look)
+        background[by0:by1, bx0:bx1] = _paper_mean(
+            gray[by0:by1, bx0:bx1], background[by0:by1, bx0:bx1], off[by0:by1, bx0:bx1], k
+        )
     darker = cv2.subtract(background, gray)  # how much darker than its surroundings
     # On paper, ink must also be darker than the paper next to it (see above); off
     # paper that test is void (255). The red and dark bars are put to the least of
@@ -1146,7 +1153,6 @@ def _piece_blobs(
     under = np.full(gray.shape, 255, np.uint8)
     # the closing only over the paper's box and as far round it as the closing looks:
     # every paper pixel's closing is the whole crop's
-    px, py, pw, ph = cv2.boundingRect(cv2.bitwise_not(off))
     if pw and ph:
         look = INK_CLOSE - 1
         cx0, cy0 = max(0, px - look), max(0, py - look)
