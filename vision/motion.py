@@ -1,6 +1,6 @@
 """Cheap motion analysis on a small grey copy of each frame.
 
-Three uses in the live loop:
+Four uses in the live loop:
 
 * **what to read**: the gate keeps a *reference*, the small copy as it was when
   each part of the frame was last read, and says which parts now differ from it
@@ -16,6 +16,10 @@ Three uses in the live loop:
   that is taken away leaves a still table behind, and its absence counts. A broad
   soft shadow moving over a spot (a player leaning back) is a change of light, not
   motion there (``shade``): the card under it lies still;
+* **an arm at rest**: a broad change from the table as it lies still that reaches in
+  over the picture's border or the table's edge is an arm, moving or not
+  (:meth:`MotionGate.arm_near`): a card under it is covered, not gone, and a card
+  under a resting hand is not laid yet;
 * **a slow sweep**: on a frame where nothing is read, one tile of a grid over the
   frame that has not been read for ``refresh_s`` is offered for reading, so that
   every part of the table is read afresh now and then even if the gate never saw
@@ -96,6 +100,12 @@ CLEAR_HOLD_S = 1.0
 # until the table it lay over is seen there again (the elbow lifted: no arm is left
 # behind, shaped like it, for as long again).
 ARM_HOLD_S = 15.0
+# ... and a card near an arm at rest is not laid yet (arm_near(still=True)) for at
+# most ARM_REST_S of the rest: a change of the base's own making (an arm in the
+# picture when the base was taken, the light switched on over one) is taken for an
+# arm at rest too, and would hold a card laid there for ARM_HOLD_S; a hand resting
+# longer on a card has let it go
+ARM_REST_S = 3.0
 # ... an arm is broad: a change is one only where a core of it ARM_CORE_MM across (a
 # forearm is some 85 mm, a palm more) reaches the border or off the table, joined to
 # it through parts that broad. The thin residue a video codec leaves along the edges
@@ -193,7 +203,9 @@ class MotionGate:
         # the table is calibrated); None: the picture's border alone
         self.outside: NDArray[np.bool_] | None = None
         # the last edge made (_edge), with the shape and outside it was made for
-        self._edges: tuple[tuple[tuple[int, int], int], NDArray[np.bool_]] | None = None
+        self._edges: tuple[tuple[int, int], NDArray[np.bool_] | None, NDArray[np.bool_]] | None = (
+            None
+        )
 
     def _small(
         self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
@@ -288,12 +300,14 @@ class MotionGate:
 
     def _arms(self, t: float, small: NDArray[np.uint8], moving_now: NDArray[np.uint8]) -> None:
         """Bring the table as it lies still (``_base``) and the arms over it
-        (``_arm``) up to this frame: every change from the base that reaches the
-        picture's border or lies off the table (:attr:`outside`) is an arm, moving or
-        resting, and stays out of the base for ``ARM_HOLD_S`` at most; every other
-        cell that does not move now is the table as it lies (a card laid, a card
-        taken away, the light drifting). A fresh base (the first frame, a new scene)
-        is the frame as it is."""
+        (``_arm``) up to this frame: every change from the base whose broad core
+        (``ARM_CORE_MM``) reaches the picture's border or the cells off the table
+        (:attr:`outside`), joined to it through parts that broad, is an arm, moving
+        or resting, and stays out of the base for ``ARM_HOLD_S`` at most (what lay
+        under it kept, to take back when it is seen again); every other cell that
+        does not move now is the table as it lies (a card laid, a card taken away,
+        the light drifting). A fresh base (the first frame, a new scene, the camera
+        moved: :meth:`reset_base`) is the frame as it is."""
         if self.stills:
             return  # a folder's photographs: no hand rests over one
         base = self._base
@@ -349,24 +363,31 @@ class MotionGate:
         table = (~arm & (moving_now == 0)) | stale
         # what lay under an arm taken into the base; a change taken in otherwise is the
         # table now, whatever lay there before
-        under_set[table & (diff > 0)] = False
-        under[stale] = base[stale]
-        under_set[stale] = True
+        under_set[table & ~stale & (diff > 0)] = False
+        new = stale & ~under_set  # (taken in a second time: what lay under it stays)
+        under[new] = base[new]
+        under_set[new] = True
         base[table] = small[table]
-        self._arm, self._arm_still = arm, still & ~stale
+        self._arm, self._arm_still = arm, still & ~stale & (t - since < ARM_REST_S)
+
+    def reset_base(self) -> None:
+        """Take the next frame for the table as it lies (the camera moved: what lay
+        still lies elsewhere in the picture now)."""
+        self._base = None
 
     def _edge(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
         """The cells an arm comes in over: the picture's border, and what lies off
         the table (:attr:`outside`)."""
         outside = self.outside if self.outside is not None and self.outside.shape == shape else None
-        key = (shape, id(outside))
-        if self._edges is not None and self._edges[0] == key:
-            return self._edges[1]
+        if self._edges is not None:
+            was_shape, was_outside, edge = self._edges
+            if was_shape == shape and was_outside is outside:
+                return edge
         edge = np.zeros(shape, bool)
         edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
         if outside is not None:
             edge |= outside
-        self._edges = (key, edge)
+        self._edges = (shape, outside, edge)
         return edge
 
     def arm_near(

@@ -513,6 +513,8 @@ class TableWatcher:
         look = self.gate.look(t, picture, small)
         # the camera moved: what was read before lies elsewhere in the frame now
         moved = self._recheck(t, image, look.full, look.regions)
+        if moved:
+            self.gate.reset_base()  # and the table as it lay still, with it
         if self._lost:
             # moved past calibrating afresh: a place read now would be a wrong one (every
             # card "moved", or laid in another zone); nothing is told until it can be
