@@ -330,7 +330,7 @@ class MotionGate:
         if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm
             if self._arm is None or self._arm.shape != small.shape or self._arm.any():
                 self._arm = self._arm_still = np.zeros(small.shape, bool)
-                self._arm_since.fill(np.nan)
+            self._arm_since.fill(np.nan)  # (an arm taken in last frame too)
             np.copyto(base, small, where=moving_now == 0)
             return
         arm = still = np.zeros(small.shape, bool)
@@ -360,6 +360,7 @@ class MotionGate:
         # an arm resting longer than ARM_HOLD_S: the table as it is now
         stale = arm & (t - since >= ARM_HOLD_S)
         arm &= ~stale
+        since[stale] = np.nan  # an arm there again (the elbow moving) starts its own time
         table = (~arm & (moving_now == 0)) | stale
         # what lay under an arm taken into the base; a change taken in otherwise is the
         # table now, whatever lay there before
