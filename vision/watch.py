@@ -189,7 +189,7 @@ class TableWatcher:
         self._marker_bounds: tuple[Calibration, list[tuple[float, float, float, float]]] | None
         self._marker_bounds = None
         # the calibration and frame size the gate's cells off the table are of
-        self._outside_of: tuple[int, int, int] | None = None
+        self._outside_of: tuple[Calibration, int, int] | None = None
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -211,8 +211,8 @@ class TableWatcher:
             self.gate.outside, self._outside_of = None, None
             return
         s = self.gate.shrink
-        key = (id(cal), h, w)
-        if self._outside_of == key:
+        was = self._outside_of
+        if was is not None and was[0] is cal and was[1:] == (h, w):
             return
         sh, sw = max(1, h // s), max(1, w // s)
         ys, xs = np.mgrid[0:sh, 0:sw]
@@ -226,7 +226,7 @@ class TableWatcher:
             | (mm[:, 1] > self.layout.depth_mm + m)
         )
         self.gate.outside = off.reshape(sh, sw)
-        self._outside_of = key
+        self._outside_of = (cal, h, w)
 
     def take_notes(self) -> list[tuple[str, str]]:
         """What the installer should hear since last asked, once each: ``(kind,
