@@ -54,6 +54,7 @@ Look(full=False, regions=(), sweep=None)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -399,15 +400,22 @@ class MotionGate:
         which moves in this frame: a hand resting on a card (a card in it, held still
         over the table, is not laid yet), not one going out, its player's broad
         shadow still over the card it left."""
-        arm = self._arm_still if still else self._arm
-        if arm is None:
-            return False
-        h, w = arm.shape
+        cells = self._near(self._arm_still if still else self._arm, x_px, y_px, radius_px)
+        return cells is not None and bool(cells.any())
+
+    def _near(
+        self, grid: NDArray[Any] | None, x_px: float, y_px: float, radius_px: float | None
+    ) -> NDArray[Any] | None:
+        """The cells of one of the gate's grids within ``radius_px`` (default: three
+        cells) of a pixel; ``None`` where there is no grid or no cell there."""
+        if grid is None:
+            return None
+        h, w = grid.shape
         r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
         cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
         x0, x1 = max(0, cx - r), min(w, cx + r + 1)
         y0, y1 = max(0, cy - r), min(h, cy + r + 1)
-        return x0 < x1 and y0 < y1 and bool(arm[y0:y1, x0:x1].any())
+        return grid[y0:y1, x0:x1] if x0 < x1 and y0 < y1 else None
 
     def _span_back(self, t: float) -> NDArray[np.uint8] | None:
         """The newest small copy taken ``LIGHT_SPAN_S`` or more before ``t``, where it is
@@ -560,16 +568,7 @@ class MotionGate:
         by the gate's level is), unless ``light``: did anything change there, light
         or not (a card missing under a smoothly shaded sleeve that moves may be
         covered)."""
-        last = self._last_moved if light else self._last_stirred
-        if last is None:
-            return False
-        h, w = last.shape
-        r = 3 if radius_px is None else max(1, round(radius_px / self.shrink))
-        cx, cy = int(x_px / self.shrink), int(y_px / self.shrink)
-        x0, x1 = max(0, cx - r), min(w, cx + r + 1)
-        y0, y1 = max(0, cy - r), min(h, cy + r + 1)
-        if x0 >= x1 or y0 >= y1:
-            return False
+        cells = self._near(self._last_moved if light else self._last_stirred, x_px, y_px, radius_px)
         # some cell moved within memory_s: the latest did (t - v falls as v rises, and
         # so does its rounding), with no array of differences made
-        return bool(t - float(last[y0:y1, x0:x1].max()) <= self.memory_s)
+        return cells is not None and bool(t - float(cells.max()) <= self.memory_s)
