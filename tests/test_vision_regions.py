@@ -833,6 +833,50 @@ def test_an_arm_resting_longer_than_the_hold_is_the_table_as_it_is_now():
     assert not gate.arm_near(175, 100) and not gate.arm_near(175, 100, still=True)
 
 
+def test_an_arm_in_the_first_frame_that_goes_leaves_no_arm_behind():
+    """The base is the first frame: an arm in it that goes leaves a change of its
+    shape reaching the border, outlined in the base, not in the picture now. It is no
+    arm (it held the cards it had lain over for ``ARM_HOLD_S``, a card laid there
+    ``ARM_REST_S``): the table is as it is now, at once."""
+    gate = MotionGate(refresh_s=100.0)
+    table = _table()
+    table[60:110, 150:200] = 240  # a card the arm lay over
+    _rest(gate, _arm_in(table), 0.0, 0.5)
+    _rest(gate, table, 0.6, 0.9)  # the arm goes
+    assert not gate.arm_near(175, 100) and not gate.arm_near(175, 40, still=True)
+    # ... and an arm that comes in again is one
+    _rest(gate, _arm_in(table), 1.0, 1.5)
+    assert gate.arm_near(175, 100, still=True)
+
+
+def _leaning(frame: np.ndarray) -> np.ndarray:
+    """``frame`` under a player's head and shoulders leaning in over the table from
+    its top edge: a broad shadow, a third darker, its edge blurred over 30 px."""
+    alpha = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(alpha, (160, 0), (160, 130), 0, 0, 360, 1.0, -1)
+    alpha = cv2.GaussianBlur(alpha, (0, 0), 30)
+    return (frame * (1 - 0.33 * alpha[:, :, None])).astype(np.uint8)
+
+
+def test_a_player_leaning_still_over_the_table_is_no_arm_but_a_hand_in_the_shadow_is():
+    """A broad soft shadow reaching in over the border and lying still (a player
+    leaning over the table to watch) is a change of light alone: no arm, so a card
+    taken away from under it is gone and a card laid there is laid (as an arm at rest
+    it held both). A hand resting in the shadow is an arm all the same."""
+    gate, base = _gate_over_the_table()
+    card = base.copy()
+    card[60:110, 150:200] = 240
+    _rest(gate, card, 0.1, 0.5)
+    shaded = _leaning(card)
+    assert int(card[5, 160, 0]) - int(shaded[5, 160, 0]) > 18  # a change by the gate's level
+    _rest(gate, shaded, 0.6, 1.5)
+    assert not gate.arm_near(175, 85) and not gate.arm_near(175, 85, still=True)
+    _rest(gate, _leaning(base), 1.6, 2.0)  # the card taken away from under it
+    assert not gate.arm_near(175, 85)
+    _rest(gate, _arm_in(_leaning(base)), 2.1, 3.0)
+    assert gate.arm_near(175, 100, still=True)
+
+
 def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_border():
     """A video codec's residue along where a hand went (stripes a cell or two wide, for
     seconds) joined a card laid after it, and a row of cards taken away, to the

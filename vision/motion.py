@@ -54,7 +54,7 @@ Look(full=False, regions=(), sweep=None)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -114,6 +114,14 @@ ARM_REST_S = 3.0
 # seconds) joined to the border a card laid after it, and a row of cards taken
 # away: taken for an arm, the live check missed a move and four removals.
 ARM_CORE_MM = 30.0
+# ... and a change of the base's own making is no arm (MotionGate._no_arm): an arm in
+# the picture when the base was taken (the first frame, the camera moved) that has
+# gone leaves a change of its shape, outlined in the base, not in the picture now:
+# GHOST_SIDE times as many of its outline's cells (GHOST_MIN_CELLS at least) are
+# edges GHOST_SIDE times steeper in the base than now. It held every card it had lain
+# over for ARM_HOLD_S, and a card laid there ARM_REST_S.
+GHOST_SIDE = 2.0
+GHOST_MIN_CELLS = 4
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -133,6 +141,36 @@ def _sharp(
     edge = cv2.threshold(rough, detail, 1.0, cv2.THRESH_BINARY)[1].astype(np.uint8)
     k = 2 * reach + 1
     return cv2.dilate(edge, np.ones((k, k), np.uint8))
+
+
+def _slope(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """How steeply the grey level climbs at each cell, in levels a cell."""
+    g = grey.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    return cast(NDArray[np.float32], (np.abs(gx) + np.abs(gy)) / 8.0)
+
+
+def _ghost(
+    now: NDArray[np.uint8], base: NDArray[np.uint8], part: NDArray[np.bool_], level: int
+) -> bool:
+    """Is the change ``part`` (a patch where ``now`` differs from ``base``) outlined in
+    the base alone: something that lay there and has gone, not something there now?
+    Along the patch's outline (a cell either side, the picture's own border left
+    out), each cell whose edge (a climb of a quarter of ``level`` a cell or more) is
+    ``GHOST_SIDE`` times steeper in one picture than in the other counts for that
+    picture; a ghost is outlined ``GHOST_SIDE`` times as often in the base."""
+    ring = np.ones((3, 3), np.uint8)
+    u8 = part.view(np.uint8)
+    outline = (cv2.dilate(u8, ring) > 0) & (cv2.erode(u8, ring, borderValue=1) == 0)
+    outline[0, :] = outline[-1, :] = outline[:, 0] = outline[:, -1] = False
+    if not outline.any():
+        return False
+    a, b = _slope(now)[outline], _slope(base)[outline]
+    steep = level / 4.0
+    in_now = int(np.count_nonzero((a >= steep) & (a > GHOST_SIDE * b)))
+    in_base = int(np.count_nonzero((b >= steep) & (b > GHOST_SIDE * a)))
+    return in_base >= GHOST_MIN_CELLS and in_base > GHOST_SIDE * in_now
 
 
 @dataclass(frozen=True)
@@ -355,6 +393,13 @@ class MotionGate:
             reached[np.unique(labels[(moving_now > 0) & (core > 0)])] = False
             reached[0] = False
             still = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
+            if still.any():
+                # ... less those that are no arm: one that was in the base and has gone
+                # (in the picture when the base was taken), a change of light alone
+                left = self._no_arm(small, base, labels, reached, grown)
+                if left is not None:
+                    arm &= ~left
+                    still &= ~left
         since = self._arm_since
         since[~arm] = np.nan
         since[arm & np.isnan(since)] = t
@@ -371,6 +416,48 @@ class MotionGate:
         under_set[new] = True
         base[table] = small[table]
         self._arm, self._arm_still = arm, still & ~stale & (t - since < ARM_REST_S)
+
+    def _no_arm(
+        self,
+        small: NDArray[np.uint8],
+        base: NDArray[np.uint8],
+        labels: NDArray[np.int32],
+        still: NDArray[np.bool_],
+        grown: NDArray[np.uint8],
+    ) -> NDArray[np.bool_] | None:
+        """The cells of the resting arms (the cores ``still`` marks among ``labels``)
+        that are no arm; ``None`` where all are. An arm lying over the table now
+        has its outline in this frame; an arm that was in the picture when the base
+        was taken, and has gone, leaves a change of the same shape whose outline lies
+        in the base alone (``GHOST_SIDE``): the table is as it is now, and the base
+        takes it at once, not after ``ARM_HOLD_S``. A change of light alone (a
+        player's head and shoulders leaning still over the table, a lamp) has no edge
+        of its own (the shade test, ``shade``, against the base): no arm either."""
+        cells = (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink  # per mm
+        sigma = SHADE_SIGMA_MM * cells
+        reach = max(1, round(SHADE_REACH_MM * cells))
+        pad = int(3 * sigma) + reach + 2
+        h, w = small.shape
+        left = None
+        ring = np.ones((3, 3), np.uint8)
+        for i in np.nonzero(still)[0].tolist():
+            ys, xs = np.nonzero(labels == i)
+            y0, y1 = max(0, int(ys.min()) - pad), min(h, int(ys.max()) + 1 + pad)
+            x0, x1 = max(0, int(xs.min()) - pad), min(w, int(xs.max()) + 1 + pad)
+            core = (labels[y0:y1, x0:x1] == i).view(np.uint8)
+            part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
+            now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
+            no = False
+            if self.shade is not None:
+                sharp = _sharp(now, was, self.shade, sigma, reach)
+                no = not sharp[part].any()  # a change of light alone
+            if not no:
+                no = _ghost(now, was, part, self.level)
+            if no:
+                if left is None:
+                    left = np.zeros((h, w), bool)
+                left[y0:y1, x0:x1] |= part
+        return left
 
     def reset_base(self) -> None:
         """Take the next frame for the table as it lies (the camera moved: what lay
