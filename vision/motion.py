@@ -143,6 +143,55 @@ def _sharp(
     return cv2.dilate(edge, np.ones((k, k), np.uint8))
 
 
+def _patches(
+    cells: NDArray[np.uint8],
+    n: int,
+    labels: NDArray[np.int32],
+    stats: NDArray[np.int32],
+    least: int,
+) -> list[tuple[int, int, int, int]]:
+    """The box (x0, y0, x1, y1) of the ``cells`` of each of the ``n`` - 1 patches that
+    ``labels`` marks (with ``stats``: their grown boxes), for each with ``least`` of
+    them. A few patches (a card laid, a hand's trail) one at a time, within each
+    one's box; many (sensor noise's specks) all at once."""
+    if n <= 32:
+        out = []
+        for i, (gx, gy, gw, gh, _) in enumerate(stats[1:].tolist(), start=1):
+            own = cv2.bitwise_and(
+                cells[gy : gy + gh, gx : gx + gw],
+                (labels[gy : gy + gh, gx : gx + gw] == i).view(np.uint8),
+            )
+            if cv2.countNonZero(own) >= least:
+                x, y, w, h = cv2.boundingRect(own)
+                out.append((gx + x, gy + y, gx + x + w, gy + y + h))
+        return out
+    ys, xs = np.nonzero(cells)
+    lab = labels[ys, xs]
+    count = np.bincount(lab, minlength=n)
+    x0 = np.full(n, cells.shape[1])
+    y0 = np.full(n, cells.shape[0])
+    x1 = np.zeros(n, np.int64)
+    y1 = np.zeros(n, np.int64)
+    np.minimum.at(x0, lab, xs)
+    np.minimum.at(y0, lab, ys)
+    np.maximum.at(x1, lab, xs + 1)
+    np.maximum.at(y1, lab, ys + 1)
+    return [
+        (int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i]))
+        for i in np.nonzero(count >= least)[0].tolist()
+    ]
+
+
+def _chosen(labels: NDArray[np.int32], chosen: NDArray[np.bool_]) -> NDArray[np.uint8]:
+    """1 at each cell whose label is ``chosen``, else 0: a table lookup where the
+    labels fit a byte (a tenth of the time of indexing by them)."""
+    if len(chosen) <= 256:
+        table = np.zeros(256, np.uint8)
+        table[: len(chosen)] = chosen
+        return cast(NDArray[np.uint8], cv2.LUT(labels.astype(np.uint8), table))
+    return chosen[labels].view(np.uint8)
+
+
 def _slope(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     """How steeply the grey level climbs at each cell, in levels a cell."""
     g = grey.astype(np.float32)
@@ -245,6 +294,7 @@ class MotionGate:
         self._edges: tuple[tuple[int, int], NDArray[np.bool_] | None, NDArray[np.bool_]] | None = (
             None
         )
+        self._edge_flat: tuple[NDArray[np.bool_], NDArray[np.intp]] | None = None
 
     def _small(
         self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
@@ -320,20 +370,8 @@ class MotionGate:
         if still.any():
             # one region per patch of change; bits within a cell or two of each other are one
             grown = cv2.dilate(still, np.ones((3, 3), np.uint8))
-            n, labels = cv2.connectedComponents(grown, connectivity=8)
-            ys, xs = np.nonzero(still)
-            lab = labels[ys, xs]
-            count = np.bincount(lab, minlength=n)
-            x0 = np.full(n, small.shape[1])
-            y0 = np.full(n, small.shape[0])
-            x1 = np.zeros(n, np.int64)
-            y1 = np.zeros(n, np.int64)
-            np.minimum.at(x0, lab, xs)
-            np.minimum.at(y0, lab, ys)
-            np.maximum.at(x1, lab, xs + 1)
-            np.maximum.at(y1, lab, ys + 1)
-            for i in np.nonzero(count >= self.min_cells)[0].tolist():
-                regions.append(self._box(int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i])))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            regions = [self._box(*b) for b in _patches(still, n, labels, stats, self.min_cells)]
         sweep = None if regions else self._due_tile(t)
         return Look(full=False, regions=tuple(regions), sweep=sweep)
 
@@ -377,22 +415,21 @@ class MotionGate:
         grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
         k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
         core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        edge = self._edge(small.shape)
-        if (core[edge] > 0).any():
+        at_edge = self._edge_at(small.shape)
+        if core.ravel()[at_edge].any():
             # the broad changes that reach the edge, joined by broad parts alone (a
             # codec's thin trail joined a row of cards taken away to the border, and
             # their spots were an arm until the trail faded), a cell round them
             n, labels = cv2.connectedComponents(core, connectivity=8)
-            held = np.unique(labels[edge & (core > 0)])
             reached = np.zeros(n, bool)
-            reached[held[held > 0]] = True
-            reached[0] = False
+            reached[labels.ravel()[at_edge]] = True
+            reached[0] = False  # (the change's outside)
             ring = np.ones((3, 3), np.uint8)
-            arm = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
+            # (0 or 1 each: as bool, without a copy)
+            arm = cv2.bitwise_and(cv2.dilate(_chosen(labels, reached), ring), grown).view(bool)
             # ... and those of them nothing of which moves in this frame
-            reached[np.unique(labels[(moving_now > 0) & (core > 0)])] = False
-            reached[0] = False
-            still = (cv2.dilate(reached[labels].view(np.uint8), ring) > 0) & (grown > 0)
+            reached[labels[moving_now > 0]] = False
+            still = cv2.bitwise_and(cv2.dilate(_chosen(labels, reached), ring), grown).view(bool)
             if still.any():
                 # ... less those that are no arm: one that was in the base and has gone
                 # (in the picture when the base was taken), a change of light alone
@@ -401,21 +438,34 @@ class MotionGate:
                     arm &= ~left
                     still &= ~left
         since = self._arm_since
-        since[~arm] = np.nan
-        since[arm & np.isnan(since)] = t
+        if not arm.any():  # no arm: every cell that does not move is the table as it lies
+            since.fill(np.nan)
+            lying = moving_now == 0
+            if under_set.any():
+                under_set[lying & (diff > 0)] = False
+            np.copyto(base, small, where=lying)
+            self._arm = self._arm_still = arm
+            return
+        np.copyto(since, np.nan, where=~arm)
+        np.copyto(since, t, where=arm & np.isnan(since))
+        age = t - since  # (NaN off the arms: every test of it false)
         # an arm resting longer than ARM_HOLD_S: the table as it is now
-        stale = arm & (t - since >= ARM_HOLD_S)
-        arm &= ~stale
-        since[stale] = np.nan  # an arm there again (the elbow moving) starts its own time
-        table = (~arm & (moving_now == 0)) | stale
+        stale = arm & (age >= ARM_HOLD_S)
+        table = ~arm & (moving_now == 0)
+        if stale.any():
+            arm &= ~stale
+            since[stale] = np.nan  # an arm there again (the elbow moving) starts its own time
+            table |= stale
+            still = still & ~stale
         # what lay under an arm taken into the base; a change taken in otherwise is the
         # table now, whatever lay there before
-        under_set[table & ~stale & (diff > 0)] = False
-        new = stale & ~under_set  # (taken in a second time: what lay under it stays)
-        under[new] = base[new]
-        under_set[new] = True
-        base[table] = small[table]
-        self._arm, self._arm_still = arm, still & ~stale & (t - since < ARM_REST_S)
+        if under_set.any() or stale.any():
+            under_set[table & ~stale & (diff > 0)] = False
+            new = stale & ~under_set  # (taken in a second time: what lay under it stays)
+            under[new] = base[new]
+            under_set[new] = True
+        np.copyto(base, small, where=table)
+        self._arm, self._arm_still = arm, still & (age < ARM_REST_S)
 
     def _no_arm(
         self,
@@ -478,6 +528,13 @@ class MotionGate:
             edge |= outside
         self._edges = (shape, outside, edge)
         return edge
+
+    def _edge_at(self, shape: tuple[int, int]) -> NDArray[np.intp]:
+        """The flat indices of :meth:`_edge`'s cells (made with it, kept with it)."""
+        edge = self._edge(shape)
+        if self._edge_flat is None or self._edge_flat[0] is not edge:
+            self._edge_flat = (edge, np.flatnonzero(edge))
+        return self._edge_flat[1]
 
     def arm_near(
         self, x_px: float, y_px: float, *, radius_px: float | None = None, still: bool = False
