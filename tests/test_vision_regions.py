@@ -14,7 +14,7 @@ import pytest
 
 from vision.geometry import calibrate
 from vision.layout import LAYOUT_DIR, load_layout
-from vision.motion import ARM_HOLD_S, ARM_REST_S, SHADE_DETAIL, Look, MotionGate
+from vision.motion import ARM_HOLD_S, ARM_REST_S, SHADE_DETAIL, Look, MotionGate, _patches
 from vision.proposals import (
     INK_LIGHT,
     LIFT_ONE,
@@ -913,6 +913,31 @@ def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_bo
     _rest(gate, base, 1.1, 1.5)
     _rest(gate, reaching, 1.6, 2.5)
     assert not gate.arm_near(170, 140)
+
+
+def test_each_patch_of_change_is_boxed_round_its_own_cells_few_or_many():
+    """The gate's regions (``_patches``): the box of each patch's own cells, patches
+    being what touches once grown by a cell, and only those of ``min_cells``;
+    worked one patch at a time for a few, all at once for many (sensor noise):
+    both as the cells' own extremes say, on random masks of every density."""
+    rng = np.random.default_rng(11)
+    paths = set()
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(4, 60, 2))
+        cells = (rng.random((h, w)) < rng.choice([0.01, 0.05, 0.2, 0.5])).astype(np.uint8)
+        grown = cv2.dilate(cells, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        least = int(rng.integers(1, 4))
+        ys, xs = np.nonzero(cells)
+        own = labels[ys, xs]
+        expected = [
+            (int(xs[m].min()), int(ys[m].min()), int(xs[m].max()) + 1, int(ys[m].max()) + 1)
+            for m in (own == i for i in range(1, n))
+            if m.sum() >= least
+        ]
+        assert _patches(cells, n, labels, stats, least) == expected
+        paths.add(n <= 32)
+    assert paths == {True, False}  # both ways were taken
 
 
 def test_a_change_creeping_in_below_the_level_adds_up_until_it_is_read():
