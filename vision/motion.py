@@ -114,6 +114,11 @@ ARM_REST_S = 3.0
 # seconds) joined to the border a card laid after it, and a row of cards taken
 # away: taken for an arm, the live check missed a move and four removals.
 ARM_CORE_MM = 30.0
+# ... and a cell that was an arm within ARM_BREAK_S is not taken into the base: a
+# resting arm whose part at the border came within the gate's level of the table for
+# a frame or two (a sleeve near the table's grey, and noise) was no arm then, was
+# taken into the base, and was gone for good, what lay under it with it
+ARM_BREAK_S = 0.25
 # ... and a change of the base's own making is no arm (MotionGate._no_arm): an arm in
 # the picture when the base was taken (the first frame, the camera moved) that has
 # gone leaves a change of its shape, outlined in the base, not in the picture now:
@@ -283,6 +288,7 @@ class MotionGate:
         self._arm: NDArray[np.bool_] | None = None
         self._arm_still: NDArray[np.bool_] | None = None  # of arms nothing of which moves now
         self._arm_since: NDArray[np.float64] | None = None
+        self._arm_seen: NDArray[np.float64] | None = None  # when each cell last was one
         # the table an arm taken into the base after ARM_HOLD_S lay over, where it did:
         # seen again, the arm has gone
         self._under: NDArray[np.uint8] | None = None
@@ -393,10 +399,16 @@ class MotionGate:
             self._arm = np.zeros(small.shape, bool)
             self._arm_still = self._arm
             self._arm_since = np.full(small.shape, np.nan, np.float64)
+            self._arm_seen = None
             self._under = small.copy()
             self._under_set = np.zeros(small.shape, bool)
             return
         assert self._arm_since is not None and self._under is not None
+        # a cell that was an arm within ARM_BREAK_S is not taken into the base yet
+        seen = self._arm_seen
+        if seen is None or seen.shape != small.shape:
+            seen = self._arm_seen = np.full(small.shape, -np.inf, np.float64)
+        was = seen > t - ARM_BREAK_S
         assert self._under_set is not None
         under, under_set = self._under, self._under_set
         if under_set.any():  # an arm taken into the base has gone: the table as it was
@@ -440,7 +452,7 @@ class MotionGate:
         since = self._arm_since
         if not arm.any():  # no arm: every cell that does not move is the table as it lies
             since.fill(np.nan)
-            lying = moving_now == 0
+            lying = (moving_now == 0) & ~was
             if under_set.any():
                 under_set[lying & (diff > 0)] = False
             np.copyto(base, small, where=lying)
@@ -451,7 +463,7 @@ class MotionGate:
         age = t - since  # (NaN off the arms: every test of it false)
         # an arm resting longer than ARM_HOLD_S: the table as it is now
         stale = arm & (age >= ARM_HOLD_S)
-        table = ~arm & (moving_now == 0)
+        table = ~arm & ~was & (moving_now == 0)
         if stale.any():
             arm &= ~stale
             since[stale] = np.nan  # an arm there again (the elbow moving) starts its own time
@@ -465,6 +477,7 @@ class MotionGate:
             under[new] = base[new]
             under_set[new] = True
         np.copyto(base, small, where=table)
+        seen[arm] = t
         self._arm, self._arm_still = arm, still & (age < ARM_REST_S)
 
     def _no_arm(
