@@ -119,12 +119,20 @@ ARM_CORE_MM = 30.0
 # a frame or two (a sleeve near the table's grey, and noise) was no arm then, was
 # taken into the base, and was gone for good, what lay under it with it
 ARM_BREAK_S = 0.25
-# ... and a change of the base's own making is no arm (MotionGate._no_arm): an arm in
-# the picture when the base was taken (the first frame, the camera moved) that has
-# gone leaves a change of its shape, outlined in the base, not in the picture now:
-# GHOST_SIDE times as many of its outline's cells (GHOST_MIN_CELLS at least) are
-# edges GHOST_SIDE times steeper in the base than now. It held every card it had lain
-# over for ARM_HOLD_S, and a card laid there ARM_REST_S.
+# ... and a change of the base's own making is no arm (MotionGate._no_arm, _left_behind):
+# an arm in the picture when the base was taken (the first frame, the camera moved)
+# that has gone leaves a change of its shape, outlined in the base, not in the
+# picture now: GHOST_SIDE times as many of its outline's cells (GHOST_MIN_CELLS at
+# least) are steps GHOST_SIDE times steeper in the base than now, where the light
+# changed within two cells by a ratio GHOST_SIDE times (in log) the gate's level's to
+# the grey there; a change of light
+# alone (a player leaning still over the table) is outlined in neither and smooth
+# within (the shade test, of the change's own cells). It held every card it had
+# lain over for ARM_HOLD_S, and a card laid there ARM_REST_S. The base has steps of
+# its own making round every change held out of it: the fringe of a soft change
+# under the level is taken in at once, its core is not; the change beside such a
+# step is about the level (a leaning player's shadow over a resting hand had its
+# step taken for a ghost's outline, and the hand for no arm).
 GHOST_SIDE = 2.0
 GHOST_MIN_CELLS = 4
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
@@ -205,15 +213,32 @@ def _slope(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     return cast(NDArray[np.float32], (np.abs(gx) + np.abs(gy)) / 8.0)
 
 
-def _ghost(
-    now: NDArray[np.uint8], base: NDArray[np.uint8], part: NDArray[np.bool_], level: int
+def _left_behind(
+    now: NDArray[np.uint8],
+    base: NDArray[np.uint8],
+    part: NDArray[np.bool_],
+    edge: NDArray[np.bool_],
+    level: int,
+    detail: float | None,
+    sigma: float,
 ) -> bool:
-    """Is the change ``part`` (a patch where ``now`` differs from ``base``) outlined in
-    the base alone: something that lay there and has gone, not something there now?
+    """Is the change ``part`` (a patch where ``now`` differs from ``base``) no arm: one
+    outlined in the base alone (something that lay there and has gone), or in
+    neither and smooth within (light)?
+
     Along the patch's outline (a cell either side, the picture's own border left
-    out), each cell whose edge (a climb of a quarter of ``level`` a cell or more) is
-    ``GHOST_SIDE`` times steeper in one picture than in the other counts for that
-    picture; a ghost is outlined ``GHOST_SIDE`` times as often in the base."""
+    out), a cell whose slope (levels a cell) is ``GHOST_SIDE`` times steeper in one
+    picture than in the other counts for that picture: now where it climbs a
+    quarter of ``level`` a cell; the base where it climbs half ``level`` and the
+    light changed within two cells by a ratio ``GHOST_SIDE`` times (in log) the
+    level's to the grey there: an object's contrast, not one of the base's own
+    steps round a change held out of it, which are the level at most
+    (:data:`GHOST_SIDE`). A ghost is outlined ``GHOST_SIDE`` times as often in the
+    base as now. Light is outlined now at fewer than ``GHOST_MIN_CELLS`` cells and
+    a 20th of the outline, and the change in log light within it differs from its
+    own blur over ``sigma`` cells (taken over the cells the base holds alone, so
+    that its outline is no edge) by less than ``detail`` (``None``: no light
+    test)."""
     ring = np.ones((3, 3), np.uint8)
     u8 = part.view(np.uint8)
     outline = (cv2.dilate(u8, ring) > 0) & (cv2.erode(u8, ring, borderValue=1) == 0)
@@ -221,10 +246,36 @@ def _ghost(
     if not outline.any():
         return False
     a, b = _slope(now)[outline], _slope(base)[outline]
-    steep = level / 4.0
-    in_now = int(np.count_nonzero((a >= steep) & (a > GHOST_SIDE * b)))
-    in_base = int(np.count_nonzero((b >= steep) & (b > GHOST_SIDE * a)))
-    return in_base >= GHOST_MIN_CELLS and in_base > GHOST_SIDE * in_now
+    d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(base, _LOG))  # the change in log light
+    # the most the light changed within two cells, as a ratio: an object's contrast
+    # where one lay; where the base stepped on its own, the level's ratio to the
+    # grey beside the step at most (a change of light, and a card's edge in it, is
+    # one ratio over a card and the cloth alike)
+    near = cv2.dilate(cv2.absdiff(d, 0.0), np.ones((5, 5), np.uint8))[outline]
+    grey = now[outline].astype(np.float32) + 8.0
+    step = np.log(grey / np.maximum(grey - level, 1.0))
+    by_now = (a >= level / 4.0) & (a > GHOST_SIDE * b)
+    in_now = int(np.count_nonzero(by_now))
+    by_base = (b >= level / 2.0) & (b > GHOST_SIDE * a) & (near >= GHOST_SIDE * step)
+    in_base = int(np.count_nonzero(by_base))
+    if in_base >= GHOST_MIN_CELLS and in_base > GHOST_SIDE * in_now:
+        return True  # something that lay there has gone
+    if detail is None:
+        return False
+    # the cells the base has held (the rest of the patch, its fringe under the level,
+    # was taken into it: no change there, and a step of the base's own making)
+    held = part & (cv2.absdiff(now, base) > level // 2)
+    weight = held.astype(np.float32)
+    blur_w = cv2.GaussianBlur(weight, (0, 0), sigma)
+    smooth = cv2.GaussianBlur(d * weight, (0, 0), sigma) / np.maximum(blur_w, 1e-6)
+    # something there now: an edge within the change, or outlining it now
+    thing = held & (cv2.absdiff(d, smooth) > detail)
+    thing[outline] |= by_now
+    if not thing.any():
+        return True  # a change of light alone
+    # ... an arm where it lies over the edge (a cell round it); a card laid in the
+    # light alone (a player leaning still over the card they laid) is no arm
+    return not bool((edge & part & (cv2.dilate(thing.view(np.uint8), ring) > 0)).any())
 
 
 @dataclass(frozen=True)
@@ -496,10 +547,8 @@ class MotionGate:
         takes it at once, not after ``ARM_HOLD_S``. A change of light alone (a
         player's head and shoulders leaning still over the table, a lamp) has no edge
         of its own (the shade test, ``shade``, against the base): no arm either."""
-        cells = (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink  # per mm
-        sigma = SHADE_SIGMA_MM * cells
-        reach = max(1, round(SHADE_REACH_MM * cells))
-        pad = int(3 * sigma) + reach + 2
+        sigma = SHADE_SIGMA_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink
+        pad = int(3 * sigma) + 2
         h, w = small.shape
         left = None
         ring = np.ones((3, 3), np.uint8)
@@ -510,13 +559,8 @@ class MotionGate:
             core = (labels[y0:y1, x0:x1] == i).view(np.uint8)
             part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
             now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
-            no = False
-            if self.shade is not None:
-                sharp = _sharp(now, was, self.shade, sigma, reach)
-                no = not sharp[part].any()  # a change of light alone
-            if not no:
-                no = _ghost(now, was, part, self.level)
-            if no:
+            edge = self._edge(small.shape)[y0:y1, x0:x1]
+            if _left_behind(now, was, part, edge, self.level, self.shade, sigma):
                 if left is None:
                     left = np.zeros((h, w), bool)
                 left[y0:y1, x0:x1] |= part
