@@ -191,7 +191,7 @@ def _patches(
     np.maximum.at(y1, lab, ys + 1)
     return [
         (int(x0[i]), int(y0[i]), int(x1[i]), int(y1[i]))
-        for i in np.nonzero(count >= least)[0].tolist()
+        for i in (np.nonzero(count[1:] >= least)[0] + 1).tolist()
     ]
 
 
@@ -218,31 +218,45 @@ def _left_behind(
     base: NDArray[np.uint8],
     part: NDArray[np.bool_],
     edge: NDArray[np.bool_],
+    took: NDArray[np.bool_],
     level: int,
     detail: float | None,
     sigma: float,
 ) -> bool:
     """Is the change ``part`` (a patch where ``now`` differs from ``base``) no arm: one
-    outlined in the base alone (something that lay there and has gone), or in
-    neither and smooth within (light)?
+    outlined in the base alone (something that lay there and has gone), or one of
+    light with nothing in it over the ``edge``?
 
-    Along the patch's outline (a cell either side, the picture's own border left
-    out), a cell whose slope (levels a cell) is ``GHOST_SIDE`` times steeper in one
-    picture than in the other counts for that picture: now where it climbs a
-    quarter of ``level`` a cell; the base where it climbs half ``level`` and the
-    light changed within two cells by a ratio ``GHOST_SIDE`` times (in log) the
-    level's to the grey there: an object's contrast, not one of the base's own
+    Along the patch's outer outline (a cell either side of it, its holes filled,
+    the picture's own border left out, and so the cells beside any the base ``took``
+    a change into), a cell whose slope (levels a cell) is ``GHOST_SIDE`` times
+    steeper in one picture than in the other counts for that picture: now where it
+    climbs a quarter of ``level`` a cell; the base where it climbs half ``level``
+    and the light changed within two cells by a ratio ``GHOST_SIDE`` times (in log)
+    the level's to the grey there: an object's contrast, not one of the base's own
     steps round a change held out of it, which are the level at most
     (:data:`GHOST_SIDE`). A ghost is outlined ``GHOST_SIDE`` times as often in the
-    base as now. Light is outlined now at fewer than ``GHOST_MIN_CELLS`` cells and
-    a 20th of the outline, and the change in log light within it differs from its
-    own blur over ``sigma`` cells (taken over the cells the base holds alone, so
-    that its outline is no edge) by less than ``detail`` (``None``: no light
-    test)."""
+    base as now (and at ``GHOST_MIN_CELLS`` at least). A patch outlined now at fewer
+    than ``GHOST_MIN_CELLS`` cells and a 20th of its outline is light where what is
+    there now (the change's edges within it: the change in log light less its own
+    blur over ``sigma`` cells, taken over the cells the base holds alone, so that
+    their border is no edge, by more than ``detail``; and the outline's cells
+    steeper now) lies nowhere within a cell of the ``edge``: anything in it (a card
+    laid in a player's still shadow) lies clear of the edge, no arm. ``detail``
+    ``None``: no light test."""
     ring = np.ones((3, 3), np.uint8)
-    u8 = part.view(np.uint8)
-    outline = (cv2.dilate(u8, ring) > 0) & (cv2.erode(u8, ring, borderValue=1) == 0)
+    # the patch's outer outline: round its holes (a card's blurred edge as grey as
+    # the arm over it) the base has the card's edges, not a ghost's
+    n, pieces = cv2.connectedComponents((~part).view(np.uint8), connectivity=4)
+    outer = np.zeros(n, bool)
+    outer[pieces[0, :]] = outer[pieces[-1, :]] = outer[pieces[:, 0]] = outer[pieces[:, -1]] = True
+    filled = part | ~outer[pieces]
+    filled_u8 = filled.view(np.uint8)
+    outline = (cv2.dilate(filled_u8, ring) > 0) & (cv2.erode(filled_u8, ring, borderValue=1) == 0)
     outline[0, :] = outline[-1, :] = outline[:, 0] = outline[:, -1] = False
+    # ... less where a change was taken into the base beside it (a finger narrower
+    # than an arm's core, taken in, steps the base by the arm's whole contrast)
+    outline &= cv2.dilate(took.view(np.uint8), ring) == 0
     if not outline.any():
         return False
     a, b = _slope(now)[outline], _slope(base)[outline]
@@ -260,8 +274,8 @@ def _left_behind(
     in_base = int(np.count_nonzero(by_base))
     if in_base >= GHOST_MIN_CELLS and in_base > GHOST_SIDE * in_now:
         return True  # something that lay there has gone
-    if detail is None:
-        return False
+    if detail is None or in_now >= max(GHOST_MIN_CELLS, len(a) / 20):
+        return False  # outlined now: something there (an arm, its border part aside)
     # the cells the base has held (the rest of the patch, its fringe under the level,
     # was taken into it: no change there, and a step of the base's own making)
     held = part & (cv2.absdiff(now, base) > level // 2)
@@ -340,6 +354,9 @@ class MotionGate:
         self._arm_still: NDArray[np.bool_] | None = None  # of arms nothing of which moves now
         self._arm_since: NDArray[np.float64] | None = None
         self._arm_seen: NDArray[np.float64] | None = None  # when each cell last was one
+        # the cells that took a change by the gate's level into the base since it was
+        # taken (a card laid, a finger narrower than an arm's core beside a resting palm)
+        self._took = np.zeros((0, 0), bool)
         # the table an arm taken into the base after ARM_HOLD_S lay over, where it did:
         # seen again, the arm has gone
         self._under: NDArray[np.uint8] | None = None
@@ -451,6 +468,7 @@ class MotionGate:
             self._arm_still = self._arm
             self._arm_since = np.full(small.shape, np.nan, np.float64)
             self._arm_seen = None
+            self._took = np.zeros(small.shape, bool)
             self._under = small.copy()
             self._under_set = np.zeros(small.shape, bool)
             return
@@ -502,14 +520,15 @@ class MotionGate:
                     still &= ~left
         since = self._arm_since
         if not arm.any():  # no arm: every cell that does not move is the table as it lies
-            since.fill(np.nan)
+            np.copyto(since, np.nan, where=~was)  # (an arm in a break keeps its time)
             lying = (moving_now == 0) & ~was
             if under_set.any():
                 under_set[lying & (diff > 0)] = False
+            self._took |= lying & (diff > 0)
             np.copyto(base, small, where=lying)
             self._arm = self._arm_still = arm
             return
-        np.copyto(since, np.nan, where=~arm)
+        np.copyto(since, np.nan, where=~arm & ~was)
         np.copyto(since, t, where=arm & np.isnan(since))
         age = t - since  # (NaN off the arms: every test of it false)
         # an arm resting longer than ARM_HOLD_S: the table as it is now
@@ -527,6 +546,7 @@ class MotionGate:
             new = stale & ~under_set  # (taken in a second time: what lay under it stays)
             under[new] = base[new]
             under_set[new] = True
+        self._took |= table & (diff > 0)
         np.copyto(base, small, where=table)
         seen[arm] = t
         self._arm, self._arm_still = arm, still & (age < ARM_REST_S)
@@ -560,7 +580,8 @@ class MotionGate:
             part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
             now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
             edge = self._edge(small.shape)[y0:y1, x0:x1]
-            if _left_behind(now, was, part, edge, self.level, self.shade, sigma):
+            took = self._took[y0:y1, x0:x1]
+            if _left_behind(now, was, part, edge, took, self.level, self.shade, sigma):
                 if left is None:
                     left = np.zeros((h, w), bool)
                 left[y0:y1, x0:x1] |= part
