@@ -119,20 +119,19 @@ ARM_CORE_MM = 30.0
 # a frame or two (a sleeve near the table's grey, and noise) was no arm then, was
 # taken into the base, and was gone for good, what lay under it with it
 ARM_BREAK_S = 0.25
-# ... and a change of the base's own making is no arm (MotionGate._no_arm, _left_behind):
-# an arm in the picture when the base was taken (the first frame, the camera moved)
-# that has gone leaves a change of its shape, outlined in the base, not in the
-# picture now: GHOST_SIDE times as many of its outline's cells (GHOST_MIN_CELLS at
-# least) are steps GHOST_SIDE times steeper in the base than now, where the light
-# changed within two cells by a ratio GHOST_SIDE times (in log) the gate's level's to
-# the grey there; a change of light
-# alone (a player leaning still over the table) is outlined in neither and smooth
-# within (the shade test, of the change's own cells). It held every card it had
-# lain over for ARM_HOLD_S, and a card laid there ARM_REST_S. The base has steps of
-# its own making round every change held out of it: the fringe of a soft change
-# under the level is taken in at once, its core is not; the change beside such a
-# step is about the level (a leaning player's shadow over a resting hand had its
-# step taken for a ghost's outline, and the hand for no arm).
+# ... and a change of the base's own making is no arm (MotionGate._no_arm,
+# _left_behind). An arm in the picture when the base was taken (the first frame, the
+# camera moved) that has gone leaves a change of its shape, outlined in the base,
+# not in the picture now: GHOST_SIDE times as many of its outline's cells
+# (GHOST_MIN_CELLS at least) are steps GHOST_SIDE times steeper in the base than now,
+# where the light changed within two cells by a ratio GHOST_SIDE times (in log) the
+# gate's level's to the grey there. A change of light alone (a player leaning still
+# over the table) is outlined in neither, and has nothing in it over the edge. Either
+# held every card it had lain over for ARM_HOLD_S, and a card laid there ARM_REST_S.
+# The base has steps of its own making round every change held out of it: the fringe
+# of a soft change under the level is taken in at once, its core is not; the change
+# beside such a step is about the level (a leaning player's shadow over a resting
+# hand had its step taken for a ghost's outline, and the hand for no arm).
 GHOST_SIDE = 2.0
 GHOST_MIN_CELLS = 4
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
@@ -560,13 +559,13 @@ class MotionGate:
         grown: NDArray[np.uint8],
     ) -> NDArray[np.bool_] | None:
         """The cells of the resting arms (the cores ``still`` marks among ``labels``)
-        that are no arm; ``None`` where all are. An arm lying over the table now
-        has its outline in this frame; an arm that was in the picture when the base
-        was taken, and has gone, leaves a change of the same shape whose outline lies
-        in the base alone (``GHOST_SIDE``): the table is as it is now, and the base
-        takes it at once, not after ``ARM_HOLD_S``. A change of light alone (a
-        player's head and shoulders leaning still over the table, a lamp) has no edge
-        of its own (the shade test, ``shade``, against the base): no arm either."""
+        that are no arm (:func:`_left_behind`, each with a window round it); ``None``
+        where all are. An arm lying over the table now has its outline in this
+        frame; an arm that was in the picture when the base was taken, and has gone,
+        leaves a change of the same shape whose outline lies in the base alone: the
+        table is as it is now, and the base takes it, not after ``ARM_HOLD_S``. A
+        change of light alone (a player's head and shoulders leaning still over the
+        table, a lamp) with nothing in it over the edge is no arm either."""
         sigma = SHADE_SIGMA_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink
         pad = int(3 * sigma) + 2
         h, w = small.shape
