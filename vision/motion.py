@@ -364,10 +364,12 @@ class MotionGate:
         # the table is calibrated); None: the picture's border alone
         self.outside: NDArray[np.bool_] | None = None
         # the last edge made (_edge), with the shape and outside it was made for
-        self._edges: tuple[tuple[int, int], NDArray[np.bool_] | None, NDArray[np.bool_]] | None = (
-            None
-        )
-        self._edge_flat: tuple[NDArray[np.bool_], NDArray[np.intp]] | None = None
+        # the last edge made (_edge), with the shape and outside it was made for, and
+        # its cells' flat indices
+        self._edges: (
+            tuple[tuple[int, int], NDArray[np.bool_] | None, NDArray[np.bool_], NDArray[np.intp]]
+            | None
+        ) = None
 
     def _small(
         self, image: NDArray[np.uint8] | Picture, given: NDArray[np.uint8] | None = None
@@ -495,12 +497,12 @@ class MotionGate:
         grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
         k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
         core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        at_edge = self._edge_at(small.shape)
+        edge, at_edge = self._edge(small.shape)
         if core.ravel()[at_edge].any():
             # the broad changes that reach the edge, joined by broad parts alone (a
             # codec's thin trail joined a row of cards taken away to the border, and
             # their spots were an arm until the trail faded), a cell round them
-            n, labels = cv2.connectedComponents(core, connectivity=8)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
             reached = np.zeros(n, bool)
             reached[labels.ravel()[at_edge]] = True
             reached[0] = False  # (the change's outside)
@@ -513,53 +515,53 @@ class MotionGate:
             if still.any():
                 # ... less those that are no arm: one that was in the base and has gone
                 # (in the picture when the base was taken), a change of light alone
-                left = self._no_arm(small, base, labels, reached, grown)
+                left = self._no_arm(small, base, labels, stats, reached, grown, edge)
                 if left is not None:
                     arm &= ~left
                     still &= ~left
         since = self._arm_since
-        if not arm.any():  # no arm: every cell that does not move is the table as it lies
-            np.copyto(since, np.nan, where=~was)  # (an arm in a break keeps its time)
-            lying = (moving_now == 0) & ~was
-            if under_set.any():
-                under_set[lying & (diff > 0)] = False
-            self._took |= lying & (diff > 0)
-            np.copyto(base, small, where=lying)
-            self._arm = self._arm_still = arm
-            return
-        np.copyto(since, np.nan, where=~arm & ~was)
-        np.copyto(since, t, where=arm & np.isnan(since))
-        age = t - since  # (NaN off the arms: every test of it false)
-        # an arm resting longer than ARM_HOLD_S: the table as it is now
-        stale = arm & (age >= ARM_HOLD_S)
+        np.copyto(since, np.nan, where=~arm & ~was)  # (an arm in a break keeps its time)
         table = ~arm & ~was & (moving_now == 0)
-        if stale.any():
-            arm &= ~stale
-            since[stale] = np.nan  # an arm there again (the elbow moving) starts its own time
-            table |= stale
-            still = still & ~stale
+        stale = None
+        if arm.any():
+            np.copyto(since, t, where=arm & np.isnan(since))
+            age = t - since  # (NaN off the arms: every test of it false)
+            # an arm resting longer than ARM_HOLD_S: the table as it is now
+            stale = arm & (age >= ARM_HOLD_S)
+            if stale.any():
+                arm &= ~stale
+                since[stale] = np.nan  # an arm there again (the elbow moving) starts afresh
+                table |= stale
+            else:
+                stale = None
+            still = still & arm & (age < ARM_REST_S)
+            seen[arm] = t
         # what lay under an arm taken into the base; a change taken in otherwise is the
         # table now, whatever lay there before
-        if under_set.any() or stale.any():
+        if stale is not None:
             under_set[table & ~stale & (diff > 0)] = False
             new = stale & ~under_set  # (taken in a second time: what lay under it stays)
             under[new] = base[new]
             under_set[new] = True
+        elif under_set.any():
+            under_set[table & (diff > 0)] = False
         self._took |= table & (diff > 0)
         np.copyto(base, small, where=table)
-        seen[arm] = t
-        self._arm, self._arm_still = arm, still & (age < ARM_REST_S)
+        self._arm, self._arm_still = arm, still
 
     def _no_arm(
         self,
         small: NDArray[np.uint8],
         base: NDArray[np.uint8],
         labels: NDArray[np.int32],
+        stats: NDArray[np.int32],
         still: NDArray[np.bool_],
         grown: NDArray[np.uint8],
+        edge: NDArray[np.bool_],
     ) -> NDArray[np.bool_] | None:
         """The cells of the resting arms (the cores ``still`` marks among ``labels``)
-        that are no arm (:func:`_left_behind`, each with a window round it); ``None``
+        that are no arm (:func:`_left_behind`, each with a window round its core's
+        box, ``stats``); ``None``
         where all are. An arm lying over the table now has its outline in this
         frame; an arm that was in the picture when the base was taken, and has gone,
         leaves a change of the same shape whose outline lies in the base alone: the
@@ -572,15 +574,14 @@ class MotionGate:
         left = None
         ring = np.ones((3, 3), np.uint8)
         for i in np.nonzero(still)[0].tolist():
-            ys, xs = np.nonzero(labels == i)
-            y0, y1 = max(0, int(ys.min()) - pad), min(h, int(ys.max()) + 1 + pad)
-            x0, x1 = max(0, int(xs.min()) - pad), min(w, int(xs.max()) + 1 + pad)
+            bx, by, bw, bh = (int(v) for v in stats[i, :4])
+            y0, y1 = max(0, by - pad), min(h, by + bh + pad)
+            x0, x1 = max(0, bx - pad), min(w, bx + bw + pad)
             core = (labels[y0:y1, x0:x1] == i).view(np.uint8)
             part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
             now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
-            edge = self._edge(small.shape)[y0:y1, x0:x1]
-            took = self._took[y0:y1, x0:x1]
-            if _left_behind(now, was, part, edge, took, self.level, self.shade, sigma):
+            near_edge, took = edge[y0:y1, x0:x1], self._took[y0:y1, x0:x1]
+            if _left_behind(now, was, part, near_edge, took, self.level, self.shade, sigma):
                 if left is None:
                     left = np.zeros((h, w), bool)
                 left[y0:y1, x0:x1] |= part
@@ -591,27 +592,20 @@ class MotionGate:
         still lies elsewhere in the picture now)."""
         self._base = None
 
-    def _edge(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
+    def _edge(self, shape: tuple[int, int]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
         """The cells an arm comes in over: the picture's border, and what lies off
-        the table (:attr:`outside`)."""
+        the table (:attr:`outside`); and their flat indices."""
         outside = self.outside if self.outside is not None and self.outside.shape == shape else None
         if self._edges is not None:
-            was_shape, was_outside, edge = self._edges
+            was_shape, was_outside, edge, flat = self._edges
             if was_shape == shape and was_outside is outside:
-                return edge
+                return edge, flat
         edge = np.zeros(shape, bool)
         edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
         if outside is not None:
             edge |= outside
-        self._edges = (shape, outside, edge)
-        return edge
-
-    def _edge_at(self, shape: tuple[int, int]) -> NDArray[np.intp]:
-        """The flat indices of :meth:`_edge`'s cells (made with it, kept with it)."""
-        edge = self._edge(shape)
-        if self._edge_flat is None or self._edge_flat[0] is not edge:
-            self._edge_flat = (edge, np.flatnonzero(edge))
-        return self._edge_flat[1]
+        self._edges = (shape, outside, edge, np.flatnonzero(edge))
+        return edge, self._edges[3]
 
     def arm_near(
         self, x_px: float, y_px: float, *, radius_px: float | None = None, still: bool = False
