@@ -63,6 +63,41 @@ def test_the_stable_time_not_a_count_of_frames_places_a_card(fps, at):
     assert gaps == []
 
 
+def test_two_cards_settling_in_one_frame_of_a_slow_camera_are_both_placed():
+    """The two-frame rule holds for every card of a frame, not just the first: the
+    zone of the first card's event once took the name of the last update's time, and
+    the cards after it waited for a third frame."""
+    tr = Tracker()
+    seven = Sighting("7S", 0.95, 100.0, 50.0, "play.1")
+    events = [(t, e.card) for t in (0.0, 0.2, 0.4) for e in tr.update(t, [qh(), seven])]
+    assert events == [(0.2, "QH"), (0.2, "7S")]
+
+
+@pytest.mark.parametrize(("fps", "after"), [(5.0, 0.6), (10.0, 0.5), (30.0, 0.467)])
+def test_the_absence_time_not_a_count_of_frames_removes_a_card(fps, after):
+    """A card taken up is removed once it has been missing for ``absent_s`` (after
+    the ``gap_s`` a dropped frame is bridged by): three misses over it, or two in a
+    row as far apart. A camera at 5 fps waited for a third miss, and removed a card
+    0.6 s after its hand had gone (the live check's Skat seed 96)."""
+    tr = Tracker()
+    step = 1 / fps
+    times = [round(i * step, 6) for i in range(int(3 * fps))]
+    events = [(t, e.kind) for t in times for e in tr.update(t, [qh()] if t < 1.0 else [])]
+    assert [k for _, k in events] == ["placed", "removed"]
+    last_seen = max(t for t in times if t < 1.0)
+    assert events[1][0] - last_seen == pytest.approx(after, abs=0.001)
+    # two misses with a frame between them that did not look there: no removal yet
+    tr = Tracker()
+    for t in (0.0, 0.2, 0.4):
+        tr.update(t, [qh()])
+    out = [
+        e.kind
+        for t, looked in ((0.8, True), (1.0, False), (1.2, True))
+        for e in tr.update(t, [], looked=looked)
+    ]
+    assert out == []
+
+
 def test_a_card_in_a_passing_hand_produces_nothing():
     tr = Tracker(stable_s=0.3)
     t = frames(3.0)

@@ -114,6 +114,13 @@ ARM_REST_S = 3.0
 # seconds) joined to the border a card laid after it, and a row of cards taken
 # away: taken for an arm, the live check missed a move and four removals.
 ARM_CORE_MM = 30.0
+# ... and a change within ARM_JOIN_MM of such a core is the arm's: its hand where
+# only the part over a card differs from the table by the gate's level (skin as grey as
+# a wooden table, in a leaning player's shadow), narrower than a core; taken into the
+# base, the card under the resting hand was gone (a 10C removed, placed again when the
+# hand went: the live check's seed 95). A codec's trail joined to it is no nearer
+# than its own length.
+ARM_JOIN_MM = 10.0
 # ... and a cell that was an arm within ARM_BREAK_S is not taken into the base: a
 # resting arm whose part at the border came within the gate's level of the table for
 # a frame or two (a sleeve near the table's grey, and noise) was no arm then, was
@@ -221,6 +228,7 @@ def _left_behind(
     level: int,
     detail: float | None,
     sigma: float,
+    reach: int,
 ) -> bool:
     """Is the change ``part`` (a patch where ``now`` differs from ``base``) no arm: one
     outlined in the base alone (something that lay there and has gone), or one of
@@ -236,7 +244,10 @@ def _left_behind(
     steps round a change held out of it, which are the level at most
     (:data:`GHOST_SIDE`). A ghost is outlined ``GHOST_SIDE`` times as often in the
     base as now (and at ``GHOST_MIN_CELLS`` at least). A patch outlined now at fewer
-    than ``GHOST_MIN_CELLS`` cells and a 20th of its outline is light where what is
+    than ``GHOST_MIN_CELLS`` cells and a 20th of its outline, or at fewer than
+    ``GHOST_MIN_CELLS`` within ``reach`` cells of the ``edge`` (an arm's sides run
+    to where it comes in; a card laid at a still shadow's edge outlines the shadow
+    now only round the card), is light where what is
     there now (the change's edges within it: the change in log light less its own
     blur over ``sigma`` cells, taken over the cells the base holds alone, so that
     their border is no edge, by more than ``detail``; and the outline's cells
@@ -258,7 +269,8 @@ def _left_behind(
     outline &= cv2.dilate(took.view(np.uint8), ring) == 0
     if not outline.any():
         return False
-    a, b = _slope(now)[outline], _slope(base)[outline]
+    slope_now, slope_base = _slope(now), _slope(base)
+    a, b = slope_now[outline], slope_base[outline]
     d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(base, _LOG))  # the change in log light
     # the most the light changed within two cells, as a ratio: an object's contrast
     # where one lay; where the base stepped on its own, the level's ratio to the
@@ -273,8 +285,14 @@ def _left_behind(
     in_base = int(np.count_nonzero(by_base))
     if in_base >= GHOST_MIN_CELLS and in_base > GHOST_SIDE * in_now:
         return True  # something that lay there has gone
-    if detail is None or in_now >= max(GHOST_MIN_CELLS, len(a) / 20):
-        return False  # outlined now: something there (an arm, its border part aside)
+    if detail is None:
+        return False
+    if in_now >= max(GHOST_MIN_CELLS, len(a) / 20):
+        # outlined now: something there; an arm where that reaches in over the edge
+        k = 2 * reach + 1
+        coming = cv2.dilate(edge.view(np.uint8), np.ones((k, k), np.uint8))[outline] > 0
+        if np.count_nonzero(by_now & coming) >= GHOST_MIN_CELLS:
+            return False
     # the cells the base has held (the rest of the patch, its fringe under the level,
     # was taken into it: no change there, and a step of the base's own making)
     held = part & (cv2.absdiff(now, base) > level // 2)
@@ -282,7 +300,9 @@ def _left_behind(
     blur_w = cv2.GaussianBlur(weight, (0, 0), sigma)
     smooth = cv2.GaussianBlur(d * weight, (0, 0), sigma) / np.maximum(blur_w, 1e-6)
     # something there now: an edge within the change, or outlining it now
-    thing = held & (cv2.absdiff(d, smooth) > detail)
+    # (less the base's own steps, steeper in it than now: the fringe of an arm's
+    # shadow taken into it while the arm lay there, left along where it lay)
+    thing = held & (cv2.absdiff(d, smooth) > detail) & ~(slope_base > GHOST_SIDE * slope_now)
     thing[outline] |= by_now
     if not thing.any():
         return True  # a change of light alone
@@ -495,18 +515,19 @@ class MotionGate:
         arm = still = np.zeros(small.shape, bool)
         # bits a cell apart are one change (a sleeve's fold, a shadow's edge)
         grown = cv2.dilate(diff, np.ones((3, 3), np.uint8))
-        k = max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+        k = self._core_cells()
         core = cv2.morphologyEx(grown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         edge, at_edge = self._edge(small.shape)
         if core.ravel()[at_edge].any():
             # the broad changes that reach the edge, joined by broad parts alone (a
             # codec's thin trail joined a row of cards taken away to the border, and
-            # their spots were an arm until the trail faded), a cell round them
+            # their spots were an arm until the trail faded), and what changed within
+            # ARM_JOIN_MM of them
             n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
             reached = np.zeros(n, bool)
             reached[labels.ravel()[at_edge]] = True
             reached[0] = False  # (the change's outside)
-            ring = np.ones((3, 3), np.uint8)
+            ring = self._join_ring()
             # (0 or 1 each: as bool, without a copy)
             arm = cv2.bitwise_and(cv2.dilate(_chosen(labels, reached), ring), grown).view(bool)
             # ... and those of them nothing of which moves in this frame
@@ -569,10 +590,11 @@ class MotionGate:
         change of light alone (a player's head and shoulders leaning still over the
         table, a lamp) with nothing in it over the edge is no arm either."""
         sigma = SHADE_SIGMA_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink
-        pad = int(3 * sigma) + 2
+        reach = self._core_cells()
+        ring = self._join_ring()  # (the arm's cells round its core, as _arms takes them)
+        pad = int(3 * sigma) + 2 + ring.shape[0] // 2
         h, w = small.shape
         left = None
-        ring = np.ones((3, 3), np.uint8)
         for i in np.nonzero(still)[0].tolist():
             bx, by, bw, bh = (int(v) for v in stats[i, :4])
             y0, y1 = max(0, by - pad), min(h, by + bh + pad)
@@ -581,11 +603,21 @@ class MotionGate:
             part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
             now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
             near_edge, took = edge[y0:y1, x0:x1], self._took[y0:y1, x0:x1]
-            if _left_behind(now, was, part, near_edge, took, self.level, self.shade, sigma):
+            if _left_behind(now, was, part, near_edge, took, self.level, self.shade, sigma, reach):
                 if left is None:
                     left = np.zeros((h, w), bool)
                 left[y0:y1, x0:x1] |= part
         return left
+
+    def _join_ring(self) -> NDArray[np.uint8]:
+        """The square that grows an arm's core by ``ARM_JOIN_MM`` (in the gate's cells,
+        one at least)."""
+        j = max(1, round(ARM_JOIN_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+        return np.ones((2 * j + 1, 2 * j + 1), np.uint8)
+
+    def _core_cells(self) -> int:
+        """An arm's core's breadth (``ARM_CORE_MM``) in the gate's cells."""
+        return max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
 
     def reset_base(self) -> None:
         """Take the next frame for the table as it lies (the camera moved: what lay

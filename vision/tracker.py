@@ -9,7 +9,7 @@ table). The tracker turns this into the few events the referee needs:
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
-  frames) while its spot was visible (frames where something moves over the
+  frames, or two that far apart) while its spot was visible (frames where something moves over the
   spot, or an arm rests over it, do not count as absence, nor do frames in which
   a card laid after it lies over its spot: a show row or a play row, each card
   half covering the one before).
@@ -254,7 +254,7 @@ class Tracker:
         missing. ``looked(x, y)`` says it spot by spot,
         for a frame of which only some regions were read. A placed card is removed
         after it has been missing from ``min_misses`` frames that were read there,
-        over ``absent_s``.
+        over ``absent_s`` (or from two in a row that far apart).
         """
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
         before, self._last_t = self._last_t, t  # the update before this one
@@ -334,8 +334,10 @@ class Tracker:
                 # it lies here now
                 if not same_zone:
                     kind = "moved" if tr.placed else "placed"
-                    before = tr.placed_zone if tr.placed else None
-                    events.append(self._observe(kind, card, tr, t, before))
+                    # (its own name: ``before``, the last update's time, is asked
+                    # again for the cards after it)
+                    was_in = tr.placed_zone if tr.placed else None
+                    events.append(self._observe(kind, card, tr, t, was_in))
                     tr.placed, tr.placed_zone = True, tr.zone
                 tr.px, tr.py, tr.angle = tr.x, tr.y, s.angle
                 # cards settled in one frame share a turn: which lies on top is
@@ -367,7 +369,12 @@ class Tracker:
             if tr.absent_since is None:
                 tr.absent_since = t
             tr.misses += 1
-            if tr.misses >= self.min_misses and _lasted(t - tr.absent_since, self.absent_s):
+            # the absence is time, as the stable time is: ``min_misses`` misses over it,
+            # or two in a row as far apart (a camera at 5 fps removed each card taken
+            # up 0.6 s after its hand had gone, waiting for a third frame)
+            if _lasted(t - tr.absent_since, self.absent_s) and (
+                tr.misses >= self.min_misses or (tr.misses == 2 and tr.absent_since == before)
+            ):
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 del self._tracks[card]
         return events
