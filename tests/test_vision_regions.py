@@ -841,6 +841,28 @@ def test_a_hand_seen_only_where_it_lies_over_a_card_is_the_arms():
     assert not gate.arm_near(145, 138, radius_px=4)
 
 
+def test_a_faint_soft_sleeve_lighter_than_the_table_is_an_arm_outlined_at_its_hand():
+    """A sleeve a little lighter than the table, its sides soft (out of focus), is
+    outlined now only at its hand, far from where it comes in, like a still shadow
+    with a card laid at its edge; but a shadow is darker than what it lies over, and
+    the sleeve is an arm: the card under its resting hand is covered (a review built
+    it, and the first form of the leaning rule took it for light)."""
+    gate = MotionGate(refresh_s=100.0)
+    base = np.full((480, 320, 3), 80, np.uint8)
+    gate.look(0.0, base)
+    gate.mark_read(0.0)
+    card = base.copy()
+    card[120:180, 140:200] = 240
+    _rest(gate, card, 0.1, 0.5)
+    sleeve = np.zeros(base.shape[:2], np.float32)
+    sleeve[0:110, 130:220] = 1.0
+    sleeve = cv2.GaussianBlur(sleeve, (0, 0), 16.0)[:, :, None]
+    resting = card * (1 - sleeve) + 105 * sleeve
+    resting[110:150, 135:215] = 200  # the hand, over the card
+    _rest(gate, resting.astype(np.uint8), 0.6, 2.0)
+    assert gate.arm_near(170, 140) and gate.arm_near(170, 140, still=True)
+
+
 def test_an_arm_resting_longer_than_the_hold_is_the_table_as_it_is_now():
     """An elbow left on the table for good covers nothing for ever: after
     ``ARM_HOLD_S`` it is the table as it lies (and a card under it is laid after

@@ -245,9 +245,10 @@ def _left_behind(
     (:data:`GHOST_SIDE`). A ghost is outlined ``GHOST_SIDE`` times as often in the
     base as now (and at ``GHOST_MIN_CELLS`` at least). A patch outlined now at fewer
     than ``GHOST_MIN_CELLS`` cells and a 20th of its outline, or at fewer than
-    ``GHOST_MIN_CELLS`` within ``reach`` cells of the ``edge`` (an arm's sides run
-    to where it comes in; a card laid at a still shadow's edge outlines the shadow
-    now only round the card), is light where what is
+    ``GHOST_MIN_CELLS`` within ``reach`` cells of where it comes in over the ``edge``
+    while it is darker there now (an arm's sides run to where it comes in; a card laid
+    at a still shadow's edge outlines the shadow now only round the card), is light
+    where what is
     there now (the change's edges within it: the change in log light less its own
     blur over ``sigma`` cells, taken over the cells the base holds alone, so that
     their border is no edge, by more than ``detail``; and the outline's cells
@@ -288,10 +289,16 @@ def _left_behind(
     if detail is None:
         return False
     if in_now >= max(GHOST_MIN_CELLS, len(a) / 20):
-        # outlined now: something there; an arm where that reaches in over the edge
+        # outlined now: something there, an arm; but where what comes in over the edge
+        # is a shadow (darker now) outlined nowhere near where it comes in, the outline
+        # is of what lies in it (a card laid at its edge), judged below with the light.
+        # A sleeve lighter than the table, its sides soft, is an arm as it was
         k = 2 * reach + 1
-        coming = cv2.dilate(edge.view(np.uint8), np.ones((k, k), np.uint8))[outline] > 0
-        if np.count_nonzero(by_now & coming) >= GHOST_MIN_CELLS:
+        entry = cv2.dilate((edge & part).view(np.uint8), np.ones((k, k), np.uint8)) > 0
+        if np.count_nonzero(by_now & entry[outline]) >= GHOST_MIN_CELLS:
+            return False
+        coming = part & entry
+        if not coming.any() or float(d[coming].mean()) >= 0.0:
             return False
     # the cells the base has held (the rest of the patch, its fringe under the level,
     # was taken into it: no change there, and a step of the base's own making)
