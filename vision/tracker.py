@@ -9,10 +9,10 @@ table). The tracker turns this into the few events the referee needs:
 * ``moved``: a placed card has lain still in another zone (one event, not a
   removal and a placing);
 * ``removed``: a placed card has been absent for ``absent_s`` (200 ms, and three
-  frames, or two that far apart) while its spot was visible (frames where something moves over the
-  spot, or an arm rests over it, do not count as absence, nor do frames in which
-  a card laid after it lies over its spot: a show row or a play row, each card
-  half covering the one before).
+  frames, or two that far apart) while its spot was visible (frames where
+  something moves over the spot, or an arm rests over it, do not count as absence,
+  nor do frames in which a card laid after it lies over its spot: a show row or a
+  play row, each card half covering the one before).
 
 A card read from one corner only, where a placed card lies that is not read in
 that frame, is taken for that card misread (its other corner covered by the card
