@@ -390,7 +390,6 @@ class MotionGate:
         # the cells of the small copy that lie off the table (the caller sets them once
         # the table is calibrated); None: the picture's border alone
         self.outside: NDArray[np.bool_] | None = None
-        # the last edge made (_edge), with the shape and outside it was made for
         # the last edge made (_edge), with the shape and outside it was made for, and
         # its cells' flat indices
         self._edges: (
@@ -441,13 +440,12 @@ class MotionGate:
                 self._last_moved[cv2.dilate(slow, np.ones((3, 3), np.uint8)) > 0] = t
             stirred = moving_now
             if self.shade is not None and moving.any():
-                cells = (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink  # per mm
                 sharp = _sharp(
                     small,
                     self._previous,
                     self.shade,
-                    SHADE_SIGMA_MM * cells,
-                    max(1, round(SHADE_REACH_MM * cells)),
+                    self._cells(SHADE_SIGMA_MM),
+                    max(1, round(self._cells(SHADE_REACH_MM))),
                 )
                 stirred = cv2.dilate(moving & sharp, np.ones((3, 3), np.uint8))
             self._last_stirred[stirred > 0] = t
@@ -596,7 +594,7 @@ class MotionGate:
         table is as it is now, and the base takes it, not after ``ARM_HOLD_S``. A
         change of light alone (a player's head and shoulders leaning still over the
         table, a lamp) with nothing in it over the edge is no arm either."""
-        sigma = SHADE_SIGMA_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink
+        sigma = self._cells(SHADE_SIGMA_MM)
         reach = self._core_cells()
         ring = self._join_ring()  # (the arm's cells round its core, as _arms takes them)
         pad = int(3 * sigma) + 2 + ring.shape[0] // 2
@@ -616,15 +614,19 @@ class MotionGate:
                 left[y0:y1, x0:x1] |= part
         return left
 
+    def _cells(self, mm: float) -> float:
+        """``mm`` of table in the gate's cells (at :attr:`px_per_mm`, or the
+        recommended mounting's before the table is calibrated)."""
+        return mm * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink
+
     def _join_ring(self) -> NDArray[np.uint8]:
-        """The square that grows an arm's core by ``ARM_JOIN_MM`` (in the gate's cells,
-        one at least)."""
-        j = max(1, round(ARM_JOIN_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+        """The square that grows an arm's core by ``ARM_JOIN_MM`` (one cell at least)."""
+        j = max(1, round(self._cells(ARM_JOIN_MM)))
         return np.ones((2 * j + 1, 2 * j + 1), np.uint8)
 
     def _core_cells(self) -> int:
         """An arm's core's breadth (``ARM_CORE_MM``) in the gate's cells."""
-        return max(3, round(ARM_CORE_MM * (self.px_per_mm or SHADE_PX_PER_MM) / self.shrink))
+        return max(3, round(self._cells(ARM_CORE_MM)))
 
     def reset_base(self) -> None:
         """Take the next frame for the table as it lies (the camera moved: what lay
