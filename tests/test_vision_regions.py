@@ -1653,6 +1653,28 @@ class _Table:
         return {c: (k.px, k.py) for c, k in self.watcher.tracker._tracks.items() if k.placed}
 
 
+def test_a_card_lost_from_sight_where_it_lay_is_read_again_on_a_quiet_frame():
+    """A card the tracker lost from sight where it lay (Tracker.lost_due: seen there
+    under the hand that laid it, then unreadable while a video's compression left
+    the spot soft, the gate seeing nothing change as it sharpened) is read again on
+    a frame with nothing else to read, and placed: the table lies still, so only
+    the slow sweep, 10 s on, would have read it before."""
+    table = _Table()
+    placed = dict(table.show(table.still, 4.0)[::-1])
+    card = next(c for c, k in table.watcher.tracker._tracks.items() if k.placed)
+    tr = table.watcher.tracker._tracks.pop(card)  # as if never placed, and lost there
+    table.watcher.tracker._lost[card] = [tr.px, tr.py, table.t - 1.0, table.t]
+    # and its indices unread where it lies (the soft spot's last reading)
+    x, y = table.watcher.recognizer.calibration.to_px([[tr.px, tr.py]])[0]
+    reach = 60.0 * table.watcher.gate.px_per_mm  # past its corners
+    table.watcher.dets = [d for d in table.watcher.dets if np.hypot(d.x - x, d.y - y) > reach]
+    assert table.show(table.still, 1.0) == [("placed", card)]
+    assert placed  # the table had its cards placed first
+    # with nothing lost, a still table reads nothing for the sweep's 10 s
+    assert table.show(table.still, 1.0) == []
+    assert table.watcher.tracker.lost_due(table.t) == []
+
+
 def test_a_knocked_camera_is_calibrated_afresh_and_no_card_is_seen_to_move():
     # knocked 40 px and 1.5 degrees over a plain cloth: too little of the frame changes
     # for it to be read whole, but the markers moved; before, the 4S in a show row was

@@ -439,3 +439,71 @@ def test_a_card_laid_squarely_on_a_placed_one_waits_for_both_its_corners():
     events = run(tr, frames(1.0, 2.0), [both])
     assert [(e.kind, e.card) for e in events] == [("placed", "JD")]
     assert set(tr.placed) == {"5H", "JD"}  # the 5H lies under it
+
+
+def test_a_card_seen_lying_under_a_hand_then_unread_is_looked_for_again_there():
+    """A card read only while the hand that laid it rested on it, then read nowhere
+    (a video's compression left the spot the hand uncovered too soft to read for
+    seconds, and the gate saw nothing change as it sharpened: a photographed QH
+    placed 22 s late) is no passing glimpse: its spot is offered for a fresh look
+    every LOST_EVERY_S for LOST_S (Tracker.lost_due), and it is placed once read."""
+    from vision.tracker import LOST_EVERY_S, LOST_S
+
+    tr = Tracker(stable_s=0.2, absent_s=0.2)
+    hand = lambda x, y: True  # noqa: E731 - a hand resting on it all the while
+    assert run(tr, frames(0.5), [qh()], occluded=hand) == []
+    assert run(tr, frames(1.0, 0.5), []) == []  # the hand gone, the card unread
+    assert tr.placed == {} and tr.wanted(1.5) == []
+    # due LOST_EVERY_S after it was last seen, then every LOST_EVERY_S, once each
+    last = frames(0.5)[-1]
+    assert tr.lost_due(last + LOST_EVERY_S - 0.01) == []
+    assert tr.lost_due(last + LOST_EVERY_S) == [(400.0, 250.0)]
+    assert tr.lost_due(last + LOST_EVERY_S + 0.1) == []
+    assert tr.lost_due(last + 2 * LOST_EVERY_S) == [(400.0, 250.0)]
+    # read there again: placed, and looked for no more
+    events = run(tr, frames(0.5, 3.0), [qh()])
+    assert [(e.kind, e.card, e.zone) for e in events] == [("placed", "QH", "play.0")]
+    assert tr.lost_due(4.0) == [] and tr.lost_due(10.0) == []
+    # a card that stays unread is looked for LOST_S, then given up
+    tr = Tracker(stable_s=0.2, absent_s=0.2)
+    run(tr, frames(0.5), [qh()], occluded=hand)
+    run(tr, frames(1.0, 0.5), [])
+    offers = [t / 10 for t in range(10, 10 * round(LOST_S) + 50) if tr.lost_due(t / 10)]
+    assert len(offers) == pytest.approx(LOST_S / LOST_EVERY_S, abs=1)
+    assert offers[-1] <= last + LOST_S
+
+
+def test_a_glimpse_of_a_card_that_drifts_or_flickers_is_not_looked_for_again():
+    """A card in a hand passing over the table (it drifts) or read for a frame or two
+    is a passing glimpse, as before: nothing is looked for again."""
+    tr = Tracker(stable_s=0.2, absent_s=0.2)
+    passing = [[qh(x=300.0 + 20 * i)] for i in range(15)]  # 20 mm a frame
+    for t, seen in zip(frames(0.5), passing, strict=True):
+        tr.update(t, seen)
+    run(tr, frames(0.1, 0.5), [qh()])  # three frames still
+    run(tr, frames(1.0, 0.6), [])
+    assert [tr.lost_due(t / 10) for t in range(6, 60)] == [[]] * 54
+
+
+def test_a_card_moved_and_unread_where_it_went_is_moved_once_read_there():
+    """A placed card taken up and laid in another zone, read there only under the
+    hand that laid it and then not at all for a moment, is not removed from where it
+    lay for LOST_HOLD_S while its new spot is read every frame: read there, it has
+    moved (one event, not a removal and a placing). Not read there in that time, it
+    is removed, and its new spot is looked for as a lost card's."""
+    from vision.tracker import LOST_HOLD_S
+
+    def moved(unread: float) -> list[tuple[str, str | None]]:
+        tr = Tracker(stable_s=0.2, absent_s=0.2)
+        events = run(tr, frames(1.0), [qh()])
+        over_show = lambda x, y: y > 400  # noqa: E731 - the hand rests on it there
+        events += run(tr, frames(0.5, 1.0), [qh("show.0", y=600.0)], occluded=over_show)
+        events += run(tr, frames(unread, 1.5), [])
+        assert (400.0, 600.0) in tr.wanted(1.5 + unread) or unread > LOST_HOLD_S
+        events += run(tr, frames(1.0, 1.5 + unread), [qh("show.0", y=600.0)])
+        return [(e.kind, e.zone) for e in events]
+
+    assert moved(1.0) == [("placed", "play.0"), ("moved", "show.0")]
+    assert moved(1.8) == [("placed", "play.0"), ("moved", "show.0")]
+    # unread longer: removed where it lay, and placed where it is found
+    assert moved(3.0) == [("placed", "play.0"), ("removed", None), ("placed", "show.0")]

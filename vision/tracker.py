@@ -110,12 +110,31 @@ class _Track:
     py: float = 0.0
     angle: float | None = None  # its long side's direction where it lies
     held: bool = False  # not read in the last frame, but covered or read doubtfully there
+    # where it has been seen lying, moving over it or not, and since when (a card
+    # read under a resting hand lies there, though it is not lying still yet)
+    hx: float = 0.0
+    hy: float = 0.0
+    here_since: float = 0.0
 
 
 # Times that differ by less than this are one time: frame times read from a video's
 # frame numbers are a hair off (0.6000000000000001 - 0.4 is under 0.2), and a card
 # waited a frame more to be placed or removed
 TIME_SLACK = 1e-6
+
+# A card seen lying in one spot for ``stable_s`` or more that then cannot be read there
+# is not a passing glimpse (Tracker.lost_due): its spot is offered for a fresh look
+# every LOST_EVERY_S for LOST_S. A video's compression left a photographed QH, seen
+# under the hand that laid it, too soft to read for the 3.5 s after the hand had gone,
+# and the gate saw nothing change when it sharpened again: placed 22 s late
+LOST_S = 30.0
+LOST_EVERY_S = 1.0
+# A placed card missing where it lies but last seen lying elsewhere (laid in another
+# zone, under the hand that moved it) is not removed for this long after it was last
+# seen there, while that spot is read every frame: the compressed video's QH, carried
+# to the show row, was removed from the play row and then placed in the show row
+# (two events where there was one move) when it could be read there 0.5 s later
+LOST_HOLD_S = 2.0
 
 # A card read from one corner where a placed card lies that is read from its other
 # corner in the same frame is that card's covered index misread when both put the
@@ -182,6 +201,8 @@ class Tracker:
         self.min_misses = min_misses
         self._tracks: dict[str, _Track] = {}
         self._last_t = float("-inf")
+        # cards lost from sight where they lay: card -> [x, y, lost at, next offer]
+        self._lost: dict[str, list[float]] = {}
 
     @property
     def still(self) -> float:
@@ -224,9 +245,48 @@ class Tracker:
             )
             if missing:
                 out.append((tr.px, tr.py))
+                if self._moving_off(tr, t):  # and where it went, as for a pending one
+                    out.append((tr.x, tr.y))
             elif pending:
                 out.append((tr.x, tr.y))
         return out
+
+    def _moving_off(self, tr: _Track, t: float) -> bool:
+        """Whether a placed card was last seen lying away from where it lies (for
+        ``stable_s`` or more: put down elsewhere, under the hand that moved it), no
+        more than ``LOST_HOLD_S`` before ``t``: it is not removed yet."""
+        return (
+            tr.placed
+            and not self._near(tr, tr.x, tr.y)
+            and _lasted(tr.last_seen - tr.here_since, self.stable_s)
+            and _within(t - tr.last_seen, LOST_HOLD_S)
+        )
+
+    def lost_due(self, t: float) -> list[tuple[float, float]]:
+        """Spots of cards lost from sight where they lay, due a fresh look now: a card
+        seen lying in one spot for ``stable_s`` or more (under a hand resting on it,
+        say) that is then read nowhere, and so not placed there, or not moved there
+        (its old place removed), is not a passing glimpse. It may lie there unread (a
+        video's compression leaves a spot the hand uncovered soft for seconds, and
+        the motion gate sees nothing change as it sharpens). Each spot is offered
+        every ``LOST_EVERY_S`` for ``LOST_S`` after it was lost, and no more once the
+        card is read anywhere. The watcher reads them on frames with nothing else to
+        read, as it reads the gate's slow sweep."""
+        out = []
+        for card, lost in list(self._lost.items()):
+            x, y, since, due = lost
+            if not _within(t - since, LOST_S):
+                del self._lost[card]
+            elif _lasted(t, due):
+                lost[3] = t + LOST_EVERY_S
+                out.append((x, y))
+        return out
+
+    def _lose(self, card: str, tr: _Track) -> None:
+        """Remember where ``card`` was last seen lying, if it lay there long enough to
+        be no passing glimpse (:meth:`lost_due`)."""
+        if _lasted(tr.last_seen - tr.here_since, self.stable_s):
+            self._lost[card] = [tr.x, tr.y, tr.last_seen, tr.last_seen + LOST_EVERY_S]
 
     def update(
         self,
@@ -291,6 +351,11 @@ class Tracker:
         for card, s in best.items():
             tr = self._tracks.setdefault(card, _Track())
             tr.absent_since, tr.misses = None, 0
+            self._lost.pop(card, None)
+            if not _within(t - tr.last_seen, self.gap_s) or (
+                math.hypot(s.x_mm - tr.hx, s.y_mm - tr.hy) > self.still
+            ):
+                tr.hx, tr.hy, tr.here_since = s.x_mm, s.y_mm, t
             moving = busy is not None and busy(s.x_mm, s.y_mm)
             drifted = math.hypot(s.x_mm - tr.x0, s.y_mm - tr.y0) > self.still
             if moving:  # in a moving hand or under one: start the stable time again
@@ -356,6 +421,7 @@ class Tracker:
                 continue
             if not tr.placed:
                 if not _within(t - tr.last_seen, self.gap_s):
+                    self._lose(card, tr)
                     del self._tracks[card]  # a passing glimpse: forget it
                 continue
             if _within(t - tr.last_seen, self.gap_s) or not looked_at(tr.px, tr.py):
@@ -372,10 +438,14 @@ class Tracker:
             # the absence is time, as the stable time is: ``min_misses`` misses over it,
             # or two in a row as far apart (a camera at 5 fps removed each card taken
             # up 0.6 s after its hand had gone, waiting for a third frame)
-            if _lasted(t - tr.absent_since, self.absent_s) and (
-                tr.misses >= self.min_misses or (tr.misses == 2 and tr.absent_since == before)
+            if (
+                _lasted(t - tr.absent_since, self.absent_s)
+                and (tr.misses >= self.min_misses or (tr.misses == 2 and tr.absent_since == before))
+                and not self._moving_off(tr, t)
             ):
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
+                if not self._near(tr, tr.x, tr.y):  # last seen lying elsewhere: moved there?
+                    self._lose(card, tr)
                 del self._tracks[card]
         return events
 

@@ -583,8 +583,18 @@ class TableWatcher:
                 more = self._regions(look.regions, spots + doubts, shape, index_d)
                 if sum(cost(b) for b in more) <= most:
                     rois = more
-            if not rois and look.sweep is not None:
-                rois = [look.sweep]
+            if not rois:
+                # nothing else to read: a card lost from sight where it lay is looked
+                # for again there (Tracker.lost_due), else the gate's slow sweep
+                lost = [
+                    to_px(x, y)
+                    for x, y in self.tracker.lost_due(t)
+                    if not settling(x, y) and not resting(x, y)
+                ]
+                if lost:
+                    rois = self._regions((), lost, shape, index_d)
+                elif look.sweep is not None:
+                    rois = [look.sweep]
             full = sum(cost(b) for b in rois) > most
         t1 = time.perf_counter()
         fresh: list[IndexDetection] = []
