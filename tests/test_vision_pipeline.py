@@ -677,3 +677,53 @@ def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie()
             assert got == pytest.approx(INDEX_D_MM / mm_per_px(x) * s, rel=0.002)
         ratio = at(1500.5 * s - 0.5, 300) / at(5.5 * s - 0.5, 300)
         assert ratio > 1.4
+
+
+def test_ink_read_surely_as_one_index_is_no_second_index_of_another_rank():
+    """An upside-down 10D in a font training never met, a pip beside its index: the
+    10 with its own diamond read 10D (1.0), and its 0 paired with the pip read QD
+    (0.992), a midpoint 17 px off, past one index's reach (SAME_INDEX): a QD was
+    placed in the crib where there was none (the live check's seed 106). A reading
+    that takes in a blob a surer reading kept (or one index with one kept, of its
+    rank) took in, and reads another rank, is dropped; one of the same rank, or
+    one of ink no surer reading took in, is kept as before."""
+    from vision.model import RANK_CLASSES, SUIT_CLASSES
+    from vision.proposals import Proposals
+    from vision.recognize import Recognizer
+
+    def decode(pairs, rows):
+        """Readings of proposals ``(x, y, rank blob, suit blob)`` read ``rows`` (rank,
+        suit, confidence)."""
+        f = np.float32
+        props = Proposals(
+            np.array([p[0] for p in pairs], f),
+            np.array([p[1] for p in pairs], f),
+            np.full(len(pairs), -0.35, f),
+            np.full(len(pairs), -0.94, f),
+            np.full(len(pairs), 22.0, f),
+            np.array([p[2] for p in pairs], np.int32),
+            np.array([p[3] for p in pairs], np.int32),
+        )
+        rank_p = np.zeros((len(rows), len(RANK_CLASSES)), f)
+        suit_p = np.zeros((len(rows), len(SUIT_CLASSES)), f)
+        for j, (rank, suit, conf) in enumerate(rows):
+            rank_p[j, RANK_CLASSES.index(rank)] = conf
+            rank_p[j, 0] = 1 - conf
+            suit_p[j, SUIT_CLASSES.index(suit)] = 1.0
+        got = Recognizer()._decode(props, rank_p, suit_p)
+        return sorted((d.rank + d.suit, round(d.x)) for d in got)
+
+    # 0 and 1 of the 10 are blobs 58 and 59, its diamond 62, the pip 63 (the seed's)
+    ten_own = (1689.0, 1323.0, 62, 59)  # 10D
+    ten_pip = (1697.0, 1323.0, 63, 59)  # 10D, one index with the first
+    zero_pip = (1680.0, 1323.0, 62, 58)  # QD, 17 px from the second
+    rows = [("10", "D", 1.0), ("10", "D", 1.0), ("Q", "D", 0.992)]
+    assert decode([ten_pip, ten_own, zero_pip], rows) == [("10D", 1697)]
+    # the same readings of ink no surer reading took in: another index, kept
+    apart = (1680.0, 1323.0, 70, 71)
+    assert decode([ten_pip, ten_own, apart], rows) == [("10D", 1697), ("QD", 1680)]
+    # a less sure reading of the same ink and the same rank is kept as before (the
+    # card read twice: CardReading's "duplicate")
+    again = (1680.0, 1323.0, 62, 58)
+    rows_same = [("10", "D", 1.0), ("10", "D", 1.0), ("10", "D", 0.99)]
+    assert decode([ten_pip, ten_own, again], rows_same) == [("10D", 1680), ("10D", 1697)]

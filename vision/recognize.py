@@ -1033,9 +1033,21 @@ class Recognizer:
         courts = rank_p[order][:, COURT_COLUMNS].tolist()
         kept: list[IndexDetection] = []
         gone: list[IndexDetection] = []  # readings a nearer suit replaced (_keep)
+        # the rank each blob is read as, by the surest reading that took it in and was
+        # kept, or was one index with a reading kept of that rank
+        ranks_of: dict[int, str] = {}
+        pair = np.stack([props.rank_index, props.suit_index], axis=1).tolist()
         for k, i in enumerate(order.tolist()):
+            blobs = [b for b in pair[i] if b >= 0]
+            rank = RANK_CLASSES[int(rank_i[i])]
+            if any(ranks_of.get(b, rank) != rank for b in blobs):
+                # its ink is read, surer, as another rank's index: paired with another
+                # blob (a pip beside the index), the same ink is no other index (an
+                # unseen font's 10D, its 0 paired with its pip, read QD: a card not
+                # there, its middle a few millimetres off the 10D's)
+                continue
             det = IndexDetection(
-                RANK_CLASSES[int(rank_i[i])],
+                rank,
                 SUIT_CLASSES[int(suit_i[i])],
                 float(conf[i]),
                 float(rank_c[i]),
@@ -1047,6 +1059,9 @@ class Recognizer:
                 courts=(courts[k][0], courts[k][1], courts[k][2]),
             )
             _keep(kept, gone, det)
+            if any(d is det or (d.rank == rank and _one_index(d, det)) for d in kept):
+                for b in blobs:
+                    ranks_of.setdefault(b, rank)
         return kept
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
