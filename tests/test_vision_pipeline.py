@@ -559,6 +559,35 @@ def test_a_suit_joined_to_a_thin_frame_line_is_a_blob_of_its_own():
     assert ((comps.h > 50) & (comps.w < 20)).any()
 
 
+def test_a_suit_touching_a_court_frame_with_its_figure_is_a_blob_of_its_own():
+    """The photographed QH and JH of ``bidly`` in the live checks at 2.36 px/mm (a
+    compressed video's QH; seed 97's JH in a show row, its other corner covered):
+    the index's heart touches the frame's line, and the line runs round the court's
+    figure, which touches it too: one blob 125 x 172, larger than the largest print,
+    so the card was unread from that corner. Of a blob larger than the largest, the
+    compact parts the opening leaves at the edge of its box are blobs of their own
+    (the figure's pieces inside the frame are not)."""
+    img = np.full((300, 260, 3), (40, 90, 30), np.uint8)  # felt
+    img[10:290, 10:250] = 235  # a card
+    red = (40, 40, 190)
+    cv2.putText(img, "Q", (24, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.7, red, 2, cv2.LINE_AA)
+    cv2.circle(img, (32, 100), 7, red, -1, cv2.LINE_AA)  # the index's heart
+    cv2.rectangle(img, (39, 40), (200, 260), red, 1)  # the frame, touching it
+    for k in range(6):  # the figure: jewels on thin lines, joined to the frame
+        y = 50 + 35 * k
+        cv2.line(img, (40, y), (199, y + 20), (30, 30, 30), 1)
+        cv2.circle(img, (120, y + 10), 9, (30, 30, 30), -1)
+    comps = find_components(img)
+    near = np.hypot(comps.cx - 32, comps.cy - 100) < 3
+    assert near.any(), "no blob for the heart alone"
+    k = int(np.nonzero(near)[0][0])
+    assert 12 <= comps.w[k] <= 17 and 12 <= comps.h[k] <= 17
+    # the figure's pieces inside the frame (its round jewels, compact once the
+    # opening has cut the lines) are no blobs of their own
+    inside = (comps.cx > 45) & (comps.cx < 195) & (comps.cy > 45) & (comps.cy < 255)
+    assert not (inside & (comps.w >= 15) & (comps.h >= 15)).any()
+
+
 def test_a_calibrated_cameras_card_outlines_are_a_cards_size():
     """A row of cards each laid 23 mm over the one before is one light patch of
     paper, card-shaped at four cards (130 x 88 mm): its outline's corners were read as

@@ -1483,8 +1483,8 @@ def test_suits_split_off_thin_lines_are_found_alike_whole_and_by_region():
     the roi (proposals._thin_joins), so a region's blobs are the whole's there, in
     the same order (a part may share its blob's box corner: the smaller comes
     first). The lines run 30 to 300 pixels, past the roi's edge and the crop's; a
-    blob up to JOINED_LARGEST times the largest (135 pixels), under any region's
-    margin, is split."""
+    blob up to JOINED_LARGEST times the largest (225 pixels), under a region's margin
+    at d 20 (242 pixels), is split."""
     from vision import proposals
 
     rng = np.random.default_rng(11)

@@ -1263,7 +1263,10 @@ SPLIT_ASPECT = 1.5
 SPLIT_FILL = 0.45
 JOINED_ASPECT = 1.8
 JOINED_FILL = 0.45
-JOINED_LARGEST = 1.5
+JOINED_LARGEST = 2.5
+# ... and of a blob larger than the largest (a court's frame), the parts within this
+# many pixels of its box's edge
+FRAME_EDGE = 2
 
 
 def _thin_joins(
@@ -1278,14 +1281,21 @@ def _thin_joins(
     line goes and the suit stays. Where the opening took at least ``SPLIT_LOST`` of
     the blob, each part that is compact (``SPLIT_ASPECT``, ``SPLIT_FILL``) and keeps
     at least ``SPLIT_KEEP`` of it is a blob of its own as well; the joined blob stays
-    as it was. Returns a label image of the parts (in the piece's pixels), their
+    as it was. A blob larger than the largest (``max_size``: a court's frame, the
+    figure inside it touching its line, and an index's suit outside) is opened
+    whatever its shape, and only its compact parts no larger than the largest
+    within ``FRAME_EDGE`` of its box's edge are kept (the figure's own pieces lie
+    inside). Returns a label image of the parts (in the piece's pixels), their
     stats and centroids and their numbers, or ``None``."""
     gx, gy, w, h, area = piece.boxes(stats[1:])
     long_, short = np.maximum(w, h), np.minimum(w, h)
+    # too large to be print itself: a court figure's frame with the figure inside it,
+    # a suit of the index beside it touching its line (a photographed QH, 125 x 172)
+    framed = long_ > max_size
     joined = (
         (long_ <= JOINED_LARGEST * max_size)
         & (short >= 8)
-        & (long_ >= JOINED_ASPECT * short)
+        & ((long_ >= JOINED_ASPECT * short) | framed)
         & (area < JOINED_FILL * w * h)
         & (area >= 30)
         & piece.inside(gx, gy, w, h)
@@ -1304,13 +1314,20 @@ def _thin_joins(
         opened = cv2.morphologyEx(
             blob, cv2.MORPH_OPEN, square, borderType=cv2.BORDER_CONSTANT, borderValue=0
         )
-        if whole - cv2.countNonZero(opened) < SPLIT_LOST * whole:
+        frame = max(bw, bh) > max_size
+        if not frame and whole - cv2.countNonZero(opened) < SPLIT_LOST * whole:
             continue
         m, o_labels, o_stats, o_cen = cv2.connectedComponentsWithStats(opened, connectivity=8)
         for j in range(1, m):
             px, py, pw, ph, part = o_stats[j].tolist()
             compact = max(pw, ph) <= SPLIT_ASPECT * min(pw, ph) and part >= SPLIT_FILL * pw * ph
-            if not compact or part < SPLIT_KEEP * whole:
+            if frame:
+                # of a frame, only what lies outside its line, at the edge of its box
+                # (the figure's own pieces inside it are no index)
+                edge = min(px, py, bw - px - pw, bh - py - ph) <= FRAME_EDGE
+                if not compact or not edge or max(pw, ph) > max_size:
+                    continue
+            elif not compact or part < SPLIT_KEEP * whole:
                 continue
             if part_labels is None:
                 # np.zeros, not zeros_like: the operating system's zeroed pages, touched
