@@ -577,6 +577,7 @@ def test_a_suit_touching_a_court_frame_with_its_figure_is_a_blob_of_its_own():
         y = 50 + 35 * k
         cv2.line(img, (40, y), (199, y + 20), (30, 30, 30), 1)
         cv2.circle(img, (120, y + 10), 9, (30, 30, 30), -1)
+    cv2.circle(img, (190, 150), 9, (30, 30, 30), -1)  # a jewel touching the line inside
     comps = find_components(img)
     near = np.hypot(comps.cx - 32, comps.cy - 100) < 3
     assert near.any(), "no blob for the heart alone"

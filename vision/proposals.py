@@ -1265,8 +1265,10 @@ JOINED_ASPECT = 1.8
 JOINED_FILL = 0.45
 JOINED_LARGEST = 2.5
 # ... and of a blob larger than the largest (a court's frame), the parts within this
-# many pixels of its box's edge
-FRAME_EDGE = 2
+# many pixels of its box's edge: its very edge, where a suit outside the frame's line
+# sticks out (a figure's piece touching the line from inside lies a pixel or two in:
+# a review's find, with 2)
+FRAME_EDGE = 0
 
 
 def _thin_joins(

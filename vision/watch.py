@@ -591,8 +591,9 @@ class TableWatcher:
                     for x, y in self.tracker.lost_due(t)
                     if not settling(x, y) and not resting(x, y)
                 ]
-                if lost:
-                    rois = self._regions((), lost, shape, index_d)
+                more = self._regions((), lost, shape, index_d) if lost else []
+                if more and sum(cost(b) for b in more) <= most:
+                    rois = more  # (never so many that the frame is read whole)
                 elif look.sweep is not None:
                     rois = [look.sweep]
             full = sum(cost(b) for b in rois) > most
