@@ -1316,7 +1316,7 @@ def _thin_joins(
         opened = cv2.morphologyEx(
             blob, cv2.MORPH_OPEN, square, borderType=cv2.BORDER_CONSTANT, borderValue=0
         )
-        frame = max(bw, bh) > max_size
+        frame = bool(framed[i - 1])  # (stats[0] is the background)
         if not frame and whole - cv2.countNonZero(opened) < SPLIT_LOST * whole:
             continue
         m, o_labels, o_stats, o_cen = cv2.connectedComponentsWithStats(opened, connectivity=8)

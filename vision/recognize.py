@@ -546,20 +546,27 @@ def suppress(dets: list[IndexDetection]) -> list[IndexDetection]:
     return kept
 
 
-def _keep(kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection) -> None:
+def _keep(
+    kept: list[IndexDetection], gone: list[IndexDetection], det: IndexDetection
+) -> IndexDetection:
     """Add ``det`` (no surer than any in ``kept``) to the readings kept, unless it is
     one index with one of them; then it takes that one's place only where it is
     the same rank with the index's own suit (:func:`_own_suit`), and the one it
     replaced goes to ``gone``, where it still stands for its index: a later
-    reading that is one index with it is dropped, as it was before."""
-    if any(_one_index(g, det) for g in gone):
-        return
+    reading that is one index with it is dropped, as it was before. Returns the
+    reading that stands for ``det``'s index now (``det`` itself where it was kept)."""
+    for g in gone:
+        if _one_index(g, det):
+            return g
     same = [j for j, k in enumerate(kept) if _one_index(k, det)]
     if not same:
         kept.append(det)
-    elif len(same) == 1 and _own_suit(det, kept[same[0]]):
+        return det
+    if len(same) == 1 and _own_suit(det, kept[same[0]]):
         gone.append(kept[same[0]])
         kept[same[0]] = det
+        return det
+    return kept[same[0]]
 
 
 def _opposite_corner_miss(
@@ -1034,11 +1041,11 @@ class Recognizer:
         kept: list[IndexDetection] = []
         gone: list[IndexDetection] = []  # readings a nearer suit replaced (_keep)
         # the rank each blob is read as, by the surest reading that took it in and was
-        # kept, or was one index with a reading kept of that rank
+        # kept, or was one index with a reading of that rank that stands for its index
         ranks_of: dict[int, str] = {}
-        pair = np.stack([props.rank_index, props.suit_index], axis=1).tolist()
+        pairs = np.stack([props.rank_index[order], props.suit_index[order]], axis=1).tolist()
         for k, i in enumerate(order.tolist()):
-            blobs = [b for b in pair[i] if b >= 0]
+            blobs = [b for b in pairs[k] if b >= 0]
             rank = RANK_CLASSES[int(rank_i[i])]
             if any(ranks_of.get(b, rank) != rank for b in blobs):
                 # its ink is read, surer, as another rank's index: paired with another
@@ -1058,8 +1065,7 @@ class Recognizer:
                 float(props.d[i]),
                 courts=(courts[k][0], courts[k][1], courts[k][2]),
             )
-            _keep(kept, gone, det)
-            if any(d is det or (d.rank == rank and _one_index(d, det)) for d in kept):
+            if _keep(kept, gone, det).rank == rank:
                 for b in blobs:
                     ranks_of.setdefault(b, rank)
         return kept
