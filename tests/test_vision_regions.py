@@ -1030,6 +1030,71 @@ def test_a_player_leaning_still_over_the_table_is_no_arm_but_a_hand_in_the_shado
         assert not gate.arm_near(160, y0 + 17) and not gate.arm_near(175, 100)
 
 
+_WOOD = (73, 131, 190)  # BGR: a honey wooden table, grey 142
+_SKIN = (100, 134, 193)  # a bare forearm over it, grey 148: within the gate's level
+
+
+def _wooden_table(h: int = 240, w: int = 320) -> np.ndarray:
+    return np.full((h, w, 3), _WOOD, np.uint8)
+
+
+@pytest.mark.parametrize("camera_small", [False, True])
+def test_an_arm_as_grey_as_the_table_is_found_by_its_colour(camera_small):
+    """A bare forearm over a wooden table is as grey as the wood (148 levels over 142):
+    to the grey alone only its shadow showed, narrower than an arm's core, and the
+    arm was taken into the base as it came in; a card laid from that seat was placed
+    under the hand still resting on it (the live check's Skat seed 108, every card of
+    one seat 1.3 s early). Its colour is not the wood's (``CHROMA_GAIN``): it is an
+    arm, moving or resting, and a card under it is not laid yet; gone, it leaves
+    none. The camera's own small stream in colour serves as the frame does."""
+    gate = MotionGate(refresh_s=100.0)
+    table = _wooden_table()
+
+    def look(t: float, frame: np.ndarray) -> None:
+        small = cv2.resize(frame, (40, 30), interpolation=cv2.INTER_AREA) if camera_small else None
+        look = gate.look(t, frame, small)
+        gate.mark_read(t, None if look.full else look.regions)
+
+    look(0.0, table)
+    card = table.copy()
+    card[120:180, 130:180] = 240
+    for t in np.arange(0.1, 0.55, 0.1):
+        look(float(t), card)
+    for i, reach in enumerate((60, 100, 140)):  # the arm comes in from the top edge
+        arm = card.copy()
+        arm[0:reach, 130:220] = _SKIN
+        look(0.6 + 0.1 * i, arm)
+    assert gate.arm_near(175, 100) and not gate.arm_near(175, 100, still=True)
+    for t in np.arange(0.9, 2.05, 0.1):  # its hand resting on the card's top
+        look(float(t), arm)
+    assert gate.arm_near(150, 130) and gate.arm_near(150, 130, still=True)
+    assert not gate.arm_near(40, 200)
+    for t in np.arange(2.1, 2.55, 0.1):  # it goes
+        look(float(t), card)
+    assert not gate.arm_near(150, 130) and not gate.arm_near(175, 100)
+
+
+def test_light_dimming_or_tinting_the_whole_table_is_no_arm_by_its_colour():
+    """A shadow dims every channel by one ratio: the colour's shares stay (a player
+    leaning still over a wooden table is no arm, as over a felt); a camera's white
+    balance following the scene tints every cell alike: no cell's colour changed
+    against the rest (``CHROMA_GAIN``, less the median cell's shift)."""
+    gate = MotionGate(refresh_s=100.0)
+    gate.px_per_mm = _LEANING_PX_PER_MM
+    table = _wooden_table()
+    card = table.copy()
+    card[60:110, 150:200] = 240
+    _rest(gate, card, 0.0, 0.5)
+    shaded = _leaning(card)
+    assert int(card[5, 160, 0]) - int(shaded[5, 160, 0]) > 18  # by the gate's level
+    _rest(gate, shaded, 0.6, 1.5)
+    assert not gate.arm_near(175, 85) and not gate.arm_near(175, 85, still=True)
+    tinted = np.clip(card * np.array([1.1, 1.0, 0.94]), 0, 255).astype(np.uint8)
+    _rest(gate, tinted, 1.6, 2.5)
+    assert not gate.arm_near(175, 85) and not gate.arm_near(10, 10)
+    assert not gate.arm_near(300, 230)
+
+
 def test_a_thin_change_reaching_the_border_is_no_arm_and_off_the_table_is_the_border():
     """A video codec's residue along where a hand went (stripes a cell or two wide, for
     seconds) joined a card laid after it, and a row of cards taken away, to the

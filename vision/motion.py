@@ -141,6 +141,23 @@ ARM_BREAK_S = 0.25
 # hand had its step taken for a ghost's outline, and the hand for no arm).
 GHOST_SIDE = 2.0
 GHOST_MIN_CELLS = 4
+# An arm as grey as the table is no arm to the grey alone: a bare forearm over a honey
+# wooden table is 138 grey levels over the wood's 142, and only its shadow, narrower
+# than an arm's core, showed; the arm was taken into the base as it came in, and every
+# card laid from that seat was placed under the hand still resting on it (the live
+# check's Skat seed 108, 1.3 s early). Its colour is not the table's: each channel's
+# share of the three (the chromaticity) changes by a hundredth at most under a shadow
+# or a leaning player's shade (light dims every channel by one ratio), by 0.05 to
+# 0.12 (blue's and red's changes summed) from wood to skin, a felt's to a hand's more.
+# CHROMA_GAIN makes that sum the gate's grey levels (0.05 is 18, the level) ...
+CHROMA_GAIN = 360.0
+# ... less the whole picture's own shift (the median cell's: a camera's white balance
+# following what it sees), and judged only where both pictures are bright enough for
+# the shares to mean something (the three channels' sum CHROMA_DARK at least: a hand's
+# own shadow on a dark felt is noise in them). A change of colour reaching in over the
+# edge (GHOST_MIN_CELLS of it within an arm's core of where it comes in) is no change
+# of light alone (_left_behind), however little the grey changed.
+CHROMA_DARK = 90.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -211,6 +228,40 @@ def _chosen(labels: NDArray[np.int32], chosen: NDArray[np.bool_]) -> NDArray[np.
     return chosen[labels].view(np.uint8)
 
 
+def _shares(colour: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Each cell's chromaticity as the gate compares it: blue's and red's shares of the
+    three channels, and the three's sum (how bright the cell is), as three planes
+    (``[0]``, ``[1]``, ``[2]``)."""
+    b, g, r = (c.astype(np.float32) for c in cv2.split(colour))
+    out = np.empty((3, *colour.shape[:2]), np.float32)
+    total = cv2.add(cv2.add(b, g), r, dst=out[2])
+    safe = cv2.max(total, 1.0)
+    cv2.divide(b, safe, dst=out[0])
+    cv2.divide(r, safe, dst=out[1])
+    return out
+
+
+def _tinted(
+    now: NDArray[np.float32],
+    was: NDArray[np.float32],
+    level: float,
+    shift: tuple[float, float] | None = None,
+) -> tuple[NDArray[np.uint8], tuple[float, float]]:
+    """1 at each cell whose colour (:func:`_shares`) changed from ``was`` to ``now`` by
+    more than ``level`` (:data:`CHROMA_GAIN`), less the whole picture's own shift
+    (``shift``, else the median cell's, sampled), where both are bright enough
+    (:data:`CHROMA_DARK`); and the shift taken off."""
+    db = cv2.subtract(now[0], was[0])
+    dr = cv2.subtract(now[1], was[1])
+    if shift is None:
+        shift = (float(np.median(db[::4, ::4])), float(np.median(dr[::4, ::4])))
+    change = cv2.add(cv2.absdiff(db, shift[0]), cv2.absdiff(dr, shift[1]))
+    tint = cv2.threshold(change, level / CHROMA_GAIN, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)
+    dark = cv2.min(now[2], was[2]) < CHROMA_DARK
+    tint[dark] = 0
+    return tint, shift
+
+
 def _slope(grey: NDArray[np.uint8]) -> NDArray[np.float32]:
     """How steeply the grey level climbs at each cell, in levels a cell."""
     g = grey.astype(np.float32)
@@ -229,6 +280,7 @@ def _left_behind(
     detail: float | None,
     sigma: float,
     reach: int,
+    tinted: NDArray[np.bool_] | None = None,
 ) -> bool:
     """Is the change ``part`` (a patch where ``now`` differs from ``base``) no arm: one
     outlined in the base alone (something that lay there and has gone), or one of
@@ -254,7 +306,10 @@ def _left_behind(
     their border is no edge, by more than ``detail``; and the outline's cells
     steeper now) lies nowhere within a cell of the ``edge``: anything in it (a card
     laid in a player's still shadow) lies clear of the edge, no arm. ``detail``
-    ``None``: no light test."""
+    ``None``: no light test. A patch whose colour changed (``tinted``: the cells whose
+    chromaticity did, :func:`_tinted`) at :data:`GHOST_MIN_CELLS` cells within ``reach``
+    of where it comes in over the edge is no change of light, however little its grey
+    changed: an arm as grey as the table."""
     ring = np.ones((3, 3), np.uint8)
     # the patch's outer outline: round its holes (a card's blurred edge as grey as
     # the arm over it) the base has the card's edges, not a ghost's
@@ -288,13 +343,15 @@ def _left_behind(
         return True  # something that lay there has gone
     if detail is None:
         return False
+    k = 2 * reach + 1
+    entry = cv2.dilate((edge & part).view(np.uint8), np.ones((k, k), np.uint8)) > 0
+    if tinted is not None and np.count_nonzero(tinted & part & entry) >= GHOST_MIN_CELLS:
+        return False  # a colour not the table's comes in over the edge: an arm
     if in_now >= max(GHOST_MIN_CELLS, len(a) / 20):
         # outlined now: something there, an arm; but where what comes in over the edge
         # is a shadow (darker now) outlined nowhere near where it comes in, the outline
         # is of what lies in it (a card laid at its edge), judged below with the light.
         # A sleeve lighter than the table, its sides soft, is an arm as it was
-        k = 2 * reach + 1
-        entry = cv2.dilate((edge & part).view(np.uint8), np.ones((k, k), np.uint8)) > 0
         if np.count_nonzero(by_now & entry[outline]) >= GHOST_MIN_CELLS:
             return False
         coming = part & entry
@@ -363,6 +420,11 @@ class MotionGate:
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
+        # the frame's colour on the same grid (_colour: None for a grey one), the
+        # base's, and what lay under an arm taken into the base
+        self._colour_now: NDArray[np.float32] | None = None
+        self._colour_base: NDArray[np.float32] | None = None
+        self._colour_under: NDArray[np.float32] | None = None
         # when each cell last changed by the gate's level, and when with an edge (not
         # a change of light alone: shade)
         self._last_moved: NDArray[np.float64] | None = None
@@ -402,8 +464,8 @@ class MotionGate:
     ) -> NDArray[np.uint8]:
         h, w = image.shape[:2]
         size = (max(1, w // self.shrink), max(1, h // self.shrink))
-        if given is not None:  # the camera's own small grey stream
-            gray = given
+        if given is not None:  # the camera's own small stream, grey (or in colour)
+            gray = cv2.cvtColor(given, cv2.COLOR_BGR2GRAY) if given.ndim == 3 else given
         elif isinstance(image, Picture):  # its eighth-size grey copy, which the reading shares
             gray = image.eighth
         else:
@@ -411,6 +473,28 @@ class MotionGate:
         if gray.shape[::-1] != size:
             gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
         return cv2.GaussianBlur(gray, (3, 3), 0)
+
+    def _colour(
+        self,
+        image: NDArray[np.uint8] | Picture,
+        given: NDArray[np.uint8] | None,
+        size: tuple[int, int],
+    ) -> NDArray[np.float32] | None:
+        """The frame's colour at the small copy's ``size`` (:func:`_shares`): the
+        camera's small stream where it is in colour, else the frame's pixel at each
+        cell's middle, blurred as the grey is (a third of a millisecond for a 4608 x
+        2592 frame); ``None`` for a grey frame."""
+        if given is not None and given.ndim == 3:
+            colour = given
+        else:
+            frame = image.image if isinstance(image, Picture) else image
+            if frame.ndim != 3 or frame.shape[2] != 3:
+                return None
+            colour = frame
+        if colour.shape[1::-1] != size:  # (cheaper than the grey's means: colour
+            # changes broadly, and is blurred)
+            colour = cv2.resize(colour, size, interpolation=cv2.INTER_NEAREST)
+        return _shares(cv2.GaussianBlur(colour, (3, 3), 0))
 
     def look(
         self,
@@ -422,7 +506,9 @@ class MotionGate:
         :class:`~vision.proposals.Picture` of it); say what to read. ``small`` is a
         grey copy of the frame the camera made itself (any size; it is brought to an
         ``shrink``-th of the frame): then the frame itself is not looked at."""
-        small = self._small(image, small)
+        given = small
+        small = self._small(image, given)
+        self._colour_now = self._colour(image, given, small.shape[::-1])
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:
@@ -488,7 +574,13 @@ class MotionGate:
         if self.stills:
             return  # a folder's photographs: no hand rests over one
         base = self._base
-        if base is None or base.shape != small.shape:
+        colour = self._colour_now
+        cbase = self._colour_base
+        if colour is None or cbase is None or cbase.shape != colour.shape:
+            cbase = None  # (a grey frame, or the base taken from one)
+        if base is None or base.shape != small.shape or (colour is not None and cbase is None):
+            self._colour_base = None if colour is None else colour.copy()
+            self._colour_under = None if colour is None else colour.copy()
             self._base = small.copy()
             self._arm = np.zeros(small.shape, bool)
             self._arm_still = self._arm
@@ -506,16 +598,29 @@ class MotionGate:
         was = seen > t - ARM_BREAK_S
         assert self._under_set is not None
         under, under_set = self._under, self._under_set
+        tint = shift = None
+        if colour is not None and cbase is not None:
+            # (where the colour changed: an arm as grey as the table, CHROMA_GAIN)
+            tint, shift = _tinted(colour, cbase, self.level)
+        cunder = self._colour_under if cbase is not None else None
         if under_set.any():  # an arm taken into the base has gone: the table as it was
             back = under_set & (cv2.absdiff(small, under) <= self.level)
+            if cunder is not None and colour is not None:
+                back &= _tinted(colour, cunder, self.level, shift)[0] == 0
             base[back] = small[back]
+            if cbase is not None and colour is not None:
+                cbase[:, back] = colour[:, back]
             under_set[back] = False
         diff = cv2.threshold(cv2.absdiff(small, base), self.level, 1, cv2.THRESH_BINARY)[1]
+        if tint is not None:
+            diff |= tint
         if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm
             if self._arm is None or self._arm.shape != small.shape or self._arm.any():
                 self._arm = self._arm_still = np.zeros(small.shape, bool)
             self._arm_since.fill(np.nan)  # (an arm taken in last frame too)
             np.copyto(base, small, where=moving_now == 0)
+            if cbase is not None and colour is not None:
+                np.copyto(cbase, colour, where=(moving_now == 0)[None])
             return
         arm = still = np.zeros(small.shape, bool)
         # bits a cell apart are one change (a sleeve's fold, a shadow's edge)
@@ -541,7 +646,7 @@ class MotionGate:
             if still.any():
                 # ... less those that are no arm: one that was in the base and has gone
                 # (in the picture when the base was taken), a change of light alone
-                left = self._no_arm(small, base, labels, stats, reached, grown, edge)
+                left = self._no_arm(small, base, labels, stats, reached, grown, edge, tint)
                 if left is not None:
                     arm &= ~left
                     still &= ~left
@@ -568,11 +673,15 @@ class MotionGate:
             under_set[table & ~stale & (diff > 0)] = False
             new = stale & ~under_set  # (taken in a second time: what lay under it stays)
             under[new] = base[new]
+            if cunder is not None and cbase is not None:
+                cunder[:, new] = cbase[:, new]
             under_set[new] = True
         elif under_set.any():
             under_set[table & (diff > 0)] = False
         self._took |= table & (diff > 0)
         np.copyto(base, small, where=table)
+        if cbase is not None and colour is not None:
+            np.copyto(cbase, colour, where=table[None])
         self._arm, self._arm_still = arm, still
 
     def _no_arm(
@@ -584,6 +693,7 @@ class MotionGate:
         still: NDArray[np.bool_],
         grown: NDArray[np.uint8],
         edge: NDArray[np.bool_],
+        tint: NDArray[np.uint8] | None = None,
     ) -> NDArray[np.bool_] | None:
         """The cells of the resting arms (the cores ``still`` marks among ``labels``)
         that are no arm (:func:`_left_behind`, each with a window round its core's
@@ -608,7 +718,10 @@ class MotionGate:
             part = (cv2.dilate(core, ring) > 0) & (grown[y0:y1, x0:x1] > 0)
             now, was = small[y0:y1, x0:x1], base[y0:y1, x0:x1]
             near_edge, took = edge[y0:y1, x0:x1], self._took[y0:y1, x0:x1]
-            if _left_behind(now, was, part, near_edge, took, self.level, self.shade, sigma, reach):
+            tinted = None if tint is None else tint[y0:y1, x0:x1].view(bool)
+            if _left_behind(
+                now, was, part, near_edge, took, self.level, self.shade, sigma, reach, tinted
+            ):
                 if left is None:
                     left = np.zeros((h, w), bool)
                 left[y0:y1, x0:x1] |= part
