@@ -460,6 +460,10 @@ def test_a_card_seen_lying_under_a_hand_then_unread_is_looked_for_again_there():
     assert tr.lost_due(last + LOST_EVERY_S) == [(400.0, 250.0)]
     assert tr.lost_due(last + LOST_EVERY_S + 0.1) == []
     assert tr.lost_due(last + 2 * LOST_EVERY_S) == [(400.0, 250.0)]
+    # a hand over the spot when it falls due: not offered, and offered the first frame
+    # it is clear (not an offer later: a review's find)
+    assert tr.lost_due(last + 3 * LOST_EVERY_S, hand) == []
+    assert tr.lost_due(last + 3 * LOST_EVERY_S + 0.1) == [(400.0, 250.0)]
     # read there again: placed, and looked for no more
     events = run(tr, frames(0.5, 3.0), [qh()])
     assert [(e.kind, e.card, e.zone) for e in events] == [("placed", "QH", "play.0")]

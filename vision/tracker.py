@@ -262,7 +262,7 @@ class Tracker:
             and _within(t - tr.last_seen, LOST_HOLD_S)
         )
 
-    def lost_due(self, t: float) -> list[tuple[float, float]]:
+    def lost_due(self, t: float, busy: Busy | None = None) -> list[tuple[float, float]]:
         """Spots of cards lost from sight where they lay, due a fresh look now: a card
         seen lying in one spot for ``stable_s`` or more (under a hand resting on it,
         say) that is then read nowhere, and so not placed there, or not moved there
@@ -271,13 +271,15 @@ class Tracker:
         the motion gate sees nothing change as it sharpens). Each spot is offered
         every ``LOST_EVERY_S`` for ``LOST_S`` after it was lost, and no more once the
         card is read anywhere. The watcher reads them on frames with nothing else to
-        read, as it reads the gate's slow sweep."""
+        read, as it reads the gate's slow sweep. A spot ``busy`` says a hand is over
+        (moving or resting) is not offered, and stays due: it is offered on the first
+        frame it is clear, not an offer later."""
         out = []
         for card, lost in list(self._lost.items()):
             x, y, since, due = lost
             if not _within(t - since, LOST_S):
                 del self._lost[card]
-            elif _lasted(t, due):
+            elif _lasted(t, due) and (busy is None or not busy(x, y)):
                 lost[3] = t + LOST_EVERY_S
                 out.append((x, y))
         return out

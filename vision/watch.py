@@ -588,8 +588,9 @@ class TableWatcher:
                 # for again there (Tracker.lost_due), else the gate's slow sweep
                 lost = [
                     to_px(x, y)
-                    for x, y in self.tracker.lost_due(t)
-                    if not settling(x, y) and not resting(x, y)
+                    for x, y in self.tracker.lost_due(
+                        t, lambda x, y: settling(x, y) or resting(x, y)
+                    )
                 ]
                 more = self._regions((), lost, shape, index_d) if lost else []
                 if more and sum(cost(b) for b in more) <= most:
