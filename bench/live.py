@@ -33,9 +33,14 @@ With ``--game skat`` the deal is a Skat deal at ``skat-3.toml``
 (``controller.scenarios.skat_deal``): each trick's three cards laid in the trick
 zones, then gathered face down to the winner's pile, 60 events a video.
 
+``--players 3`` or ``4`` deals cribbage for three or four (a five-card deal at
+``cribbage-3.toml`` or ``cribbage-4.toml``): the side seats lay their rows along the
+table's sides, each card the right way up for its player, and their arms come in
+over the table's east and west edges.
+
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
         [--photos ../shared/data/cards/bidly/single] [--game skat] [--frame 3840x2160]
-        [--lean] [--cloth wood] [--sleeve check] [--rest 1.5]
+        [--lean] [--cloth wood] [--sleeve check] [--rest 1.5] [--players 4]
 """
 
 from __future__ import annotations
@@ -86,11 +91,12 @@ def run(
     cloth: str = "green",
     sleeve: str = "bare",
     rest: float = 0.0,
+    players: int = 2,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False)
     else:
-        scenario = cribbage_deal(seed, dealer=seed % 2, overlap=overlap)
+        scenario = cribbage_deal(seed, dealer=seed % players, overlap=overlap, players=players)
     actions = rested(scenario.actions, rest) if rest else scenario.actions
     faces = f"photos-{photos.resolve().name}" if photos else fonts
     framed = f"-{frame[0]}x{frame[1]}" if frame else ""
@@ -98,7 +104,8 @@ def run(
     framed += f"-{cloth}" if cloth != "green" else ""
     framed += f"-{sleeve}" if sleeve != "bare" else ""
     framed += f"-rest{rest:g}" if rest else ""
-    video = folder / f"{game}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
+    game_of = f"{game}{players}" if game == "cribbage" and players != 2 else game
+    video = folder / f"{game_of}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
     cleared: list[float] = []
     started = time.perf_counter()
@@ -220,10 +227,20 @@ def main() -> int:
         help="seconds each hand rests still where it laid or took its cards, its arm over "
         "the table, before it goes out",
     )
+    ap.add_argument(
+        "--players",
+        type=int,
+        choices=[2, 3, 4],
+        default=2,
+        help="cribbage for three or four: a five-card deal at cribbage-3.toml or "
+        "cribbage-4.toml, the side seats' rows along the table's sides",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
         ap.error("--photos draws the faces photographed: --deck does not apply")
+    if args.players != 2 and args.game != "cribbage":
+        ap.error("--players is cribbage's: a Skat deal is for three at skat-3.toml")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -245,6 +262,7 @@ def main() -> int:
                     args.cloth,
                     args.sleeve,
                     args.rest,
+                    args.players,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

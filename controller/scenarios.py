@@ -34,6 +34,7 @@ from rules.cribbage.autoplay import play_game
 from rules.cribbage.events import Play as CribbagePlay
 from rules.cribbage.events import SetDealer, Show, Starter
 from rules.cribbage.game import CribbageGame
+from rules.cribbage.variants import CribbageRules
 from rules.skat.autoplay import random_deal
 from rules.skat.declaration import contract_for
 from rules.skat.events import Bid, Declare
@@ -93,8 +94,12 @@ def _jitter(rng: random.Random, mm: float = 3.0, deg: float = 4.0) -> tuple[floa
 # -- cribbage ----------------------------------------------------------------------------
 
 
-def cribbage_deal(seed: int = 7, dealer: int = 0, *, overlap: float = 0.0) -> Scenario:
-    """One whole two-player six-card deal at ``cribbage-2.toml``.
+def cribbage_deal(
+    seed: int = 7, dealer: int = 0, *, overlap: float = 0.0, players: int = 2
+) -> Scenario:
+    """One whole two-player six-card deal at ``cribbage-2.toml`` (with ``players`` 3
+    or 4, a five-card deal at ``cribbage-3.toml`` or ``cribbage-4.toml``:
+    :func:`_round_the_table`).
 
     The dealer turns the starter into the ``starter`` zone; every card of the play
     is laid in its player's ``play.N`` row, left to right, in the engine's order
@@ -105,6 +110,8 @@ def cribbage_deal(seed: int = 7, dealer: int = 0, *, overlap: float = 0.0) -> Sc
     With ``overlap`` (mm) the rows are laid as players lay them: each card over the
     one before, that far to its right (give or take 3 mm), so that only a strip of
     each card shows: 23 leaves one corner index whole, 14 cuts into it."""
+    if players != 2:
+        return _round_the_table(seed, dealer, overlap, players)
     name = "cribbage-2.toml"
     rng = random.Random(seed)
     game = CribbageGame()
@@ -172,6 +179,133 @@ def cribbage_deal(seed: int = 7, dealer: int = 0, *, overlap: float = 0.0) -> Sc
     truth: dict[str, Any] = {
         "game": "cribbage",
         "players": 2,
+        "seed": seed,
+        "dealer": dealer,
+        "starter": str(starter),
+        "plays": plays,
+        "shows": [
+            {"seat": s.seat, "crib": s.crib, "cards": [str(c) for c in s.shown]} for s in shows
+        ],
+        "scores": list(game.scores),
+        "verdicts": [v.to_json() for v in game.verdicts],
+        "expected": expected,
+    }
+    return Scenario(name, tuple(actions), truth)
+
+
+# Each seat of a table for three or four (seat 0 south, round clockwise): the way its
+# player faces (x, y), the angle a card lies at the right way up for him (Action's,
+# counter-clockwise from upright for seat 0), and his right hand's way along his rows.
+_SEATS = {
+    0: ((0.0, 1.0), 0.0, (1.0, 0.0)),  # south, facing north
+    1: ((1.0, 0.0), -90.0, (0.0, -1.0)),  # west, facing east
+    2: ((0.0, -1.0), 180.0, (-1.0, 0.0)),  # north, facing south
+    3: ((-1.0, 0.0), 90.0, (0.0, 1.0)),  # east, facing west
+}
+
+
+def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Scenario:
+    """One whole five-card deal for three or four players (four play as two
+    partnerships) at ``cribbage-3.toml`` or ``cribbage-4.toml``: the table's side
+    seats lay their rows along the table's sides, each card the right way up for its
+    player, left to right as he sees it; otherwise as the two-player deal
+    (:func:`cribbage_deal`): the starter, the play, the shows, the crib laid face up
+    by the dealer (two rows of two where the zone is two cards wide, else a column,
+    each card 45 mm south of the last: the north one first, every top index open),
+    the table cleared by each player to his side."""
+    if players not in (3, 4):
+        raise ValueError(f"players {players}: a cribbage table is for 2, 3 or 4")
+    name = f"cribbage-{players}.toml"
+    layout = load_layout(LAYOUT_DIR / name)
+    # each zone's bounds (x0, y0, x1, y1)
+    zones = {
+        z.name: (
+            min(p[0] for p in z.polygon),
+            min(p[1] for p in z.polygon),
+            max(p[0] for p in z.polygon),
+            max(p[1] for p in z.polygon),
+        )
+        for z in layout.zones
+    }
+    rng = random.Random(seed)
+    game = CribbageGame(CribbageRules(variant="five-card", players=players))
+    game.apply(SetDealer(dealer))
+    events = []
+    for event, _ in play_game(game, rng):
+        events.append(event)
+        if isinstance(event, Show) and event.crib:
+            break
+    jit = random.Random(seed * 1000 + 1)
+
+    def along(zone: str, seat: int, k: int) -> tuple[float, float]:
+        """The k-th slot of a seat's row in ``zone``: from the end at its left hand,
+        ``overlap`` apart (or 75 mm: apart), the row's middle across."""
+        x0, y0, x1, y1 = zones[zone]
+        right = _SEATS[seat][2]
+        step = overlap or 75.0
+        if right[0]:
+            start = x0 + 50.0 if right[0] > 0 else x1 - 50.0
+            return start + right[0] * step * k, (y0 + y1) / 2
+        start = y0 + 50.0 if right[1] > 0 else y1 - 50.0
+        return (x0 + x1) / 2, start + right[1] * step * k
+
+    steps: list[list[Action]] = []
+    slot_of: dict[str, int] = {}
+    plays: list[dict[str, Any]] = []
+    starter = next(e.card for e in events if isinstance(e, Starter))
+    sx, sy = layout.zone("starter").centre
+    steps.append([Action(0, "place", str(starter), sx, sy, jit.uniform(-5, 5), dealer)])
+    expected: list[dict[str, Any]] = [{"kind": "placed", "card": str(starter), "zone": "starter"}]
+    laid = dict.fromkeys(range(players), 0)
+    for e in events:
+        if isinstance(e, CribbagePlay):
+            card, seat = str(e.card), e.seat
+            dx, dy, da = _jitter(jit)
+            x, y = along(f"play.{seat}", seat, laid[seat])
+            slot_of[card] = laid[seat]
+            laid[seat] += 1
+            steps.append([Action(0, "place", card, x + dx, y + dy, _SEATS[seat][1] + da, seat)])
+            plays.append({"seat": seat, "card": card})
+            expected.append({"kind": "placed", "card": card, "zone": f"play.{seat}"})
+    shows = [e for e in events if isinstance(e, Show)]
+    for show in shows:
+        if show.crib:
+            continue
+        seat = show.seat
+        for card in (str(c) for c in show.shown):
+            dx, dy, da = _jitter(jit)
+            x, y = along(f"show.{seat}", seat, slot_of[card])
+            # (the show row's slot across from the play row's, where the play row is)
+            px, py = along(f"play.{seat}", seat, slot_of[card])
+            x, y = (px, y) if _SEATS[seat][2][0] else (x, py)
+            steps.append([Action(0, "move", card, x + dx, y + dy, _SEATS[seat][1] + da, seat)])
+            expected.append(
+                {"kind": "moved", "card": card, "zone": f"show.{seat}", "from_zone": f"play.{seat}"}
+            )
+    crib = next(e for e in shows if e.crib)
+    x0, _, x1, y1 = zones["crib"]
+    if x1 - x0 >= 140.0:  # two rows of two, as at the two-player table
+        spots = [(x0 + 35.0 + 80.0 * (k % 2), y1 - 44.0 - 74.0 * (k // 2)) for k in range(4)]
+    else:  # a column (the north card's top at the zone's edge)
+        spots = [((x0 + x1) / 2, y1 - 44.0 - 45.0 * k) for k in range(4)]
+    for card, (x, y) in zip((str(c) for c in crib.shown), spots, strict=True):
+        dx, dy, da = _jitter(jit, 2.0, 3.0)
+        steps.append([Action(0, "place", card, x + dx, y + dy, da, dealer)])
+        expected.append({"kind": "placed", "card": card, "zone": "crib"})
+    order = [(dealer + k) % players for k in range(1, players + 1)]  # the dealer last
+    for seat in order:
+        (fx, fy), _, _ = _SEATS[seat]
+        off = (500.0 - fx * 650.0, 500.0 - fy * 650.0)  # past the table's edge at his side
+        cards = [str(c) for s in shows if s.seat == seat and not s.crib for c in s.shown]
+        if seat == dealer:
+            cards += [str(c) for c in crib.shown] + [str(starter)]
+        steps.append([Action(0, "remove", c, *off, 0.0, seat) for c in cards])
+    for step in steps[-players:]:
+        expected += [{"kind": "removed", "card": a.card} for a in step]
+    actions = pace(steps, start_s=1.5, still_s=STILL_S)
+    truth: dict[str, Any] = {
+        "game": "cribbage",
+        "players": players,
         "seed": seed,
         "dealer": dealer,
         "starter": str(starter),

@@ -4,6 +4,7 @@ bundled videos reports every card that was laid, in its zone, and nothing that w
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import time
 from pathlib import Path
@@ -148,6 +149,45 @@ def test_scenarios_are_legal_deals_with_their_truth() -> None:
         ("revoke", revoke["seat"], revoke["trick"])
     ]
     json.dumps(crib.to_json()), json.dumps(skat.to_json())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_deal_for_three_or_four_lays_every_card_in_its_zone_the_right_way_up(players) -> None:
+    """The live check's cribbage for three or four (``bench/live.py --players``): a
+    legal five-card deal, every card laid or moved where its truth says, in its
+    zone, turned to its player (a side seat's rows along the table's side), each
+    player's row left to right as he sees it; and every card taken off the table at
+    the end."""
+    for seed in range(20):
+        s = cribbage_deal(seed, dealer=seed % players, overlap=23.0, players=players)
+        assert s.layout == f"cribbage-{players}.toml" and s.truth["verdicts"] == []
+        assert len(s.truth["plays"]) == 4 * players and s.truth["players"] == players
+        layout = s.load_layout()
+        laid = [a for a in s.actions if a.kind != "remove"]
+        expected = [e for e in s.truth["expected"] if e["kind"] != "removed"]
+        assert len(laid) == len(expected) == 1 + 8 * players + 4
+        for a, e in zip(laid, expected, strict=True):
+            zone = layout.zone_at(a.x_mm, a.y_mm)
+            assert a.card == e["card"] and zone is not None and zone.name == e["zone"]
+            if zone.seat is not None:  # upright for its player: 0 south, 1 west, ...
+                turned = {0: 0.0, 1: -90.0, 2: 180.0, 3: 90.0}[zone.seat]
+                assert abs((a.angle_deg - turned + 180) % 360 - 180) <= 5
+        for seat in range(players):  # left to right as he sees it
+            row = [
+                a
+                for a in laid
+                if a.kind == "place" and layout.zone_at(a.x_mm, a.y_mm).name == f"play.{seat}"
+            ]
+            way = {0: (1, 0), 1: (0, -1), 2: (-1, 0), 3: (0, 1)}[seat]
+            steps = [
+                (b.x_mm - a.x_mm) * way[0] + (b.y_mm - a.y_mm) * way[1]
+                for a, b in itertools.pairwise(row)
+            ]
+            assert steps and all(d > 10 for d in steps), (seat, steps)
+        removed = [e["card"] for e in s.truth["expected"] if e["kind"] == "removed"]
+        assert sorted(removed) == sorted(e["card"] for e in expected if e["kind"] == "placed")
+    with pytest.raises(ValueError, match="players 5"):
+        cribbage_deal(1, players=5)
 
 
 def _observe(video: Path, scenario: Scenario) -> tuple[list[dict[str, object]], float]:
