@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -417,6 +417,19 @@ class Picture:
     def quarter(self) -> NDArray[np.uint8]:
         """The grey picture at a quarter of its size (of :attr:`quarter_colour`)."""
         return cv2.cvtColor(self.quarter_colour, cv2.COLOR_BGR2GRAY)
+
+    @property
+    def eighth_colour(self) -> NDArray[np.uint8] | None:
+        """The colour picture at an eighth of its size (2 x 2 means of
+        :attr:`quarter_colour`'s) where the quarter is made already (the eighth-size
+        grey copy was made from it), else ``None``: what the motion gate tells a
+        hand's colour by, at a fifth of a millisecond for a 4608 x 2592 frame."""
+        if "quarter_colour" not in self.__dict__:
+            return None
+        made = self.__dict__.get("_eighth_colour")
+        if made is None:
+            made = self.__dict__["_eighth_colour"] = _halved(self.quarter_colour)
+        return cast(NDArray[np.uint8], made)
 
     @cached_property
     def eighth(self) -> NDArray[np.uint8]:
