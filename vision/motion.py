@@ -142,7 +142,7 @@ ARM_BREAK_S = 0.25
 GHOST_SIDE = 2.0
 GHOST_MIN_CELLS = 4
 # An arm as grey as the table is no arm to the grey alone: a bare forearm over a honey
-# wooden table is 138 grey levels over the wood's 142, and only its shadow, narrower
+# wooden table is 148 grey levels over the wood's 142, and only its shadow, narrower
 # than an arm's core, showed; the arm was taken into the base as it came in, and every
 # card laid from that seat was placed under the hand still resting on it (the live
 # check's Skat seed 108, 1.3 s early). Its colour is not the table's: each channel's
@@ -151,12 +151,17 @@ GHOST_MIN_CELLS = 4
 # 0.12 (blue's and red's changes summed) from wood to skin, a felt's to a hand's more.
 # CHROMA_GAIN makes that sum the gate's grey levels (0.05 is 18, the level) ...
 CHROMA_GAIN = 360.0
-# ... less the whole picture's own shift (the median cell's: a camera's white balance
-# following what it sees), and judged only where both pictures are bright enough for
-# the shares to mean something (the three channels' sum CHROMA_DARK at least: a hand's
-# own shadow on a dark felt is noise in them). A change of colour reaching in over the
-# edge (GHOST_MIN_CELLS of it within an arm's core of where it comes in) is no change
-# of light alone (_left_behind), however little the grey changed.
+# ... less the whole picture's own shift (the median cell's where no arm lay: a
+# camera's white balance following what it sees), and judged only where both pictures
+# are bright enough for the shares to mean something (the three channels' sum
+# CHROMA_DARK at least: a hand's own shadow on a dark felt is noise in them), and only
+# where the grey did not change (what the grey sees is the grey's: a camera's tone
+# curve is no pure power, and a half shadow over a saturated dark felt shifts its
+# shares by 0.04, near the level). Such a change counts as the grey's do (an arm, and
+# motion), and one reaching in over the edge (GHOST_MIN_CELLS of it within an arm's
+# core of where it comes in) is no change of light alone (_left_behind). What the
+# table's memory keeps (the cells that took a change into the base, what lay under an
+# arm taken in) is the grey's alone: a camera's colour noise is no change to it.
 CHROMA_DARK = 90.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
@@ -246,15 +251,23 @@ def _tinted(
     was: NDArray[np.float32],
     level: float,
     shift: tuple[float, float] | None = None,
+    among: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.uint8], tuple[float, float]]:
     """1 at each cell whose colour (:func:`_shares`) changed from ``was`` to ``now`` by
     more than ``level`` (:data:`CHROMA_GAIN`), less the whole picture's own shift
-    (``shift``, else the median cell's, sampled), where both are bright enough
+    (``shift``, else the median cell's, sampled from every fourth cell each way,
+    those ``among`` marks where they are an eighth of them or more: the table, not
+    an arm over half the picture), where both are bright enough
     (:data:`CHROMA_DARK`); and the shift taken off."""
     db = cv2.subtract(now[0], was[0])
     dr = cv2.subtract(now[1], was[1])
     if shift is None:
-        shift = (float(np.median(db[::4, ::4])), float(np.median(dr[::4, ::4])))
+        b, r = db[::4, ::4], dr[::4, ::4]
+        if among is not None:
+            pick = among[::4, ::4]
+            if 8 * np.count_nonzero(pick) >= pick.size:
+                b, r = b[pick], r[pick]
+        shift = (float(np.median(b)), float(np.median(r)))
     change = cv2.add(cv2.absdiff(db, shift[0]), cv2.absdiff(dr, shift[1]))
     tint = cv2.threshold(change, level / CHROMA_GAIN, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)
     dark = cv2.min(now[2], was[2]) < CHROMA_DARK
@@ -306,10 +319,11 @@ def _left_behind(
     their border is no edge, by more than ``detail``; and the outline's cells
     steeper now) lies nowhere within a cell of the ``edge``: anything in it (a card
     laid in a player's still shadow) lies clear of the edge, no arm. ``detail``
-    ``None``: no light test. A patch whose colour changed (``tinted``: the cells whose
-    chromaticity did, :func:`_tinted`) at :data:`GHOST_MIN_CELLS` cells within ``reach``
-    of where it comes in over the edge is no change of light, however little its grey
-    changed: an arm as grey as the table."""
+    ``None``: no light test. A patch whose colour changed where its grey did not
+    (``tinted``: :func:`_tinted`, less the cells the grey saw change: a card laid in
+    a shadow, the shadow itself) at :data:`GHOST_MIN_CELLS` cells within ``reach`` of
+    where it comes in over the edge is no change of light: an arm as grey as the
+    table."""
     ring = np.ones((3, 3), np.uint8)
     # the patch's outer outline: round its holes (a card's blurred edge as grey as
     # the arm over it) the base has the card's edges, not a ghost's
@@ -494,9 +508,16 @@ class MotionGate:
             colour = image.image if isinstance(image, Picture) else image
         if colour.ndim != 3 or colour.shape[2] != 3:
             return None
-        if colour.shape[1::-1] != size:  # (cheaper than the grey's means: colour
-            # changes broadly, and is blurred)
-            colour = cv2.resize(colour, size, interpolation=cv2.INTER_NEAREST)
+        if colour.shape[1::-1] != size:
+            # every other pixel of one row a cell, four a cell averaged (the row's
+            # memory is read anyway: a fraction of the grey's means' time; colour
+            # changes broadly), evened over 5 x 5 cells: a dim table's sensor noise (5
+            # levels a pixel, the three channels' sum 200) then changes a cell's
+            # shares by a third of the level at most, frame to frame
+            w, h = size
+            row = cv2.resize(colour, (4 * w, h), interpolation=cv2.INTER_NEAREST)
+            colour = cv2.resize(row, size, interpolation=cv2.INTER_AREA)
+            return _shares(cv2.blur(colour, (5, 5)))
         return _shares(cv2.GaussianBlur(colour, (3, 3), 0))
 
     def look(
@@ -508,14 +529,22 @@ class MotionGate:
         """Take the next frame taken at ``t`` (BGR, its grey copy, or a
         :class:`~vision.proposals.Picture` of it); say what to read. ``small`` is a
         grey copy of the frame the camera made itself (any size; it is brought to an
-        ``shrink``-th of the frame): then the frame itself is not looked at."""
+        ``shrink``-th of the frame; or in colour): then the frame itself is sampled
+        only for its colour (:meth:`_colour`)."""
         given = small
         small = self._small(image, given)
-        self._colour_now = self._colour(image, given, small.shape[::-1])
+        before, colour = self._colour_now, self._colour(image, given, small.shape[::-1])
+        self._colour_now = colour
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:
             moving = (cv2.absdiff(small, self._previous) > self.level).astype(np.uint8)
+            hued = None
+            if colour is not None and before is not None and before.shape == colour.shape:
+                # an arm as grey as the table moves where its colour does (CHROMA_GAIN):
+                # no change of light
+                hued = _tinted(colour, before, self.level)[0]
+                moving |= hued
             moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
                 self._last_moved = np.full(small.shape, -np.inf, np.float64)
@@ -536,7 +565,8 @@ class MotionGate:
                     self._cells(SHADE_SIGMA_MM),
                     max(1, round(self._cells(SHADE_REACH_MM))),
                 )
-                stirred = cv2.dilate(moving & sharp, np.ones((3, 3), np.uint8))
+                edged = moving & sharp if hued is None else (moving & sharp) | hued
+                stirred = cv2.dilate(edged, np.ones((3, 3), np.uint8))
             self._last_stirred[stirred > 0] = t
         self._previous = small
         self._small_now = small
@@ -579,8 +609,10 @@ class MotionGate:
         base = self._base
         colour = self._colour_now
         cbase = self._colour_base
-        if colour is None or cbase is None or cbase.shape != colour.shape:
-            cbase = None  # (a grey frame, or the base taken from one)
+        if colour is None:  # a grey frame: the colour base is of no frame now
+            self._colour_base = self._colour_under = cbase = None
+        elif cbase is None or cbase.shape != colour.shape:
+            cbase = None  # (the base taken from a grey frame: taken afresh below)
         if base is None or base.shape != small.shape or (colour is not None and cbase is None):
             self._colour_base = None if colour is None else colour.copy()
             self._colour_under = None if colour is None else colour.copy()
@@ -601,22 +633,26 @@ class MotionGate:
         was = seen > t - ARM_BREAK_S
         assert self._under_set is not None
         under, under_set = self._under, self._under_set
-        tint = shift = None
-        if colour is not None and cbase is not None:
-            # (where the colour changed: an arm as grey as the table, CHROMA_GAIN)
-            tint, shift = _tinted(colour, cbase, self.level)
         cunder = self._colour_under if cbase is not None else None
+        shift = None
         if under_set.any():  # an arm taken into the base has gone: the table as it was
             back = under_set & (cv2.absdiff(small, under) <= self.level)
-            if cunder is not None and colour is not None:
+            if cunder is not None and colour is not None and cbase is not None:
+                shift = _tinted(colour, cbase, self.level, among=self._table_then(small.shape))[1]
                 back &= _tinted(colour, cunder, self.level, shift)[0] == 0
-            base[back] = small[back]
-            if cbase is not None and colour is not None:
                 cbase[:, back] = colour[:, back]
+            base[back] = small[back]
             under_set[back] = False
-        diff = cv2.threshold(cv2.absdiff(small, base), self.level, 1, cv2.THRESH_BINARY)[1]
-        if tint is not None:
-            diff |= tint
+        # (grey: what the table's own memory, _took and under, is kept by)
+        grey = cv2.threshold(cv2.absdiff(small, base), self.level, 1, cv2.THRESH_BINARY)[1]
+        diff, tint = grey, None
+        if colour is not None and cbase is not None:
+            # where the colour changed and the grey did not, a cell from where it did
+            # (an arm as grey as the table, CHROMA_GAIN): a card laid, a shadow, and
+            # their soft edges, are the grey's
+            tint = _tinted(colour, cbase, self.level, shift, self._table_then(small.shape))[0]
+            tint &= 1 - cv2.dilate(grey, np.ones((3, 3), np.uint8))
+            diff = grey | tint
         if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm
             if self._arm is None or self._arm.shape != small.shape or self._arm.any():
                 self._arm = self._arm_still = np.zeros(small.shape, bool)
@@ -673,19 +709,26 @@ class MotionGate:
         # what lay under an arm taken into the base; a change taken in otherwise is the
         # table now, whatever lay there before
         if stale is not None:
-            under_set[table & ~stale & (diff > 0)] = False
+            under_set[table & ~stale & (grey > 0)] = False
             new = stale & ~under_set  # (taken in a second time: what lay under it stays)
             under[new] = base[new]
             if cunder is not None and cbase is not None:
                 cunder[:, new] = cbase[:, new]
             under_set[new] = True
         elif under_set.any():
-            under_set[table & (diff > 0)] = False
-        self._took |= table & (diff > 0)
+            under_set[table & (grey > 0)] = False
+        self._took |= table & (grey > 0)
         np.copyto(base, small, where=table)
         if cbase is not None and colour is not None:
             np.copyto(cbase, colour, where=table[None])
         self._arm, self._arm_still = arm, still
+
+    def _table_then(self, shape: tuple[int, ...]) -> NDArray[np.bool_] | None:
+        """The cells no arm lay over in the last frame (``None``: none did, or it was
+        of another size): where the picture's own shift of colour is judged
+        (:func:`_tinted`)."""
+        arm = self._arm
+        return None if arm is None or arm.shape != shape or not arm.any() else ~arm
 
     def _no_arm(
         self,
