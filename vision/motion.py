@@ -434,9 +434,15 @@ class MotionGate:
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
-        # the frame's colour on the same grid (_colour: None for a grey one), the
-        # base's, and what lay under an arm taken into the base
+        # the frame's colour on the same grid (_colour: None for a grey one); the
+        # picture's own shift of it since the first (a white balance wandering), summed
+        # frame to frame, and the frame's colour less that shift (what the base holds:
+        # a cell held out of the base for seconds, under an arm, is judged against the
+        # table as it would look now, not as the camera saw it then); the base's, and
+        # what lay under an arm taken into the base
         self._colour_now: NDArray[np.float32] | None = None
+        self._drift = (0.0, 0.0)
+        self._colour_held: NDArray[np.float32] | None = None
         self._colour_base: NDArray[np.float32] | None = None
         self._colour_under: NDArray[np.float32] | None = None
         # when each cell last changed by the gate's level, and when with an edge (not
@@ -535,15 +541,29 @@ class MotionGate:
         small = self._small(image, given)
         before, colour = self._colour_now, self._colour(image, given, small.shape[::-1])
         self._colour_now = colour
+        self._colour_held = None
+        hue: tuple[NDArray[np.uint8], tuple[float, float]] | None = None
+        if colour is not None:
+            if before is None or before.shape != colour.shape:
+                self._drift = (0.0, 0.0)
+            else:  # the colour's change since the last frame, less the picture's own
+                # shift, which the drift sums
+                hue = _tinted(colour, before, self.level)
+                step = hue[1]
+                self._drift = (self._drift[0] + step[0], self._drift[1] + step[1])
+            held = colour.copy()
+            held[0] -= self._drift[0]
+            held[1] -= self._drift[1]
+            self._colour_held = held
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:
             moving = (cv2.absdiff(small, self._previous) > self.level).astype(np.uint8)
             hued = None
-            if colour is not None and before is not None and before.shape == colour.shape:
+            if hue is not None:
                 # an arm as grey as the table moves where its colour does (CHROMA_GAIN):
                 # no change of light
-                hued = _tinted(colour, before, self.level)[0]
+                hued = hue[0]
                 moving |= hued
             moving_now = cv2.dilate(moving, np.ones((3, 3), np.uint8))
             if self._last_moved is None or self._last_moved.shape != small.shape:
@@ -607,7 +627,7 @@ class MotionGate:
         if self.stills:
             return  # a folder's photographs: no hand rests over one
         base = self._base
-        colour = self._colour_now
+        colour = self._colour_held
         cbase = self._colour_base
         if colour is None:  # a grey frame: the colour base is of no frame now
             self._colour_base = self._colour_under = cbase = None
