@@ -1149,6 +1149,31 @@ def test_light_dimming_or_tinting_the_whole_table_is_no_arm_by_its_colour():
     assert gate.arm_near(160, 90) and not gate.arm_near(160, 225)
 
 
+def test_an_arm_gone_after_the_white_balance_wandered_leaves_no_arm():
+    """A camera's white balance wandering while an arm rests (the blue gain up 35 %
+    over 2.5 s): the cells held out of the base under the arm kept the table's colour
+    as it was; once the arm had gone they differed from it by the wander, an arm's
+    shape reaching the edge, and a card laid there was held as under an arm (moves
+    told up to 6.5 s late in a four-player video). The base holds the colour less
+    the picture's own shift, summed frame to frame."""
+    gate = MotionGate(refresh_s=100.0)
+    table = _wooden_table()
+
+    def balanced(frame: np.ndarray, blue: float) -> np.ndarray:
+        return np.clip(frame * np.array([blue, 1.0, 1.0]), 0, 255).astype(np.uint8)
+
+    _rest(gate, table, 0.0, 0.3)
+    arm = table.copy()
+    arm[0:120, 150:240] = _SKIN
+    for i in range(26):  # resting 2.5 s, the blue gain climbing
+        t = 0.4 + 0.1 * i
+        look = gate.look(t, balanced(arm, 1.0 + 0.35 * i / 25))
+        gate.mark_read(t, None if look.full else look.regions)
+    assert gate.arm_near(195, 60, still=True)
+    _rest(gate, balanced(table, 1.35), 3.0, 3.4)  # it goes
+    assert not gate.arm_near(195, 60) and not gate.arm_near(195, 100)
+
+
 def test_a_cameras_colour_noise_is_no_arm_nor_motion():
     """The frame sampled one pixel a cell for its colour (the camera's small stream
     grey): a dim wooden table's sensor noise (5 levels a pixel, the three channels'
