@@ -615,11 +615,13 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
     table = None
     if "table" in data:
         t = values.get("table", {})
-        if "id" not in t and "id" not in data.get("table", {}):
+        # (a table that is no table of keys, `table = 5`, is said by the walk)
+        raw = data["table"] if isinstance(data["table"], dict) else None
+        if raw is not None and "id" not in t and "id" not in raw:
             problems.append("table.id: missing (the table id, e.g. t1)")
         if t.get("source") is not None and t.get("observations") is not None:
             problems.append("table: give source (a camera) or observations (a file), not both")
-        if t.get("source") is not None and "layout" not in data["table"]:
+        if t.get("source") is not None and raw is not None and "layout" not in raw:
             problems.append("table.layout: missing (a camera source needs the table's layout)")
         board, panel = t.get("board", {}), t.get("panel", {})
         table = TableConfig(
@@ -663,8 +665,24 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         if web.password_file is not None and web.username is None:
             problems.append("web.password_file: needs web.username (its account)")
     g = dict(values.get("game", {}))
-    game = GameConfig(game=g.pop("game", "cribbage"), dealer=g.pop("dealer", None), options=g)
-    if "game" in values and not any(p.startswith("game.") for p in problems):
+    # the table's layout names its game and players: the defaults, as `run --table`
+    # takes them; a game given that is not the layout's is a mistake to say
+    laid = _layout_game(table, problems)
+    named = g.pop("game", None)
+    if laid is not None:
+        if named is None:
+            named = laid[0]
+            if "players" not in g:
+                g["players"] = laid[1]
+        elif named != laid[0]:
+            problems.append(
+                f"game.game: {named!r}, but table.layout is a {laid[0]} table "
+                f"({laid[1]} seats): give the layout of a {named} table, or game = {laid[0]!r}"
+            )
+    game = GameConfig(game=named or "cribbage", dealer=g.pop("dealer", None), options=g)
+    if (laid is not None or "game" in values) and not any(
+        p.startswith("game.") for p in problems
+    ):
         from rules.errors import RulesError
         from rules.reading.games import engine_for
 
@@ -684,6 +702,29 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
         raise ConfigError(said)
     nothing = _sets_nothing(data)
     return KiebitzConfig(path, broker, table, referee, game, recorder, web, sets_nothing=nothing)
+
+
+def _layout_game(table: TableConfig | None, problems: list[str]) -> tuple[str, int] | None:
+    """The game and seats of the table's layout (checked whole by the walk), where one
+    is given and the referee plays its game; a layout of a game it does not play is
+    a problem (``run --table`` refused it; ``config check`` passed it)."""
+    if table is None or table.layout is None or any(p.startswith("table.") for p in problems):
+        return None
+    from rules.reading.games import READERS
+    from vision.errors import LayoutError
+    from vision.layout import load_layout
+
+    try:
+        layout = load_layout(table.layout)
+    except LayoutError:  # (said by the walk)
+        return None
+    if layout.game not in READERS:
+        problems.append(
+            f"table.layout: its table.game {layout.game!r} is no game the referee plays "
+            f"({', '.join(sorted(READERS))})"
+        )
+        return None
+    return layout.game, layout.players
 
 
 def _sets_nothing(data: dict[str, Any]) -> bool:

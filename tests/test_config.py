@@ -203,6 +203,46 @@ def test_a_dealer_the_table_has_no_seat_for_is_found_by_the_check(tmp_path, caps
     assert run(capsys, "config", "check", str(path))[0] == 0
 
 
+@pytest.mark.parametrize("value", ["5", "true", "1.5", "1979-05-27", "[1, 2]"])
+def test_a_section_that_is_a_plain_value_is_one_line(tmp_path, capsys, value):
+    # `table = 5` was a TypeError traceback from every command that reads the config
+    # (a bad-input sweep's find); `table = "x"` was said already
+    path = tmp_path / "c.toml"
+    path.write_text(f"table = {value}\n")
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"kiebitz: error: {path}: table: expected a table of keys, got ")
+
+
+def test_the_table_layout_names_the_game_and_a_game_not_its_own_is_found(tmp_path, capsys):
+    # a Skat layout alone was checked "ok ... game cribbage", and the referee then
+    # played cribbage on a three-seat Skat table; a layout of a game the referee does
+    # not play passed the check (`run --table` refused it)
+    path = tmp_path / "c.toml"
+    path.write_text('[table]\nid = "t1"\nlayout = "skat-3"\n')
+    status, out, _ = run(capsys, "config", "check", str(path))
+    assert status == 0 and out.rstrip().endswith("game skat")
+    path.write_text('[table]\nid = "t1"\nlayout = "cribbage-3"\n[game]\ndealer = 2\n')
+    assert run(capsys, "config", "check", str(path))[0] == 0  # three seats: 0 to 2
+    path.write_text('[table]\nid = "t1"\nlayout = "skat-3"\n[game]\ngame = "cribbage"\n')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and err.strip() == (
+        f"kiebitz: error: {path}: game.game: 'cribbage', but table.layout is a skat table "
+        "(3 seats): give the layout of a cribbage table, or game = 'skat'"
+    )
+    poker = tmp_path / "poker.toml"
+    poker.write_text(
+        (CONFIG / "tables" / "cribbage-2.toml")
+        .read_text()
+        .replace('game = "cribbage"', 'game = "poker"')
+    )
+    path.write_text(f'[table]\nid = "t1"\nlayout = "{poker}"\n')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert (
+        status == 2 and "table.layout: its table.game 'poker' is no game the referee plays" in err
+    )
+
+
 def test_a_config_saved_with_a_byte_order_mark_reads(tmp_path, capsys):
     # Windows Notepad's UTF-8 starts with one: "not valid TOML: Invalid statement
     # (at line 1, column 1)" before
