@@ -87,18 +87,28 @@ def replay_lines(
     rule_set = SkatRules(rules)
     status = 0
     records = 0  # records met, replayed or not
+
+    def refused(number: int, why: str) -> None:
+        # with --json, one JSON object a line all through (a plain line among them
+        # broke a reader taking one object a line: a bad-input sweep's find)
+        text = (
+            json.dumps({"line": number, "error": why})
+            if as_json
+            else f"error: line {number}: {why}"
+        )
+        out.write(text + "\n")
+
     for number, text, why in record_texts(lines):
+        records += 1
         if why is not None:
             status = 1
-            out.write(f"error: line {number}: {why}\n")
-            records += 1
+            refused(number, why)
             continue
-        records += 1
         try:
             result = replay(parse_record(text), rule_set)
         except RulesError as exc:
             status = 1
-            out.write(f"error: line {number}: {exc}\n")
+            refused(number, str(exc))
             continue
         if result.differs:
             status = 1

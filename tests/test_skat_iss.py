@@ -274,6 +274,18 @@ def test_kiebitz_skat_replay_goes_on_after_a_malformed_record(tmp_path, capsys):
     assert lines[2].startswith("k2: seat 0 grand hand lost -192")
 
 
+def test_replay_json_says_a_refused_record_as_json_too():
+    # a plain "error: line 2: ..." among the JSON objects broke a reader taking one
+    # object a line (a bad-input sweep's find)
+    good = records()[0]
+    out = io.StringIO()
+    assert replay_lines([good, "garbage line", good], rules="isko", as_json=True, out=out) == 1
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(lines) == 3 and lines[0] == lines[2] and "declarer" in json.dumps(lines[0])
+    assert lines[1] == {"line": 2, "error": lines[1]["error"]}
+    assert lines[1]["error"].startswith("not an ISS record")
+
+
 def test_replay_lists_verdicts_with_seat_trick_and_cards():
     # Record k2 with Mittelhand's HA (ace of hearts) and DJ swapped.
     text = records()[1].replace("0 CJ 1 DJ 2 D9", "0 CJ 1 HA 2 D9")
