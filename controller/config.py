@@ -680,9 +680,7 @@ def parse_config(data: dict[str, Any], path: str) -> KiebitzConfig:
                 f"({laid[1]} seats): give the layout of a {named} table, or game = {laid[0]!r}"
             )
     game = GameConfig(game=named or "cribbage", dealer=g.pop("dealer", None), options=g)
-    if (laid is not None or "game" in values) and not any(
-        p.startswith("game.") for p in problems
-    ):
+    if (laid is not None or "game" in values) and not any(p.startswith("game.") for p in problems):
         from rules.errors import RulesError
         from rules.reading.games import engine_for
 
