@@ -709,6 +709,37 @@ def test_a_tilted_cameras_card_outlines_are_judged_by_the_scale_where_they_lie()
         assert ratio > 1.4
 
 
+def _decode_rows(pairs, rows):
+    """Readings (``Recognizer._decode``) of proposals ``(x, y, rank blob, suit blob)``
+    read ``rows`` (rank, suit, the rank's confidence, and the suit's where it is not
+    1), as (card, x) sorted."""
+    from vision.model import RANK_CLASSES, SUIT_CLASSES
+    from vision.proposals import Proposals
+    from vision.recognize import Recognizer
+
+    f = np.float32
+    props = Proposals(
+        np.array([p[0] for p in pairs], f),
+        np.array([p[1] for p in pairs], f),
+        np.full(len(pairs), -0.35, f),
+        np.full(len(pairs), -0.94, f),
+        np.full(len(pairs), 22.0, f),
+        np.array([p[2] for p in pairs], np.int32),
+        np.array([p[3] for p in pairs], np.int32),
+    )
+    rank_p = np.zeros((len(rows), len(RANK_CLASSES)), f)
+    suit_p = np.zeros((len(rows), len(SUIT_CLASSES)), f)
+    for j, (rank, suit, conf, *of_suit) in enumerate(rows):
+        rank_p[j, RANK_CLASSES.index(rank)] = conf
+        rank_p[j, 0] = 1 - conf
+        # (a suit read less surely: the rest of its confidence on another suit)
+        sure = of_suit[0] if of_suit else 1.0
+        suit_p[j, SUIT_CLASSES.index(suit)] = sure
+        suit_p[j, (SUIT_CLASSES.index(suit) + 1) % len(SUIT_CLASSES)] = 1.0 - sure
+    got = Recognizer()._decode(props, rank_p, suit_p)
+    return sorted((d.rank + d.suit, round(d.x)) for d in got)
+
+
 def test_ink_read_surely_as_one_index_is_no_second_index_of_another_rank():
     """An upside-down 10D in a font training never met, a pip beside its index: the
     10 with its own diamond read 10D (1.0), and its 0 paired with the pip read QD
@@ -717,31 +748,7 @@ def test_ink_read_surely_as_one_index_is_no_second_index_of_another_rank():
     that takes in a blob a surer reading kept (or one index with one kept, of its
     rank) took in, and reads another rank, is dropped; one of the same rank, or
     one of ink no surer reading took in, is kept as before."""
-    from vision.model import RANK_CLASSES, SUIT_CLASSES
-    from vision.proposals import Proposals
-    from vision.recognize import Recognizer
-
-    def decode(pairs, rows):
-        """Readings of proposals ``(x, y, rank blob, suit blob)`` read ``rows`` (rank,
-        suit, confidence)."""
-        f = np.float32
-        props = Proposals(
-            np.array([p[0] for p in pairs], f),
-            np.array([p[1] for p in pairs], f),
-            np.full(len(pairs), -0.35, f),
-            np.full(len(pairs), -0.94, f),
-            np.full(len(pairs), 22.0, f),
-            np.array([p[2] for p in pairs], np.int32),
-            np.array([p[3] for p in pairs], np.int32),
-        )
-        rank_p = np.zeros((len(rows), len(RANK_CLASSES)), f)
-        suit_p = np.zeros((len(rows), len(SUIT_CLASSES)), f)
-        for j, (rank, suit, conf) in enumerate(rows):
-            rank_p[j, RANK_CLASSES.index(rank)] = conf
-            rank_p[j, 0] = 1 - conf
-            suit_p[j, SUIT_CLASSES.index(suit)] = 1.0
-        got = Recognizer()._decode(props, rank_p, suit_p)
-        return sorted((d.rank + d.suit, round(d.x)) for d in got)
+    decode = _decode_rows
 
     # 0 and 1 of the 10 are blobs 58 and 59, its diamond 62, the pip 63 (the seed's)
     ten_own = (1689.0, 1323.0, 62, 59)  # 10D
@@ -757,3 +764,23 @@ def test_ink_read_surely_as_one_index_is_no_second_index_of_another_rank():
     again = (1680.0, 1323.0, 62, 58)
     rows_same = [("10", "D", 1.0), ("10", "D", 1.0), ("10", "D", 0.99)]
     assert decode([ten_pip, ten_own, again], rows_same) == [("10D", 1680), ("10D", 1697)]
+
+
+def test_a_glyph_broken_in_two_paired_with_a_pip_is_no_second_index():
+    """A photographed 7H in a side seat's show row: its 7 read with its heart (1.0),
+    the 7's stem, a blob apart from its bar, read with a pip beside it as KH (0.96),
+    a card not there (the live check's four-player seed 112: a KH placed in show.1).
+    Paired with the 7H's own heart the stem reads 7H, however weakly (0.37): it is
+    that index's ink, and a less sure reading of another rank that takes it in is
+    dropped. Without that pairing, or read as another suit, the KH is kept."""
+    seven = (340.0, 1045.0, 54, 53)  # the 7's bar, its heart
+    stem_pip = (335.0, 1067.0, 57, 59)  # the stem, a pip: KH
+    stem_heart = (337.0, 1053.0, 57, 53)  # the stem, the 7's heart: 7H, weakly
+    rows = [("7", "H", 1.0), ("K", "H", 0.96), ("7", "H", 0.6, 0.62)]
+    assert _decode_rows([seven, stem_pip, stem_heart], rows) == [("7H", 340)]
+    assert _decode_rows([seven, stem_pip], rows[:2]) == [("7H", 340), ("KH", 335)]
+    other = [("7", "H", 1.0), ("K", "H", 0.96), ("7", "D", 0.6, 0.62)]
+    assert _decode_rows([seven, stem_pip, stem_heart], other) == [("7H", 340), ("KH", 335)]
+    # a surer reading of another rank keeps its ink: the KH at 0.99 over a 7H at 0.98
+    surer = [("7", "H", 0.98), ("K", "H", 0.99), ("7", "H", 0.6, 0.62)]
+    assert _decode_rows([seven, stem_pip, stem_heart], surer) == [("7H", 340), ("KH", 335)]

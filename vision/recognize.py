@@ -1044,6 +1044,7 @@ class Recognizer:
         # kept, or was one index with a reading of that rank that stands for its index
         ranks_of: dict[int, str] = {}
         pairs = np.stack([props.rank_index[order], props.suit_index[order]], axis=1).tolist()
+        inks: dict[int, list[int]] = {}  # the blobs of each reading made, by its id
         for k, i in enumerate(order.tolist()):
             blobs = [b for b in pairs[k] if b >= 0]
             rank = RANK_CLASSES[int(rank_i[i])]
@@ -1065,10 +1066,41 @@ class Recognizer:
                 float(props.d[i]),
                 courts=(courts[k][0], courts[k][1], courts[k][2]),
             )
+            inks[id(det)] = blobs
             if _keep(kept, gone, det).rank == rank:
                 for b in blobs:
                     ranks_of.setdefault(b, rank)
-        return kept
+        if len(kept) < 2:
+            return kept
+        # ... and ink that, paired with a kept index's own blob, is read as that index
+        # (its rank and suit, however weakly) is that index's too: a glyph broken in
+        # two (a photographed 7's stem apart from its bar, paired with the 7H's heart,
+        # read 7H at 0.37; paired with a pip beside it, KH at 0.96: a card not there)
+        owner: dict[int, IndexDetection] = {}
+        for det in kept:
+            for b in inks.get(id(det), ()):
+                owner.setdefault(b, det)
+        suits = [SUIT_CLASSES[int(v)] for v in suit_i[order]]
+        for k, i in enumerate(order.tolist()):
+            blobs = [b for b in pairs[k] if b >= 0]
+            rank = RANK_CLASSES[int(rank_i[i])]
+            of = [owner[b] for b in blobs if b in owner]
+            index = next((d for d in of if d.rank == rank and d.suit == suits[k]), None)
+            if index is not None:
+                for b in blobs:  # (the surer reading's, where two claim it)
+                    if b not in owner or owner[b].confidence < index.confidence:
+                        owner[b] = index
+        return [
+            det
+            for det in kept
+            if not any(
+                (o := owner.get(b)) is not None
+                and o is not det
+                and o.rank != det.rank
+                and o.confidence > det.confidence
+                for b in inks.get(id(det), ())
+            )
+        ]
 
     def read(self, image: NDArray[np.uint8]) -> list[CardReading]:
         """Every card in the picture, best first."""
