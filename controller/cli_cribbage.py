@@ -113,7 +113,7 @@ def _score(args: argparse.Namespace) -> int:
     if args.starter is None:
         raise UsageError("missing --starter: the cut card, e.g. --starter 5D")
     with user_input():
-        hand = parse_cards(" ".join(args.cards))
+        hand = parse_cards(_joined(args.cards))
         starter = parse_card(args.starter)
         show = score_show(hand, starter, crib=args.crib)
     if args.json:
@@ -121,6 +121,15 @@ def _score(args: argparse.Namespace) -> int:
     else:
         print(format_show(show))
     return 0
+
+
+def _joined(cards: list[str]) -> str:
+    """The cards given as arguments, as one text; an empty argument (``""``, a shell
+    variable unset) is refused: it was dropped, and three cards counted as a hand."""
+    for n, text in enumerate(cards, 1):
+        if not text.strip():
+            raise UsageError(f"card {n} of {len(cards)} is empty: give a rank and a suit, e.g. 5H")
+    return " ".join(cards)
 
 
 def _format_item(item: ScoreItem) -> str:
@@ -185,7 +194,7 @@ def _peg(args: argparse.Namespace) -> int:
     if not args.cards:
         raise UsageError("no cards to score: give the count in the order played, e.g. 5H 10S")
     with user_input():
-        cards = parse_cards(" ".join(args.cards))
+        cards = parse_cards(_joined(args.cards))
         items = peg(cards)
     if args.json:
         print(json.dumps(_peg_json(cards, items)))

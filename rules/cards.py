@@ -230,6 +230,8 @@ def parse_card(text: str) -> Card:
     rank_text, suit_text = token[:-1].upper(), token[-1].upper()
     suit = _SUIT_TOKENS.get(suit_text)
     if suit is None:
+        if token.upper() in _RANK_TOKENS:  # "10", "Q": a rank alone ("unknown suit '0'")
+            raise InvalidCardError(text, "a rank without its suit (add S H D C, e.g. 10H)")
         raise InvalidCardError(text, f"unknown suit {token[-1]!r} (use S H D C)")
     rank = _RANK_TOKENS.get(rank_text)
     if rank is None:

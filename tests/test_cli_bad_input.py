@@ -527,3 +527,15 @@ def test_a_board_layout_given_without_a_board_is_still_read(tmp_path, capfd):
         "--observations", str(lines), "--board-layout", str(tmp_path / "no.toml"),
     )  # fmt: skip
     assert err.startswith(f"kiebitz: error: --board-layout: {tmp_path / 'no.toml'}: "), err
+
+
+def test_a_rank_without_its_suit_or_an_empty_card_is_named(capfd):
+    # "10" was "unknown suit '0'"; an empty argument ("", a shell variable unset) was
+    # dropped and the other three cards counted as the hand (a bad-input sweep's finds)
+    err = one_line_error(capfd, "cribbage", "peg", "10")
+    assert "invalid card '10': a rank without its suit (add S H D C, e.g. 10H)" in err
+    err = one_line_error(capfd, "cribbage", "score", "", "5S", "5C", "JD", "--starter", "5D")
+    assert "card 1 of 4 is empty: give a rank and a suit, e.g. 5H" in err
+    err = one_line_error(capfd, "cribbage", "peg", "5H", " ")
+    assert "card 2 of 2 is empty" in err
+    assert main(["cribbage", "score", "5S", "5C", "JD", "--starter", "5D"]) == 0  # five-card
