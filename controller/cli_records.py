@@ -289,9 +289,13 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from controller.recorder.imports import import_referee_log
+    from controller.recorder.imports import check_referee_log, import_referee_log
     from controller.recorder.store import RecordsError
 
+    try:  # (before the records are opened: a refused import made an empty database)
+        check_referee_log(args.referee_db)
+    except RecordsError as exc:
+        raise UsageError(str(exc)) from exc
     store = _open(args.db, args.config)
     try:
         match, inputs = import_referee_log(store, args.referee_db, args.table, at=time.time())

@@ -769,6 +769,14 @@ def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, cap
         == 2
     )
     assert "a folder, not a referee log" in capsys.readouterr().err
+    # a refused import into records not there yet makes none (an empty database was
+    # left, which `records list` then read as "no matches recorded": a sweep's find)
+    fresh = tmp_path / "fresh.db"
+    for bad in (tmp_path / "nosuch.db", tmp_path):
+        args = ["--db", str(fresh), "import", "--referee-db", str(bad), "--table", "t1"]
+        assert main(["records", *args]) == 2
+        assert not fresh.exists()
+    capsys.readouterr()
     # a log in a folder whose name holds '#' or '%' (a file: address's own signs)
     odd = tmp_path / "club #2 %20"
     odd.mkdir()

@@ -47,17 +47,24 @@ def _check_referee_log(log_path: str | Path) -> None:
         raise RecordsError(f"{log_path}: not a referee's log (it has no tables and inputs)")
 
 
+def check_referee_log(log_path: str | Path) -> None:
+    """:class:`RecordsError` where ``log_path`` is no referee's log (a folder, missing,
+    not SQLite, not the referee's tables): what an import checks before it opens the
+    records, so that a refused import leaves no records database behind."""
+    if Path(log_path).is_dir():
+        raise RecordsError(f"{log_path}: a folder, not a referee log")
+    if not Path(log_path).is_file():
+        raise RecordsError(f"{log_path}: no such referee log")
+    _check_referee_log(log_path)
+
+
 def import_referee_log(
     store: RecordStore, log_path: str | Path, table: str, *, at: float
 ) -> tuple[int | None, int]:
     """Record ``table``'s match under way in the referee's log at ``log_path``: (the
     new match's id, or None when this log was imported before; the inputs read).
     A log that cannot be opened, or has no such table, raises :class:`RecordsError`."""
-    if Path(log_path).is_dir():
-        raise RecordsError(f"{log_path}: a folder, not a referee log")
-    if not Path(log_path).is_file():
-        raise RecordsError(f"{log_path}: no such referee log")
-    _check_referee_log(log_path)
+    check_referee_log(log_path)
     try:
         log = InputLog(log_path)
     except StoreError as exc:
