@@ -539,3 +539,24 @@ def test_a_rank_without_its_suit_or_an_empty_card_is_named(capfd):
     err = one_line_error(capfd, "cribbage", "peg", "5H", " ")
     assert "card 2 of 2 is empty" in err
     assert main(["cribbage", "score", "5S", "5C", "JD", "--starter", "5D"]) == 0  # five-card
+
+
+def test_an_observation_file_reads_the_cards_as_the_referee_does():
+    # `referee --replay` read TH, 10h, Q♠; `run --observations` refused the same file
+    # ("body.card: 'TH' does not match ...": a bad-input sweep's find)
+    import io
+
+    from controller.table.observations import read_observation_lines
+
+    text = "".join(
+        f'{{"kind": "placed", "card": "{c}", "zone": "play.1", "t": {i}}}\n'
+        for i, c in enumerate(["TH", "10h", "Q♠", "5D"])
+    )
+    assert [b["card"] for b in read_observation_lines(io.StringIO(text))] == [
+        "10H",
+        "10H",
+        "QS",
+        "5D",
+    ]
+    with pytest.raises(ValueError, match=r"line 1: body.card: 'ZZ' does not match"):
+        list(read_observation_lines(io.StringIO('{"kind": "placed", "card": "ZZ", "t": 1}\n')))

@@ -23,6 +23,7 @@ ValueError: line 1: body: 'card' is a required property
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -101,6 +102,15 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
     if body.get("seat") is None:
         body["seat"] = seat
     body.setdefault("confidence", 1.0)
+    card = body.get("card")
+    if isinstance(card, str):
+        # the card as the rules read it (`TH`, `10h`, `Q♠`), in the bus's one spelling:
+        # `referee --replay` read such a file and `run --observations` refused it
+        from rules.cards import parse_card
+        from rules.errors import InvalidCardError
+
+        with contextlib.suppress(InvalidCardError):  # (said by the schema, as before)
+            body["card"] = str(parse_card(card))
     validate_body("observation", body)
     return {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
 
