@@ -503,9 +503,10 @@ class MotionGate:
         """The frame's colour at the small copy's ``size`` (:func:`_shares`): the
         camera's small stream where it is in colour; the picture's quarter-size colour
         halved where the grey small copy was made from it (a fifth of a millisecond
-        for a 4608 x 2592 frame); else the frame's pixel at each cell's corner (1.2 ms
-        for a 2688 x 2688 frame fresh from the camera, not in the processor's cache:
-        every eighth row is read). Blurred as the grey is; ``None`` for a grey frame."""
+        for a 4608 x 2592 frame), blurred as the grey is; else four pixels of one row
+        a cell (about a millisecond for a 2688 x 2688 frame fresh from the camera, not
+        in the processor's cache: every eighth row is read), evened over 5 x 5 cells.
+        ``None`` for a grey frame."""
         if given is not None and given.ndim == 3:
             colour = given
         elif isinstance(image, Picture) and image.eighth_colour is not None:
@@ -519,7 +520,8 @@ class MotionGate:
             # memory is read anyway: a fraction of the grey's means' time; colour
             # changes broadly), evened over 5 x 5 cells: a dim table's sensor noise (5
             # levels a pixel, the three channels' sum 200) then changes a cell's
-            # shares by a third of the level at most, frame to frame
+            # shares by about half the level at most, frame to frame (one pixel a
+            # cell, 3 x 3: within a tenth of it)
             w, h = size
             row = cv2.resize(colour, (4 * w, h), interpolation=cv2.INTER_NEAREST)
             colour = cv2.resize(row, size, interpolation=cv2.INTER_AREA)
