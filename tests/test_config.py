@@ -243,6 +243,16 @@ def test_the_table_layout_names_the_game_and_a_game_not_its_own_is_found(tmp_pat
     )
 
 
+def test_a_skat_rule_set_not_known_is_named_as_given(tmp_path, capsys):
+    # it was named `rule_set`, the engine's own name, not the key the file gives
+    path = tmp_path / "c.toml"
+    path.write_text('[game]\ngame = "skat"\nrules = "foo"\n')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 2 and err.strip() == (
+        f"kiebitz: error: {path}: game: rules 'foo': expected one of isko, foster1906"
+    )
+
+
 def test_a_config_saved_with_a_byte_order_mark_reads(tmp_path, capsys):
     # Windows Notepad's UTF-8 starts with one: "not valid TOML: Invalid statement
     # (at line 1, column 1)" before

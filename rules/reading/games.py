@@ -38,8 +38,18 @@ def engine_for(game: str, options: Mapping[str, Any]) -> Any:
     if not isinstance(options, Mapping):
         raise InvalidOptionError(f"{game}: rule options are an object of names and values")
     opts = dict(options)
-    if "rules" in opts and game == "skat":
+    renamed = "rules" in opts and game == "skat"
+    if renamed:
         opts["rule_set"] = opts.pop("rules")
+    try:
+        return _engine(game, opts)
+    except InvalidOptionError as exc:
+        if renamed and str(exc).startswith("rule_set "):  # named as the user gave it
+            raise InvalidOptionError("rules " + str(exc)[len("rule_set ") :]) from None
+        raise
+
+
+def _engine(game: str, opts: dict[str, Any]) -> Any:
     try:
         if game == "cribbage":
             from rules.cribbage.game import CribbageGame
