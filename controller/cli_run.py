@@ -353,6 +353,22 @@ def _referee(args: argparse.Namespace) -> int:
 _NOT_INPUTS = frozenset({"status", "reading", "warning", "error"})
 
 
+def _unread_zone(item: object) -> str | None:
+    """Why an observation's zone is none the referee reads (a name it does not know,
+    ``nowhere``, or a seat past any table's, ``play.9``), or ``None``: such a line is
+    read and changes nothing, and a file written by hand says so."""
+    from rules.reading.inputs import ZONE_KINDS, TableObservation
+
+    if not isinstance(item, TableObservation) or item.kind == "removed" or item.zone is None:
+        return None
+    if item.zone_kind is None:
+        kinds = ", ".join(sorted(ZONE_KINDS))
+        return f"zone {item.zone!r} is none the referee reads (its kinds: {kinds})"
+    if item.seat is None and "." in item.zone:
+        return f"zone {item.zone!r} names no seat of a table"
+    return None
+
+
 def _replay(path: str, setup) -> int:
     from controller.cli_io import OverlongLine, read_byte_lines
     from rules.errors import RulesError
@@ -401,10 +417,14 @@ def _replay(path: str, setup) -> int:
                 if isinstance(data, dict) and set(data) & _NOT_INPUTS:
                     continue  # the lines of `kiebitz vision watch` that are not observations
                 try:
-                    up = reading.feed(parse_input(data))
+                    item = parse_input(data)
+                    up = reading.feed(item)
                 except (ValueError, RulesError) as exc:
                     fault(str(exc))
                     continue
+                unread = _unread_zone(item)
+                if unread is not None:  # (it was dropped without a word: a sweep's find)
+                    print(f"kiebitz: {path}: line {number}: ignored: {unread}", file=sys.stderr)
                 if up.error:
                     print(f"kiebitz: {path}: line {number}: refused: {up.error}", file=sys.stderr)
     except KeyboardInterrupt:

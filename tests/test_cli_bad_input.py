@@ -560,3 +560,18 @@ def test_an_observation_file_reads_the_cards_as_the_referee_does():
     ]
     with pytest.raises(ValueError, match=r"line 1: body.card: 'ZZ' does not match"):
         list(read_observation_lines(io.StringIO('{"kind": "placed", "card": "ZZ", "t": 1}\n')))
+
+
+def test_an_observation_in_a_zone_the_referee_does_not_read_is_said(tmp_path, capfd):
+    # `play.9` (no table's seat) and `nowhere` were read and dropped without a word
+    log = tmp_path / "obs.jsonl"
+    log.write_text(
+        '{"kind": "placed", "card": "9H", "zone": "play.9", "t": 1}\n'
+        '{"kind": "placed", "card": "5H", "zone": "nowhere", "t": 2}\n'
+        '{"kind": "placed", "card": "5D", "zone": "starter", "t": 3}\n'
+    )
+    assert main(["referee", "--replay", str(log), "--game", "cribbage", "--dealer", "0"]) == 0
+    err = capfd.readouterr().err.splitlines()
+    assert err[0] == f"kiebitz: {log}: line 1: ignored: zone 'play.9' names no seat of a table"
+    assert err[1].startswith(f"kiebitz: {log}: line 2: ignored: zone 'nowhere' is none the")
+    assert len(err) == 2
