@@ -188,3 +188,14 @@ def test_a_layout_names_its_pack_or_gets_its_games():
         parse_layout({**tomllib.loads(text), "deck": {"name": "tarot-78"}}, "t.toml")
     with pytest.raises(LayoutError, match=r"deck\.style: unknown key"):
         parse_layout({**tomllib.loads(text), "deck": {"name": "skat-32", "style": "x"}})
+
+
+def test_a_shipped_layout_is_found_by_its_name_as_the_config_names_it(tmp_path, monkeypatch):
+    # `config check` took `layout = "cribbage-2"`; `--table cribbage-2` was "cannot read"
+    monkeypatch.chdir(tmp_path)
+    assert load_layout("cribbage-2") == load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    with pytest.raises(LayoutError, match=r"cribbage-9: no such file, nor a shipped layout \(cri"):
+        load_layout("cribbage-9")
+    (tmp_path / "cribbage-2").write_text("not toml [")  # a file of that name is the file
+    with pytest.raises(LayoutError, match="cribbage-2"):
+        load_layout("cribbage-2")

@@ -330,8 +330,16 @@ MAX_LAYOUT_BYTES = 1 << 20
 
 
 def load_layout(path: str | Path) -> TableLayout:
-    """Read and check a layout file."""
+    """Read and check a layout file: a path, or the name of a shipped layout
+    (``cribbage-2``, as the config names it) where no such file is here."""
     p = Path(path)
+    if not p.exists() and p.suffix == "" and p.name == str(path):
+        shipped = LAYOUT_DIR / f"{p.name}.toml"
+        if shipped.is_file():
+            p = shipped
+        else:
+            names = ", ".join(sorted(q.stem for q in LAYOUT_DIR.glob("*.toml")))
+            raise LayoutError(f"{p}: no such file, nor a shipped layout ({names})")
     try:
         # at most MAX_LAYOUT_BYTES: /dev/zero was read until memory ran out; a named
         # pipe nobody writes to waited for ever
