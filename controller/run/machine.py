@@ -155,6 +155,12 @@ class _Follower:
 SUBSCRIBE_WAIT_S = 30.0
 
 
+def _inputs(state: Any) -> int:
+    """The inputs a state the referee published had read (0: none, or no state)."""
+    value = state.get("inputs", 0) if isinstance(state, dict) else 0
+    return value if isinstance(value, int) else 0
+
+
 def _board_done(health: Any) -> bool:
     """Whether the run's end need wait no longer for the board: it shows the last
     state, or it never answered and is not connected."""
@@ -295,6 +301,10 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         # bounds on a stall, not waits: each returns as soon as it holds. At 5 s a test
         # run's loaded machine once printed the board as it stood a few cards before
         follower.wait(lambda s: s.get("inputs", 0) >= read, cfg.settle_s)
+        # ... and the table service, which shows it on the board: the board's "synced"
+        # was of the state before while the last one was still on its way over the
+        # bus (the summary's board a few pegs short, one run in six: a flaky test)
+        _wait(lambda: _inputs(service.health().get("last_state")) >= read, cfg.settle_s)
         # a board that never answered and is not connected (no such port, /dev/zero)
         # is not waited for: the run waited out 20 s before its warning
         _wait(lambda: _board_done(link.health()), cfg.settle_s)
