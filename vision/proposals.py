@@ -59,6 +59,9 @@ class Components:
     ay: F
     major: F
     minor: F
+    # blobs a thin line joined to a suit that was split off them (:func:`_thin_joins`):
+    # no whole index (:func:`_merged_indices`); None: none
+    split: NDArray[np.bool_] | None = None
 
     def __len__(self) -> int:
         return len(self.cx)
@@ -984,6 +987,9 @@ def _components(
         ay=np.sin(theta).astype(f32),
         major=(4 * np.sqrt(l1)).astype(f32),
         minor=(4 * np.sqrt(l2)).astype(f32),
+        split=np.concatenate(
+            [f.split if f.split is not None else np.zeros(len(f.ids), bool) for f in found]
+        )[order],
     )
     return comps, paper
 
@@ -1083,6 +1089,8 @@ class _Blobs:
     labels: NDArray[np.int32]
     red: NDArray[np.uint8]
     contrast: NDArray[np.uint8]
+    # those a suit was split off (_thin_joins); None: none
+    split: NDArray[np.bool_] | None = None
 
     def strong(self) -> NDArray[np.float64]:
         """The share of each blob's pixels that are ``STRONG_INK`` under their
@@ -1224,7 +1232,13 @@ def _piece_blobs(
     ]
     parts = _thin_joins(labels, stats, piece, max_size)
     if parts is not None:  # a suit joined to a thin line (a court figure's frame)
-        found.append(_kept_blobs(*parts, red, both, piece, min_size, max_size))
+        p_labels, p_stats, p_cen, p_ids, split_from = parts
+        whole = found[0]
+        if whole is not None and split_from.size:
+            found[0] = replace(whole, split=np.isin(whole.ids, split_from))
+        found.append(
+            _kept_blobs(p_labels, p_stats, p_cen, p_ids, red, both, piece, min_size, max_size)
+        )
     return [f for f in found if f is not None]
 
 
@@ -1286,7 +1300,16 @@ FRAME_EDGE = 0
 
 def _thin_joins(
     labels: NDArray[np.int32], stats: NDArray[np.int32], piece: _Piece, max_size: float
-) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64], NDArray[np.intp]] | None:
+) -> (
+    tuple[
+        NDArray[np.int32],
+        NDArray[np.int32],
+        NDArray[np.float64],
+        NDArray[np.intp],
+        NDArray[np.intp],
+    ]
+    | None
+):
     """Compact parts of blobs that a thin line joins to something else: a suit
     printed against the line of a court figure's frame (the photographed JH of
     ``bidly``: its heart and a 1-pixel line, one blob 16 x 43, no suit). Such a blob
@@ -1301,7 +1324,8 @@ def _thin_joins(
     whatever its shape, and only its compact parts no larger than the largest
     within ``FRAME_EDGE`` of its box's edge are kept (the figure's own pieces lie
     inside). Returns a label image of the parts (in the piece's pixels), their
-    stats and centroids and their numbers, or ``None``."""
+    stats and centroids and their numbers, and the labels of the joined blobs (not
+    frames) a part was split off (:attr:`Components.split`); or ``None``."""
     gx, gy, w, h, area = piece.boxes(stats[1:])
     long_, short = np.maximum(w, h), np.minimum(w, h)
     # too large to be print itself: a court figure's frame with the figure inside it,
@@ -1322,6 +1346,7 @@ def _thin_joins(
     which = which[ringed >= PAPER_RING] + 1
     square = np.ones((3, 3), np.uint8)
     rows: list[list[float]] = []
+    split: list[int] = []  # the joined blobs (not frames) a part was split off
     part_labels: NDArray[np.int32] | None = None
     for i in which.tolist():
         bx, by, bw, bh, whole = stats[i].tolist()
@@ -1352,6 +1377,8 @@ def _thin_joins(
             view = part_labels[by : by + bh, bx : bx + bw]
             view[o_labels == j] = len(rows) + 1
             rows.append([bx + px, by + py, pw, ph, part, bx + o_cen[j][0], by + o_cen[j][1]])
+            if not frame and (not split or split[-1] != i):
+                split.append(i)
     if part_labels is None:
         return None
     table = np.array(rows, np.float64)
@@ -1359,7 +1386,7 @@ def _thin_joins(
     p_stats[1:] = table[:, :5].astype(np.int32)
     p_cen = np.zeros((len(rows) + 1, 2), np.float64)
     p_cen[1:] = table[:, 5:]
-    return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1)
+    return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1), np.array(split, np.intp)
 
 
 @dataclass(frozen=True)
@@ -1805,6 +1832,11 @@ def _merged_indices(comps: Components) -> Proposals:
     """Rank and suit printed so close that they are one blob: an elongated blob is
     proposed as a whole index, both ways along its long axis."""
     long = (comps.major > 1.8 * np.maximum(comps.minor, 1)) & (comps.major >= 10)
+    if comps.split is not None:
+        # a suit joined to a line and split off it is no index with the line: a lone
+        # heart and the edge of the card over it, one blob under a colour cast, was
+        # read whole as a JH (0.995), a card not there; the suit is proposed alone
+        long &= ~comps.split
     idx = np.nonzero(long)[0].astype(np.int32)
     d = (comps.major[idx] * 0.5).astype(np.float32)
     x = np.concatenate([comps.cx[idx], comps.cx[idx]])
