@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,6 +154,16 @@ def _check_run_paths(args: argparse.Namespace) -> None:
         except LayoutFileError as exc:
             raise UsageError(f"--board-layout: {exc}") from exc
     if args.db is not None:
+        db = Path(args.db)
+        if not db.exists() and not db.is_symlink():
+            # not made here: a run refused after this check (its observations) left an
+            # empty log behind (a bad-input sweep's find); its folder must take one
+            folder = db.parent if str(db.parent) else Path(".")
+            if not folder.is_dir():
+                raise UsageError(f"--db {args.db}: no such folder {folder}")
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise UsageError(f"--db {args.db}: the folder {folder} cannot be written")
+            return
         try:
             InputLog(args.db).close()
         except StoreError as exc:

@@ -283,7 +283,9 @@ def test_a_command_run_in_a_folder_removed_under_the_shell_is_one_line(tmp_path)
     kiebitz = Path(sys.executable).parent / "kiebitz"
     gone = tmp_path / "gone"
     gone.mkdir()
-    observations = Path(__file__).parents[1] / "config" / "videos" / "cribbage-deal.json"
+    # (a file of observations, read before the run starts anything: one line will do)
+    observations = tmp_path / "observations.jsonl"
+    observations.write_text('{"kind": "placed", "card": "5H", "zone": "starter", "t": 1}\n')
     script = (
         f'cd "{gone}" && rmdir "{gone}" && "{kiebitz}" run --headless --observations '
         f'"{observations}"; echo "status $?"; "{kiebitz}" cribbage score 5H 5D 5S JC --starter 5C'
@@ -575,3 +577,17 @@ def test_an_observation_in_a_zone_the_referee_does_not_read_is_said(tmp_path, ca
     assert err[0] == f"kiebitz: {log}: line 1: ignored: zone 'play.9' names no seat of a table"
     assert err[1].startswith(f"kiebitz: {log}: line 2: ignored: zone 'nowhere' is none the")
     assert len(err) == 2
+
+
+def test_a_refused_observation_file_leaves_no_databases(tmp_path, capfd):
+    # the referee's log and the records were made before the file was read, and left
+    # behind empty when it was refused (a bad-input sweep's find)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "placed", "card": "ZZ", "zone": "play.1", "t": 1}\n')
+    ref, recs = tmp_path / "ref.db", tmp_path / "recs.db"
+    args = ["run", "--headless", "--observations", str(bad), "--db", str(ref)]
+    err = one_line_error(capfd, *args, "--records", str(recs))
+    assert "line 1: body.card: 'ZZ' does not match" in err
+    assert not ref.exists() and not recs.exists()
+    err = one_line_error(capfd, *args[:-1], str(tmp_path / "none" / "ref.db"))
+    assert f"--db {tmp_path / 'none' / 'ref.db'}: no such folder {tmp_path / 'none'}" in err

@@ -184,6 +184,9 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
 
     live = not cfg.headless and cfg.out.isatty()
     table = cfg.table_id
+    # recorded observations read (and refused) before anything is started or made: a
+    # refused file left the run's databases behind (a bad-input sweep's find)
+    recorded = _recorded(cfg) if cfg.observations is not None else None
     calmed: list[Callable[[], None]] = []  # the handlers to put back once all is stopped
     with contextlib.ExitStack() as stack:
         stack.callback(lambda: [restore() for restore in calmed])  # the last to run
@@ -247,11 +250,11 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         table_stamper = Stamper(f"{table}/table")
         table_status = Stamper(f"{table}/table-status")
         table_bus = MqttBus(url, f"{table}-table", will=status_will(table, table_status))
-        if cfg.observations is not None:
+        if recorded is not None:
             service = TableService(
                 table,
                 table_bus,
-                observations=_recorded(cfg),
+                observations=recorded,
                 board=link,
                 board_tracks=board_layout.tracks,
                 stamper=table_stamper,
