@@ -94,6 +94,45 @@ def _jitter(rng: random.Random, mm: float = 3.0, deg: float = 4.0) -> tuple[floa
 # -- cribbage ----------------------------------------------------------------------------
 
 
+def _deal_to_the_crib(game: CribbageGame, seed: int, dealer: int) -> tuple[CribbageGame, list[Any]]:
+    """``game`` dealt by ``dealer`` and played by the engine's own players (seeded) to
+    the crib's show, and its events."""
+    rng = random.Random(seed)
+    game.apply(SetDealer(dealer))
+    events = []
+    for event, _ in play_game(game, rng):
+        events.append(event)
+        if isinstance(event, Show) and event.crib:
+            break
+    return game, events
+
+
+def _cribbage_truth(
+    game: CribbageGame,
+    seed: int,
+    dealer: int,
+    plays: list[dict[str, Any]],
+    shows: list[Show],
+    expected: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """A cribbage deal's truth (JSON-able): who dealt, the play, the shows, the
+    engine's scores and verdicts, and the observations a camera should report."""
+    return {
+        "game": "cribbage",
+        "players": game.rules.players,
+        "seed": seed,
+        "dealer": dealer,
+        "starter": str(next(e.card for e in game.events if isinstance(e, Starter))),
+        "plays": plays,
+        "shows": [
+            {"seat": s.seat, "crib": s.crib, "cards": [str(c) for c in s.shown]} for s in shows
+        ],
+        "scores": list(game.scores),
+        "verdicts": [v.to_json() for v in game.verdicts],
+        "expected": expected,
+    }
+
+
 def cribbage_deal(
     seed: int = 7, dealer: int = 0, *, overlap: float = 0.0, players: int = 2
 ) -> Scenario:
@@ -113,14 +152,7 @@ def cribbage_deal(
     if players != 2:
         return _round_the_table(seed, dealer, overlap, players)
     name = "cribbage-2.toml"
-    rng = random.Random(seed)
-    game = CribbageGame()
-    game.apply(SetDealer(dealer))
-    events = []
-    for event, _ in play_game(game, rng):
-        events.append(event)
-        if isinstance(event, Show) and event.crib:
-            break
+    game, events = _deal_to_the_crib(CribbageGame(), seed, dealer)
     other = 1 - dealer
     row_y = {0: 260.0, 1: 640.0}
     show_y = {0: 135.0, 1: 765.0}
@@ -175,22 +207,8 @@ def cribbage_deal(
     steps.append([Action(0, "remove", c, 450.0, off[dealer], 0.0, dealer) for c in crib_cards])
     for step in steps[-3:]:
         expected += [{"kind": "removed", "card": a.card} for a in step]
-    actions = pace(steps, start_s=1.5, still_s=STILL_S)
-    truth: dict[str, Any] = {
-        "game": "cribbage",
-        "players": 2,
-        "seed": seed,
-        "dealer": dealer,
-        "starter": str(starter),
-        "plays": plays,
-        "shows": [
-            {"seat": s.seat, "crib": s.crib, "cards": [str(c) for c in s.shown]} for s in shows
-        ],
-        "scores": list(game.scores),
-        "verdicts": [v.to_json() for v in game.verdicts],
-        "expected": expected,
-    }
-    return Scenario(name, tuple(actions), truth)
+    truth = _cribbage_truth(game, seed, dealer, plays, shows, expected)
+    return Scenario(name, tuple(pace(steps, start_s=1.5, still_s=STILL_S)), truth)
 
 
 # Each seat of a table for three or four (seat 0 south, round clockwise): the way its
@@ -227,14 +245,8 @@ def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Sc
         )
         for z in layout.zones
     }
-    rng = random.Random(seed)
-    game = CribbageGame(CribbageRules(variant="five-card", players=players))
-    game.apply(SetDealer(dealer))
-    events = []
-    for event, _ in play_game(game, rng):
-        events.append(event)
-        if isinstance(event, Show) and event.crib:
-            break
+    rules = CribbageRules(variant="five-card", players=players)
+    game, events = _deal_to_the_crib(CribbageGame(rules), seed, dealer)
     jit = random.Random(seed * 1000 + 1)
 
     def along(zone: str, seat: int, k: int) -> tuple[float, float]:
@@ -302,22 +314,8 @@ def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Sc
         steps.append([Action(0, "remove", c, *off, 0.0, seat) for c in cards])
     for step in steps[-players:]:
         expected += [{"kind": "removed", "card": a.card} for a in step]
-    actions = pace(steps, start_s=1.5, still_s=STILL_S)
-    truth: dict[str, Any] = {
-        "game": "cribbage",
-        "players": players,
-        "seed": seed,
-        "dealer": dealer,
-        "starter": str(starter),
-        "plays": plays,
-        "shows": [
-            {"seat": s.seat, "crib": s.crib, "cards": [str(c) for c in s.shown]} for s in shows
-        ],
-        "scores": list(game.scores),
-        "verdicts": [v.to_json() for v in game.verdicts],
-        "expected": expected,
-    }
-    return Scenario(name, tuple(actions), truth)
+    truth = _cribbage_truth(game, seed, dealer, plays, shows, expected)
+    return Scenario(name, tuple(pace(steps, start_s=1.5, still_s=STILL_S)), truth)
 
 
 # -- skat --------------------------------------------------------------------------------

@@ -984,6 +984,21 @@ def _leaning(
     return (frame * (1 - 0.33 * alpha[:, :, None])).astype(np.uint8)
 
 
+def _laid_leaning(table: np.ndarray, y0: int) -> MotionGate:
+    """A gate (no sweep, at ``_LEANING_PX_PER_MM``) that has watched ``table``, then a
+    player leaning in from its top edge to lay a card at ``y0`` and staying leaning
+    once the hand has gone."""
+    gate = MotionGate(refresh_s=100.0)
+    gate.px_per_mm = _LEANING_PX_PER_MM
+    _rest(gate, table, 0.0, 0.3)
+    laid = table.copy()
+    laid[y0 : y0 + 35, 140:180] = 240
+    _rest(gate, _leaning(_arm_in(table)), 0.4, 0.8)
+    _rest(gate, _leaning(_arm_in(laid)), 0.9, 1.3)
+    _rest(gate, _leaning(laid), 1.4, 1.8)  # the hand gone, the player leaning still
+    return gate
+
+
 def test_a_player_leaning_still_over_the_table_is_no_arm_but_a_hand_in_the_shadow_is():
     """A broad soft shadow reaching in over the border and lying still (a player
     leaning over the table to watch) is a change of light alone: no arm, so a card
@@ -1020,13 +1035,7 @@ def test_a_player_leaning_still_over_the_table_is_no_arm_but_a_hand_in_the_shado
     # shadow's edge, half out of it, the card outlines the change now, but only round
     # itself: an arm's sides run to where it comes in (it was held ARM_REST_S)
     for y0 in (35, 80):  # well inside the shadow; at its edge
-        gate, base = _gate_over_the_table()
-        gate.px_per_mm = _LEANING_PX_PER_MM
-        laid = base.copy()
-        laid[y0 : y0 + 35, 140:180] = 240
-        _rest(gate, _leaning(_arm_in(base)), 0.1, 0.5)
-        _rest(gate, _leaning(_arm_in(laid)), 0.6, 1.0)
-        _rest(gate, _leaning(laid), 1.1, 1.5)  # the hand gone, the player leaning still
+        gate = _laid_leaning(_table(), y0)
         assert not gate.arm_near(160, y0 + 17) and not gate.arm_near(175, 100)
 
 
@@ -1110,15 +1119,7 @@ def test_light_dimming_or_tinting_the_whole_table_is_no_arm_by_its_colour():
     no cell's colour changed against the rest (``CHROMA_GAIN``, less the median
     shift of the cells no arm lies over), even with an arm over half the table."""
     for y0 in (35, 80):  # a card laid in a leaning player's shadow, by the edge or not
-        gate = MotionGate(refresh_s=100.0)
-        gate.px_per_mm = _LEANING_PX_PER_MM
-        table = _wooden_table()
-        _rest(gate, table, 0.0, 0.3)
-        laid = table.copy()
-        laid[y0 : y0 + 35, 140:180] = 240
-        _rest(gate, _leaning(_arm_in(table)), 0.4, 0.8)
-        _rest(gate, _leaning(_arm_in(laid)), 0.9, 1.3)
-        _rest(gate, _leaning(laid), 1.4, 1.8)  # the hand gone, the player leaning still
+        gate = _laid_leaning(_wooden_table(), y0)
         assert not gate.arm_near(160, y0 + 17) and not gate.arm_near(175, 100)
     gate = MotionGate(refresh_s=100.0)
     gate.px_per_mm = _LEANING_PX_PER_MM

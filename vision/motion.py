@@ -246,28 +246,36 @@ def _shares(colour: NDArray[np.uint8]) -> NDArray[np.float32]:
     return out
 
 
+def _colour_shift(
+    now: NDArray[np.float32], was: NDArray[np.float32], among: NDArray[np.bool_] | None = None
+) -> tuple[float, float]:
+    """The whole picture's own shift of colour (:func:`_shares`) from ``was`` to ``now``:
+    the median cell's, sampled from every fourth cell each way, of those ``among``
+    marks where they are an eighth of them or more (the table, not an arm over half
+    the picture)."""
+    b = cv2.subtract(now[0, ::4, ::4], was[0, ::4, ::4])
+    r = cv2.subtract(now[1, ::4, ::4], was[1, ::4, ::4])
+    if among is not None:
+        pick = among[::4, ::4]
+        if 8 * np.count_nonzero(pick) >= pick.size:
+            b, r = b[pick], r[pick]
+    return float(np.median(b)), float(np.median(r))
+
+
 def _tinted(
     now: NDArray[np.float32],
     was: NDArray[np.float32],
     level: float,
     shift: tuple[float, float] | None = None,
-    among: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.uint8], tuple[float, float]]:
     """1 at each cell whose colour (:func:`_shares`) changed from ``was`` to ``now`` by
     more than ``level`` (:data:`CHROMA_GAIN`), less the whole picture's own shift
-    (``shift``, else the median cell's, sampled from every fourth cell each way,
-    those ``among`` marks where they are an eighth of them or more: the table, not
-    an arm over half the picture), where both are bright enough
+    (``shift``, else :func:`_colour_shift`), where both are bright enough
     (:data:`CHROMA_DARK`); and the shift taken off."""
+    if shift is None:
+        shift = _colour_shift(now, was)
     db = cv2.subtract(now[0], was[0])
     dr = cv2.subtract(now[1], was[1])
-    if shift is None:
-        b, r = db[::4, ::4], dr[::4, ::4]
-        if among is not None:
-            pick = among[::4, ::4]
-            if 8 * np.count_nonzero(pick) >= pick.size:
-                b, r = b[pick], r[pick]
-        shift = (float(np.median(b)), float(np.median(r)))
     change = cv2.add(cv2.absdiff(db, shift[0]), cv2.absdiff(dr, shift[1]))
     tint = cv2.threshold(change, level / CHROMA_GAIN, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)
     dark = cv2.min(now[2], was[2]) < CHROMA_DARK
@@ -657,10 +665,11 @@ class MotionGate:
         under, under_set = self._under, self._under_set
         cunder = self._colour_under if cbase is not None else None
         shift = None
+        if colour is not None and cbase is not None:
+            shift = _colour_shift(colour, cbase, self._table_then(small.shape))
         if under_set.any():  # an arm taken into the base has gone: the table as it was
             back = under_set & (cv2.absdiff(small, under) <= self.level)
             if cunder is not None and colour is not None and cbase is not None:
-                shift = _tinted(colour, cbase, self.level, among=self._table_then(small.shape))[1]
                 back &= _tinted(colour, cunder, self.level, shift)[0] == 0
                 cbase[:, back] = colour[:, back]
             base[back] = small[back]
@@ -672,7 +681,7 @@ class MotionGate:
             # where the colour changed and the grey did not, a cell from where it did
             # (an arm as grey as the table, CHROMA_GAIN): a card laid, a shadow, and
             # their soft edges, are the grey's
-            tint = _tinted(colour, cbase, self.level, shift, self._table_then(small.shape))[0]
+            tint = _tinted(colour, cbase, self.level, shift)[0]
             tint &= 1 - cv2.dilate(grey, np.ones((3, 3), np.uint8))
             diff = grey | tint
         if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm

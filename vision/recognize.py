@@ -1045,9 +1045,17 @@ class Recognizer:
         ranks_of: dict[int, str] = {}
         pairs = np.stack([props.rank_index[order], props.suit_index[order]], axis=1).tolist()
         inks: dict[int, list[int]] = {}  # the blobs of each reading made, by its id
+        # each candidate's blobs, rank and suit, in order
+        reads = [
+            (
+                [b for b in pairs[k] if b >= 0],
+                RANK_CLASSES[int(rank_i[i])],
+                SUIT_CLASSES[int(suit_i[i])],
+            )
+            for k, i in enumerate(order.tolist())
+        ]
         for k, i in enumerate(order.tolist()):
-            blobs = [b for b in pairs[k] if b >= 0]
-            rank = RANK_CLASSES[int(rank_i[i])]
+            blobs, rank, suit = reads[k]
             if any(ranks_of.get(b, rank) != rank for b in blobs):
                 # its ink is read, surer, as another rank's index: paired with another
                 # blob (a pip beside the index), the same ink is no other index (an
@@ -1056,7 +1064,7 @@ class Recognizer:
                 continue
             det = IndexDetection(
                 rank,
-                SUIT_CLASSES[int(suit_i[i])],
+                suit,
                 float(conf[i]),
                 float(rank_c[i]),
                 float(props.x[i]),
@@ -1080,12 +1088,9 @@ class Recognizer:
         for det in kept:
             for b in inks.get(id(det), ()):
                 owner.setdefault(b, det)
-        suits = [SUIT_CLASSES[int(v)] for v in suit_i[order]]
-        for k, i in enumerate(order.tolist()):
-            blobs = [b for b in pairs[k] if b >= 0]
-            rank = RANK_CLASSES[int(rank_i[i])]
+        for blobs, rank, suit in reads:
             of = [owner[b] for b in blobs if b in owner]
-            index = next((d for d in of if d.rank == rank and d.suit == suits[k]), None)
+            index = next((d for d in of if d.rank == rank and d.suit == suit), None)
             if index is not None:
                 for b in blobs:  # (the surer reading's, where two claim it)
                     if b not in owner or owner[b].confidence < index.confidence:

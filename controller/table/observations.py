@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from controller.bus.envelope import PayloadError, StrictJsonError, strict_json, validate_body
+from rules.cards import parse_card
+from rules.errors import InvalidCardError
 from vision.layout import TableLayout
 from vision.tracker import Observation
 
@@ -106,9 +108,6 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
     if isinstance(card, str):
         # the card as the rules read it (`TH`, `10h`, `Q♠`), in the bus's one spelling:
         # `referee --replay` read such a file and `run --observations` refused it
-        from rules.cards import parse_card
-        from rules.errors import InvalidCardError
-
         with contextlib.suppress(InvalidCardError):  # (said by the schema, as before)
             body["card"] = str(parse_card(card))
     validate_body("observation", body)
