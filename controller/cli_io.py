@@ -311,21 +311,33 @@ class OverlongLine(str):
         return f"a line of {self.length:,} bytes, longer than {MAX_LINE:,}: not read"
 
 
-def read_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
+def read_lines(
+    stream: BinaryIO, max_line: int = MAX_LINE, *, latin1: bool = False
+) -> Iterator[str]:
     r"""The lines of a byte stream as text, read the same from a file and from stdin.
 
     A line ends at LF (CRLF too); a lone CR is inside its line, where the card
     parsers take it for a space. A UTF-8 byte-order mark at the start is dropped;
-    bytes that are not UTF-8 become U+FFFD, so a batch names that line as not text.
+    bytes that are not UTF-8 become U+FFFD, so a batch names that line as not text;
+    with ``latin1``, such a line is read as Latin-1 (records written before UTF-8,
+    a player's name with an umlaut in it, read as written).
     A line longer than ``max_line`` bytes comes as an :class:`OverlongLine`.
 
     >>> import io
     >>> data = b"\xef\xbb\xbf5H 5S\r5C\r\n\nx" + b"y" * 9 + b"\nKD"
     >>> [(line, getattr(line, "length", None)) for line in read_lines(io.BytesIO(data), 8)]
     [('5H 5S\r5C', None), ('', None), ('', 10), ('KD', None)]
+    >>> list(read_lines(io.BytesIO(b"P0[M\xfcller]\nP0[M\xc3\xbcller]"), latin1=True))
+    ['P0[Müller]', 'P0[Müller]']
     """
     for line in read_byte_lines(stream, max_line):
-        yield line if isinstance(line, OverlongLine) else line.decode("utf-8", errors="replace")
+        if isinstance(line, OverlongLine):
+            yield line
+            continue
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError:
+            yield line.decode("latin-1") if latin1 else line.decode("utf-8", errors="replace")
 
 
 def read_byte_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[bytes | OverlongLine]:
@@ -467,8 +479,9 @@ def looked_at(binary: BinaryIO, name: str) -> BinaryIO:
 
 
 @contextmanager
-def open_input(path: str) -> Iterator[Iterator[str]]:
-    """The lines of ``path`` (:func:`read_lines`); ``-`` is standard input (left open).
+def open_input(path: str, *, latin1: bool = False) -> Iterator[Iterator[str]]:
+    """The lines of ``path`` (:func:`read_lines`, with its ``latin1``); ``-`` is
+    standard input (left open).
 
     A file that cannot be opened, or one of UTF-16 text (:func:`not_utf8`), raises
     :class:`~controller.errors.UsageError` naming it.
@@ -477,14 +490,14 @@ def open_input(path: str) -> Iterator[Iterator[str]]:
         binary = getattr(sys.stdin, "buffer", None)
         if binary is None:  # a text stream standing in for stdin (tests): its bytes
             binary = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
-        yield read_lines(looked_at(binary, "standard input"))
+        yield read_lines(looked_at(binary, "standard input"), latin1=latin1)
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115
     except OSError as exc:
         raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     with handle:
-        yield read_lines(looked_at(handle, path))
+        yield read_lines(looked_at(handle, path), latin1=latin1)
 
 
 @contextmanager

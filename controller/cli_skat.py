@@ -72,7 +72,9 @@ def register(commands: Commands) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    with open_input(args.file) as lines:
+    # a line not UTF-8 is read as Latin-1: ISS records kept from before UTF-8 (a
+    # player's name with an umlaut) were read with U+FFFD in its place
+    with open_input(args.file, latin1=True) as lines:
         return replay_lines(
             lines, rules=args.rules, as_json=args.json, out=sys.stdout, name=args.file
         )

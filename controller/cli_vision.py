@@ -316,9 +316,11 @@ def _eval(args: argparse.Namespace) -> int:
     if totals["images"] == 0 and not unread:
         under = f" under {args.subset!r}" if args.subset else ""
         raise UsageError(f"{folder / 'labels.csv'}: no labelled image{under} to read")
-    recall = totals["found"] / totals["labelled"] if totals["labelled"] else 0.0
+    # nothing labelled, nothing read: 1.0, as each image's line says (the totals said
+    # 0.0 where every line said 1.000: a sweep's find)
+    recall = totals["found"] / totals["labelled"] if totals["labelled"] else 1.0
     good = totals["recognised"] - totals["false_positives"]
-    precision = good / totals["recognised"] if totals["recognised"] else 0.0
+    precision = good / totals["recognised"] if totals["recognised"] else 1.0
     summary = {
         "images": totals["images"],
         "recall": round(recall, 4),

@@ -591,3 +591,18 @@ def test_a_refused_observation_file_leaves_no_databases(tmp_path, capfd):
     assert not ref.exists() and not recs.exists()
     err = one_line_error(capfd, *args[:-1], str(tmp_path / "none" / "ref.db"))
     assert f"--db {tmp_path / 'none' / 'ref.db'}: no such folder {tmp_path / 'none'}" in err
+
+
+def test_an_iss_record_in_latin_1_is_read_as_written(tmp_path, capfd):
+    # bytes not UTF-8 in a record line became U+FFFD ("move 0 'S\ufffd'"); records kept
+    # from before UTF-8 are Latin-1 (a player's name with an umlaut)
+    from tests.test_skat_iss import DEAL
+
+    good = f"(;GM[Skat]ID[p]P0[M\xfcller]MV[w {DEAL} 1 p 2 p 0 p ]R[passed] ;)\n"
+    bad = f"(;GM[Skat]ID[q]P0[M\xfcller]MV[w {DEAL} 1 p 2 p 0 \xe4 ]R[passed] ;)\n"
+    path = tmp_path / "old.iss"
+    path.write_bytes((good + bad).encode("latin-1"))
+    assert main(["skat", "replay", str(path)]) == 1
+    out = capfd.readouterr().out.splitlines()
+    assert out[0].startswith("p: passed in") and "agrees" in out[0]
+    assert out[1] == "error: line 2: move 0 '\xe4': unknown game code '\xe4'"

@@ -124,6 +124,8 @@ def test_a_random_deal_round_trips_through_the_record():
         ("(;GM[Skat]MV[3 p];)", "move by '3'"),
         ("(;GM[Skat]MV[w ??.??];)", "world view"),
         ("(;GM[Skat]MV[w CJ.SJ] junk;)", "unexpected text"),
+        # cut short inside its moves: it was "unexpected text 'MV[w CJ.SJ 1 p'"
+        ("(;GM[Skat]MV[w CJ.SJ 1 p ;)", r"MV\[ is not closed by '\]': the record cut short\?"),
     ],
 )
 def test_malformed_records_name_what_is_wrong(text, why):

@@ -518,6 +518,13 @@ def test_eval_with_an_image_it_cannot_read_or_none_at_all_is_not_a_whole_answer(
     assert main(["vision", "eval", str(tmp_path), "--subset", "zzz"]) == 2
     assert "no labelled image under 'zzz' to read" in capsys.readouterr().err
     assert main(["vision", "eval", str(tmp_path)]) == 0
+    # nothing read in a grey picture: its precision 1.000, and the totals' the same
+    # (they said 0/0 = 0.0000)
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "x.png: recall 0/1 = 0.000, precision 1.000; missed 2H",
+        "total: 1 images, recall 0/1 = 0.0000, precision 0/0 = 1.0000",
+    ]
 
 
 def test_labels_in_any_card_notation_are_read_in_the_recognisers(tmp_path):

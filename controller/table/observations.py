@@ -153,11 +153,21 @@ def read_observation_lines(
     ``{"status": …}``, ``{"reading": …}``, ``{"warning": …}`` and ``{"error": …}``
     lines and blank lines are skipped; any other line must be an observation (or
     a whole body), else :class:`ValueError` names the line number and what is wrong.
+    A line without ``t`` (as ``kiebitz referee --replay`` reads one: a file written
+    by hand) is taken at the time of the line before it, the first at 0.
+
+    >>> import io
+    >>> [b["t"] for b in read_observation_lines(io.StringIO(
+    ...     '{"kind": "placed", "card": "5H", "zone": "crib"}\\n'
+    ...     '{"kind": "placed", "card": "5S", "zone": "crib", "t": 2.5}\\n'
+    ...     '{"kind": "placed", "card": "5D", "zone": "crib"}\\n'))]
+    [0.0, 2.5, 2.5]
     """
     if isinstance(path_or_file, str | Path):
         with open(path_or_file, "rb") as handle:
             yield from read_observation_lines(_text_lines(handle), layout=layout)
         return
+    last_t = 0.0  # the time of a line without one: the line before's
     for number, line in enumerate(path_or_file, start=1):
         if not line.strip():
             continue
@@ -174,7 +184,12 @@ def read_observation_lines(
             raise ValueError(f"line {number}: expected an object, got {type(data).__name__}")
         if NOT_OBSERVATIONS & data.keys():
             continue
+        # `referee --replay` took a line without "t" and `run --observations` refused
+        # it (a sweep's find): the table is paced by t, so such a line comes at once
+        data.setdefault("t", last_t)
         try:
-            yield _line_body(data, layout)
+            body = _line_body(data, layout)
         except PayloadError as exc:
             raise ValueError(f"line {number}: {exc}") from None
+        last_t = body["t"]
+        yield body

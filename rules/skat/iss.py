@@ -76,6 +76,8 @@ _RANK_LETTER: Final = {v: k for k, v in _RANKS.items()}
 _TAG: Final = re.compile(r"([A-Z][A-Z0-9]*)\[((?:[^\]\\]|\\.)*)\]")
 #: One record's end and the next one's start: ``;)(;``.
 _NEXT_RECORD: Final = re.compile(r";?\s*\)\s*\(;")
+#: A tag whose value has no closing ``]``.
+_OPENED: Final = re.compile(r"([A-Z][A-Z0-9]*)\[(?:[^\]\\]|\\.)*$")
 #: The result fields a replay must reproduce, in the order of the ``R`` field.
 RESULT_FIELDS: Final = (
     "declarer",
@@ -170,6 +172,11 @@ def parse_record(text: str) -> IssRecord:
         if m is None:
             if _NEXT_RECORD.match(inner, pos):
                 raise InvalidEventError("a second record on the line: one record a line")
+            opened = _OPENED.match(inner, pos)
+            if opened is not None:  # (it was "unexpected text 'MV[w HA.SK…'")
+                raise InvalidEventError(
+                    f"{opened.group(1)}[ is not closed by ']': the record cut short?"
+                )
             raise InvalidEventError(f"unexpected text {_short(inner[pos:])} in the record")
         tags[m.group(1)] = m.group(2).replace("\\]", "]").replace("\\\\", "\\")
         pos = m.end()
