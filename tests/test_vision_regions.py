@@ -1089,40 +1089,6 @@ def test_an_arm_as_grey_as_the_table_is_found_by_its_colour(camera_small):
     assert not gate.arm_near(165, 130) and not gate.arm_near(195, 50)
 
 
-def test_a_resting_arm_whose_colour_nears_the_tables_stays_an_arm():
-    """A cell an arm lay over stays one down to ``ARM_KEEP`` of the gate's level: a
-    hand resting over a wooden table, its colour 18 to 20 from the wood's where the
-    level is 18, was an arm one frame and not the next under a white balance
-    wandering, and the card under it was placed while it rested (the live check's
-    four-player seed 110, 0.8 s early). Here the arm comes in plainly (its colour
-    1.6 levels from the wood's) and, resting, fades to 0.77 of the level: an arm at
-    rest all the while; gone, it leaves none."""
-    gate = MotionGate(refresh_s=100.0)
-    table = _wooden_table()
-    card = table.copy()
-    card[120:180, 130:180] = 240
-
-    def look(t: float, frame: np.ndarray) -> None:
-        look = gate.look(t, frame)
-        gate.mark_read(t, None if look.full else look.regions)
-
-    for t in np.arange(0.0, 0.55, 0.1):
-        look(float(t), table if t < 0.1 else card)
-    for i, reach in enumerate((40, 90, 140)):  # it comes in from the top edge
-        arm = card.copy()
-        arm[0:reach, 150:240] = _SKIN
-        look(0.6 + 0.1 * i, arm)
-    faded = np.array(_WOOD, np.float64) + 0.5 * (np.subtract(_SKIN, _WOOD))
-    for i, t in enumerate(np.arange(0.9, 2.45, 0.1)):  # resting on the card's corner
-        f = min(1.0, max(0.0, (i - 4) / 6))  # its colour fading after 0.4 s, over 0.6 s
-        arm[0:140, 150:240] = np.round(np.subtract(_SKIN, f * (_SKIN - faded)))
-        look(float(t), arm)
-        assert gate.arm_near(165, 130, still=True), f"t={t:.1f}"
-    for t in np.arange(2.5, 2.95, 0.1):  # it goes
-        look(float(t), card)
-    assert not gate.arm_near(165, 130) and not gate.arm_near(195, 50)
-
-
 def test_an_arm_as_grey_as_the_table_taken_in_and_gone_leaves_no_arm():
     """An arm as grey as the table resting longer than ``ARM_HOLD_S`` is the table
     as it is now (its colour too); lifted, the table it lay over is seen again at

@@ -126,15 +126,6 @@ ARM_JOIN_MM = 10.0
 # a frame or two (a sleeve near the table's grey, and noise) was no arm then, was
 # taken into the base, and was gone for good, what lay under it with it
 ARM_BREAK_S = 0.25
-# ... and such a cell stays an arm while it differs from the table by ARM_KEEP of the
-# gate's level (in grey or in colour): a hand at rest whose difference from the table
-# lies at the level itself (skin over a honey wood, its colour 18 to 20 from it where
-# the level is 18, under a white balance wandering) was an arm one frame and not the
-# next, in over half its cells, and the card under it was placed while it rested
-# (0.8 s early: the live check's four-player seed 110 with the camera's balance and
-# exposure wandering). A threshold of two levels, one to become an arm and a lower one
-# to stay one.
-ARM_KEEP = 0.7
 # ... and a change of the base's own making is no arm (MotionGate._no_arm,
 # _left_behind). An arm in the picture when the base was taken (the first frame, the
 # camera moved) that has gone leaves a change of its shape, outlined in the base,
@@ -276,22 +267,17 @@ def _tinted(
     was: NDArray[np.float32],
     level: float,
     shift: tuple[float, float] | None = None,
-    kept: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.uint8], tuple[float, float]]:
     """1 at each cell whose colour (:func:`_shares`) changed from ``was`` to ``now`` by
     more than ``level`` (:data:`CHROMA_GAIN`), less the whole picture's own shift
     (``shift``, else :func:`_colour_shift`), where both are bright enough
-    (:data:`CHROMA_DARK`); at the cells ``kept`` marks, by more than
-    :data:`ARM_KEEP` of it; and the shift taken off."""
+    (:data:`CHROMA_DARK`); and the shift taken off."""
     if shift is None:
         shift = _colour_shift(now, was)
     db = cv2.subtract(now[0], was[0])
     dr = cv2.subtract(now[1], was[1])
     change = cv2.add(cv2.absdiff(db, shift[0]), cv2.absdiff(dr, shift[1]))
     tint = cv2.threshold(change, level / CHROMA_GAIN, 1, cv2.THRESH_BINARY)[1].astype(np.uint8)
-    if kept is not None and kept.any():
-        low = cv2.threshold(change, ARM_KEEP * level / CHROMA_GAIN, 1, cv2.THRESH_BINARY)[1]
-        tint[kept & (low > 0)] = 1
     dark = cv2.min(now[2], was[2]) < CHROMA_DARK
     tint[dark] = 0
     return tint, shift
@@ -689,18 +675,13 @@ class MotionGate:
             base[back] = small[back]
             under_set[back] = False
         # (grey: what the table's own memory, _took and under, is kept by)
-        apart = cv2.absdiff(small, base)
-        grey = cv2.threshold(apart, self.level, 1, cv2.THRESH_BINARY)[1]
+        grey = cv2.threshold(cv2.absdiff(small, base), self.level, 1, cv2.THRESH_BINARY)[1]
         diff, tint = grey, None
-        # an arm lay there within ARM_BREAK_S: it stays one down to ARM_KEEP of the level
-        kept = was if was.any() else None
-        if kept is not None:
-            grey[kept & (apart > ARM_KEEP * self.level)] = 1
         if colour is not None and cbase is not None:
             # where the colour changed and the grey did not, a cell from where it did
             # (an arm as grey as the table, CHROMA_GAIN): a card laid, a shadow, and
             # their soft edges, are the grey's
-            tint = _tinted(colour, cbase, self.level, shift, kept)[0]
+            tint = _tinted(colour, cbase, self.level, shift)[0]
             tint &= 1 - cv2.dilate(grey, np.ones((3, 3), np.uint8))
             diff = grey | tint
         if not cv2.countNonZero(diff):  # the table as it lies, moving or not: no arm
