@@ -105,6 +105,23 @@ def test_a_redelivered_message_is_read_once_and_a_bad_one_answered_with_an_error
     assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
 
 
+def test_a_table_service_started_again_without_an_outbox_loses_none_of_its_cards(memory):
+    # a table service without an outbox starts its seqs at 1 again: the referee's
+    # dispatcher dropped its first messages as duplicates of the last run's (the same
+    # sender and seq), without a word, until the new count passed the old (a bus
+    # sweep's find). A redelivery is the same message (its id); these are new ones.
+    _broker, referee, table, _ = memory
+    table.observe("placed", "5D", "starter")
+    table.observe("placed", "10H", "play.1", 1)
+    table.observe("placed", "5C", "play.0", 0)
+    table.pub = Publisher(table.bus, Stamper("t1/table"))  # started again: seq 1
+    table.observe("placed", "6C", "play.1", 1)
+    table.observe("placed", "7S", "play.0", 0)
+    plays = [p["card"] for p in referee.reading("t1").plays()]
+    assert plays == ["10H", "5C", "6C", "7S"]
+    assert table.states[-1]["scores"] == [5, 0]  # 15 for two, and the run 5 6 7 for three
+
+
 def test_a_message_on_another_tables_topic_is_refused_naming_its_sender(memory, caplog):
     """The rejection named the sender as "?" though the envelope says who sent it."""
     _broker, referee, table, _ = memory

@@ -91,6 +91,19 @@ class SeqWindow:
     [True, True, True, True, False, True]
     >>> w.accept("t1/a", 90), w.accept("t1/a", 91), w.accept("t1/a", 86)  # a real jump
     (True, True, False)
+
+    Given each message's ``id``, a seq seen before under another id is no redelivery
+    (a redelivered message is the same message, its id the same) but a sender that
+    started again from 1 within the window (a table service without an outbox,
+    restarted after three messages): its history is forgotten and the message taken.
+    Before, every message of the restarted sender up to its old count was dropped as
+    a duplicate, without a word.
+
+    >>> w = SeqWindow(window=4)
+    >>> [w.accept("t1/a", s, f"run1-{s}") for s in (1, 2, 3)]
+    [True, True, True]
+    >>> w.accept("t1/a", 2, "run1-2"), w.accept("t1/a", 1, "run2-1"), w.accept("t1/a", 2, "run2-2")
+    (False, True, True)
     """
 
     def __init__(self, window: int = 1024) -> None:
@@ -99,14 +112,27 @@ class SeqWindow:
         self.window = window
         self._lock = threading.Lock()
         self._highest: dict[str, int] = {}
-        self._recent: dict[str, set[int]] = {}
+        # each sender's recent seqs, and the id each came with (None: not given)
+        self._recent: dict[str, dict[int, str | None]] = {}
         self._order: dict[str, deque[int]] = {}
         self._ahead: dict[str, int] = {}  # the last seq far ahead of each sender's count
 
-    def accept(self, sender: str, seq: int) -> bool:
-        """True (and remembered) the first time (sender, seq) comes; False for a duplicate."""
+    def accept(self, sender: str, seq: int, id: str | None = None) -> bool:
+        """True (and remembered) the first time (sender, seq) comes; False for a
+        duplicate (with ``id``: the same message again)."""
         with self._lock:
             highest = self._highest.get(sender)
+            if highest is not None and id is not None:
+                was = self._recent[sender].get(seq, id)
+                if was is not None and was != id:
+                    log.info(
+                        "%s sent seq %d again as another message: started again, "
+                        "history forgotten",
+                        sender,
+                        seq,
+                    )
+                    highest = None
+                    self._ahead.pop(sender, None)
             if highest is not None and seq > highest + self.window:
                 ahead = self._ahead.get(sender)
                 self._ahead[sender] = seq
@@ -116,10 +142,10 @@ class SeqWindow:
                     recent, order = self._recent[sender], self._order[sender]
                     if seq in recent:
                         return False
-                    recent.add(seq)
+                    recent[seq] = id
                     order.append(seq)
                     while len(order) > self.window:
-                        recent.discard(order.popleft())
+                        recent.pop(order.popleft(), None)
                     return True
                 log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
                 highest = None
@@ -132,19 +158,19 @@ class SeqWindow:
                 highest = None
             if highest is None:
                 self._highest[sender] = seq
-                self._recent[sender] = {seq}
+                self._recent[sender] = {seq: id}
                 self._order[sender] = deque([seq])
                 return True
             recent = self._recent[sender]
             if seq in recent:
                 return False
-            recent.add(seq)
+            recent[seq] = id
             self._order[sender].append(seq)
             if seq > highest:
                 self._highest[sender] = highest = seq
             order = self._order[sender]
             while len(order) > self.window or (order and order[0] <= highest - self.window):
-                recent.discard(order.popleft())
+                recent.pop(order.popleft(), None)
             return True
 
 
@@ -233,7 +259,7 @@ class Dispatcher:
         # the window is the sender's on this topic: a message on another table's topic
         # that names this sender (refused by the service as not of that table) took
         # its seqs, and the sender's own later messages were dropped as seen
-        if not seen.accept(f"{env.sender} on {topic}", env.seq):
+        if not seen.accept(f"{env.sender} on {topic}", env.seq, env.id):
             self._count(duplicates=1)
             log.debug("dropped a duplicate %s seq %d on %s", env.sender, env.seq, topic)
             return
