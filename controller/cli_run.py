@@ -364,26 +364,10 @@ def _referee(args: argparse.Namespace) -> int:
 _NOT_INPUTS = frozenset({"status", "reading", "warning", "error"})
 
 
-def _unread_zone(item: object) -> str | None:
-    """Why an observation's zone is none the referee reads (a name it does not know,
-    ``nowhere``, or a seat past any table's, ``play.9``), or ``None``: such a line is
-    read and changes nothing, and a file written by hand says so."""
-    from rules.reading.inputs import ZONE_KINDS, TableObservation
-
-    if not isinstance(item, TableObservation) or item.kind == "removed" or item.zone is None:
-        return None
-    if item.zone_kind is None:
-        kinds = ", ".join(sorted(ZONE_KINDS))
-        return f"zone {item.zone!r} is none the referee reads (its kinds: {kinds})"
-    if item.seat is None and "." in item.zone:
-        return f"zone {item.zone!r} names no seat of a table"
-    return None
-
-
 def _replay(path: str, setup) -> int:
     from controller.cli_io import OverlongLine, read_byte_lines
     from rules.errors import RulesError
-    from rules.reading import TableReading, parse_input
+    from rules.reading import TableObservation, TableReading, parse_input
 
     reading = TableReading(setup)
     bad = 0
@@ -433,7 +417,7 @@ def _replay(path: str, setup) -> int:
                 except (ValueError, RulesError) as exc:
                     fault(str(exc))
                     continue
-                unread = _unread_zone(item)
+                unread = item.unread() if isinstance(item, TableObservation) else None
                 if unread is not None:  # (it was dropped without a word: a sweep's find)
                     print(f"kiebitz: {path}: line {number}: ignored: {unread}", file=sys.stderr)
                 if up.error:

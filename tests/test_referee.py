@@ -122,6 +122,28 @@ def test_a_table_service_started_again_without_an_outbox_loses_none_of_its_cards
     assert table.states[-1]["scores"] == [5, 0]  # 15 for two, and the run 5 6 7 for three
 
 
+def test_an_observation_in_a_zone_the_referee_reads_nothing_in_is_said(memory, caplog):
+    # `nowhere` and `play.9` were stored and read, changing nothing, without a word
+    # from the live referee (`referee --replay` said them: a bus sweep's find)
+    _broker, referee, table, _ = memory
+    table.observe("placed", "5D", "starter")
+    with caplog.at_level(logging.WARNING):
+        body = {"kind": "placed", "card": "9H", "zone": "nowhere", "zone_kind": None}
+        body.update(seat=None, from_zone=None, t=1.0, confidence=0.99)
+        table.pub.send(topic("t1", "table/observation"), "observation", body)
+        table.observe("placed", "8H", "play.9", None, zone_kind="play")
+    errors = [e["reason"] for e in table.events if e["type"] == "error"]
+    assert errors[0].startswith("ignored: zone 'nowhere' is none the referee reads")
+    assert errors[1] == "ignored: zone 'play.9' names no seat of a table"
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0].startswith(
+        "an observation read and ignored on kiebitz/v1/t1/table/observation from t1/table: "
+    )
+    table.observe("placed", "10H", "play.1", 1)  # the game goes on
+    assert referee.reading("t1").plays() == [{"seat": 1, "card": "10H"}]
+    assert referee.store.count("t1") == 4  # every one kept
+
+
 def test_a_message_on_another_tables_topic_is_refused_naming_its_sender(memory, caplog):
     """The rejection named the sender as "?" though the envelope says who sent it."""
     _broker, referee, table, _ = memory

@@ -46,7 +46,7 @@ from controller.referee.store import DamagedLog, InputLog, StoreError
 from rules.cards import parse_card
 from rules.errors import InvalidOptionError, RulesError
 from rules.events import event_to_json
-from rules.reading import TableReading, TableSetup, Update, parse_input
+from rules.reading import TableObservation, TableReading, TableSetup, Update, parse_input
 from rules.reading.table import Contract
 
 __all__ = ["Referee", "TableRun", "outcome_json", "setup_from_json", "update_events"]
@@ -492,6 +492,11 @@ class Referee:
         bodies = update_events(run.reading, up)
         for body in bodies:
             self._send(run, EVENT, "event", body)
+        unread = item.unread() if isinstance(item, TableObservation) else None
+        if unread is not None:
+            # kept and read, changing nothing: said as `referee --replay` says it (the
+            # live referee dropped it without a word: a wrong layout lost every card)
+            self._bad_payload(where, f"ignored: {unread}", env.sender, ignored=True)
         if up.applied or up.since is not None or up.new_match:
             self._store_events(run, up if not up.new_match else Update(since=0))
         if up.anything:  # a card seen again, a trick's card swept: the state stands
@@ -602,9 +607,12 @@ class Referee:
         body.update(table=run.table, inputs=run.inputs)
         self._send(run, STATE, "state", body)
 
-    def _bad_payload(self, topic_name: str, reason: str, sender: str | None) -> None:
+    def _bad_payload(
+        self, topic_name: str, reason: str, sender: str | None, *, ignored: bool = False
+    ) -> None:
         self.errors += 1
-        log.warning("rejected a message on %s from %s: %s", topic_name, sender or "?", reason)
+        what = "an observation read and ignored" if ignored else "rejected a message"
+        log.warning("%s on %s from %s: %s", what, topic_name, sender or "?", reason)
         try:
             table, _ = parse_topic(topic_name)
         except ValueError:

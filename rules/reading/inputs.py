@@ -117,6 +117,26 @@ class TableObservation:
     confidence: float = 1.0
     from_zone: str | None = None
 
+    def unread(self) -> str | None:
+        """Why this observation's zone is none the referee reads (a name it does not
+        know, ``nowhere``, or a seat past any table's, ``play.9``), or ``None``: such
+        an observation is read and changes nothing, and the referee says so (a wrong
+        table layout would lose every card without a word).
+
+        >>> TableObservation("placed", parse_card("5H"), "play.9", "play", None).unread()
+        "zone 'play.9' names no seat of a table"
+        >>> TableObservation("placed", parse_card("5H"), "play.1", "play", 1).unread() is None
+        True
+        """
+        if self.kind == "removed" or self.zone is None:
+            return None
+        if self.zone_kind is None:
+            kinds = ", ".join(sorted(ZONE_KINDS))
+            return f"zone {self.zone!r} is none the referee reads (its kinds: {kinds})"
+        if self.seat is None and "." in self.zone:
+            return f"zone {self.zone!r} names no seat of a table"
+        return None
+
     @classmethod
     def from_json(cls, data: Any) -> TableObservation:
         """Read one observation (an MQTT body or a line of ``kiebitz vision watch``).
