@@ -126,8 +126,7 @@ class SeqWindow:
                 was = self._recent[sender].get(seq, id)
                 if was is not None and was != id:
                     log.info(
-                        "%s sent seq %d again as another message: started again, "
-                        "history forgotten",
+                        "%s sent seq %d again as another message: started again, history forgotten",
                         sender,
                         seq,
                     )
