@@ -95,6 +95,8 @@ def test_unicode_survives() -> None:
         ("observation", {**OBSERVATION, "position_mm": [1, "x"]}, "body.position_mm[1]: 'x'"),
         ("observation", {k: v for k, v in OBSERVATION.items() if k != "t"}, "body: 't' is a"),
         ("command", {"command": "cheat"}, "body.command: 'cheat' is not one of"),
+        # no command at all: it was "'old' is a required property" (the replace branch)
+        ("command", {"seat": 1}, "body: 'command' is a required property"),
         ("command", {"command": "undo", "event": -1}, "body.event: -1 is less than"),
         ("command", {"command": "new_game", "players": 7}, "body.players: 7 is greater"),
         ("command", {"command": "replace", "old": "QS"}, "body: 'new' is a required"),
