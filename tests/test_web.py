@@ -528,6 +528,37 @@ def test_a_malformed_state_breaks_no_page():
     assert hub.payload("t2") is not None
 
 
+def test_a_malformed_event_is_said_not_shown(caplog):
+    # an event body the schema lets through but the referee never sends (verdicts a
+    # string, pegged items no objects) was a traceback in `kiebitz web` and "handler
+    # failed: AttributeError"; an alert that is no object was shown as "ALERT None:
+    # {'x': 1}"; a 60 KB note was held whole and sent in every update (a bus sweep's
+    # finds)
+    from controller.web.hub import TableHub
+
+    hub = TableHub()
+    good = {"type": "event", "index": 1, "event": {"type": "play", "seat": 0, "card": "5C"},
+            "pegged": [], "verdicts": [], "notes": []}  # fmt: skip
+    bad = [
+        {**good, "index": 2, "pegged": [{"seat": "a", "items": "b"}], "verdicts": "x"},
+        {**good, "index": 3, "event": "play"},
+        {**good, "index": "4"},
+        {"type": "alert", "alert": {"x": 1}},
+        {"type": "refused"},
+    ]
+    with caplog.at_level(logging.WARNING, logger="kiebitz.web"):
+        for body in bad:
+            hub.take_event("t1", body)
+        hub.take_event("t1", good)
+        hub.take_event("t1", {"type": "note", "text": "n" * 60_000})
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == len(bad) and all(m.startswith("t1: an event not shown: ") for m in said)
+    assert "event: verdicts is not a list" in said[0]
+    view = hub.view("t1")
+    assert view is not None and view["last"][0] == "Anna plays 5C"
+    assert len(view["last"]) == 2 and len(view["last"][1]) < 600
+
+
 def test_guessing_passwords_is_slowed_down(club):
     base = club.web.url
     with httpx.Client() as c:

@@ -98,7 +98,10 @@ class _Follower:
         self.changed = threading.Condition(self._lock)
 
     def on_event(self, _topic: str, env: Envelope) -> None:
-        lines = self.narrator.take(env.body)
+        try:
+            lines = self.narrator.take(env.body)
+        except ValueError as exc:  # (not as the referee sends one: said, not told)
+            lines = [f"(an event from {env.sender} not told: {exc})"]
         with self._lock:
             self._print(lines)
 

@@ -44,6 +44,51 @@ def _say_pegged(p: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{', '.join(items)}: {who} pegs {p['points']} to {p['score']}"
 
 
+#: The most of a reason or a note's text told (a 60 KB note was held and sent whole)
+SAID_CHARS = 500
+
+
+def _clipped(text: Any) -> str:
+    said = str(text)
+    return said if len(said) <= SAID_CHARS else said[:SAID_CHARS] + "…"
+
+
+def _problem(body: Mapping[str, Any]) -> str | None:
+    """What is wrong with an event body's shape, for the kinds :class:`Narrator`
+    tells, or ``None``."""
+    kind = body.get("type")
+    if kind == "event":
+        index = body.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            return f"event: index {_clipped(index)[:40]} is no whole number"
+        if not isinstance(body.get("event"), Mapping):
+            return "event: event is not an object"
+        for key in ("pegged", "verdicts", "notes"):
+            if not isinstance(body.get(key, []), list):
+                return f"event: {key} is not a list"
+        for key in ("pegged", "verdicts"):
+            if not all(isinstance(item, Mapping) for item in body.get(key, [])):
+                return f"event: {key} holds something not an object"
+        for p in body.get("pegged", []):
+            if not isinstance(p.get("seat"), int) or not isinstance(p.get("items", []), list):
+                return "event: pegged holds no seat or items"
+            if not all(isinstance(item, Mapping) for item in p.get("items", [])):
+                return "event: pegged items hold something not an object"
+        if body.get("result") is not None and not isinstance(body.get("result"), Mapping):
+            return "event: result is not an object"
+    elif kind == "alert":
+        alert = body.get("alert")
+        if not isinstance(alert, Mapping) or not isinstance(alert.get("kind"), str):
+            return "alert: alert is no object with a kind"
+    elif kind in ("refused", "error") and not isinstance(body.get("reason"), str):
+        return f"{kind}: no reason"
+    elif kind == "recount":
+        since = body.get("since", 0)
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            return "recount: since is no whole number"
+    return None
+
+
 class Narrator:
     """Follows one table's events; :meth:`take` returns the lines to print for one."""
 
@@ -60,6 +105,13 @@ class Narrator:
         return f"seat {seat}"
 
     def take(self, body: Mapping[str, Any]) -> list[str]:
+        """The lines for one ``game/event`` body. One not as the referee sends it (the
+        event schema leaves bodies free: a wrongly typed ``verdicts``, an alert that
+        is no object) raises :class:`ValueError` naming what is wrong, and is not kept
+        (it was a traceback in the web view, and garbage shown to spectators)."""
+        problem = _problem(body)
+        if problem is not None:
+            raise ValueError(problem)
         kind = body.get("type")
         if kind == "recount":
             since = int(body.get("since", 0))
@@ -76,9 +128,9 @@ class Narrator:
             self.alerts.pop(str(body.get("id")), None)
             return []
         if kind in ("refused", "error"):
-            return [f"{kind}: {body.get('reason')}"]
+            return [f"{kind}: {_clipped(body.get('reason'))}"]
         if kind == "note":
-            return [f"  ({body.get('text')})"]
+            return [f"  ({_clipped(body.get('text'))})"]
         if kind != "event":
             return []
         self.events[int(body["index"])] = dict(body)

@@ -208,7 +208,10 @@ class TableHub:
                 v.narrator = Narrator(str((v.state or {}).get("game", "")))
             try:
                 said = v.narrator.take(body)
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                # an event not as the referee sends it: said, not shown (it was a
+                # traceback and "rejected … handler failed: AttributeError")
+                log.warning("%s: an event not shown: %s", table, exc)
                 said = []
             v.lines.extend(line.strip() for line in said if line.strip())
             if said:
