@@ -79,6 +79,30 @@ def test_a_state_the_layout_cannot_show_is_refused_before_sending(tmp_path: Path
         assert emulator.wait_for(shows(layout, good), 1) is not None
 
 
+def test_a_state_the_board_itself_cannot_show_is_no_synced_board(tmp_path: Path) -> None:
+    # a board that answered a state with NAK "bad payload" (its own check stricter
+    # than the host's: other firmware) was "synced" to `kiebitz board show`, status
+    # 0, with nothing shown (a bus sweep's find)
+    with board_and_link(tmp_path) as (emulator, link, layout):
+        check = emulator.board._check
+        refused = BoardState.parse(pegs="40:6,30:22").to_wire(layout)
+
+        def stricter(state: p.State) -> p.State:
+            if state == refused:
+                raise p.ProtocolError("track 0 front peg 40 is past this board's 39")
+            return check(state)
+
+        emulator.board._check = stricter
+        link.set_state(BoardState.parse(pegs="40:6,30:22"))
+        with pytest.raises(BoardRefusedError, match="cannot show this state: board NAK: bad"):
+            link.wait_synced(2)
+        assert link.health().connected  # a state refused, not the board
+        good = BoardState.parse(pegs="12:6,30:22")
+        link.set_state(good)
+        assert link.wait_synced(2).synced
+        assert emulator.wait_for(shows(layout, good), 2) is not None
+
+
 def test_a_board_with_another_protocol_version_is_refused(tmp_path: Path) -> None:
     layout = load_layout("two-player-61")
     with Emulator(layout) as emulator:

@@ -154,6 +154,9 @@ class BoardLink:
         self._health = LinkHealth(url=url)
         self._desired: p.State | None = None
         self._acked: p.State | None = None
+        # the last state the board said it cannot show (NAK bad payload): not sent
+        # again, and no state shown to whoever waits for it (wait_synced)
+        self._unshowable: p.State | None = None
         self._inflight: _InFlight | None = None
         self._last_tx = 0.0
         self._last_rx = 0.0
@@ -222,6 +225,12 @@ class BoardLink:
             while True:
                 if self._status == REFUSED:
                     raise BoardRefusedError(self._health.last_error or "the board refused")
+                if self._desired is not None and self._desired == self._unshowable:
+                    # (`board show` said "synced", status 0, with nothing shown)
+                    raise BoardRefusedError(
+                        "the board cannot show this state: "
+                        + (self._health.last_error or "it refused it")
+                    )
                 if self._status == SYNCED or (self._status == CONNECTED and self._desired is None):
                     return self.health()
                 left = deadline - time.monotonic()
@@ -458,7 +467,7 @@ class BoardLink:
             if code == p.NAK_BAD_PAYLOAD and seq == inflight.seq:
                 # The board cannot show this state: sending it again will not help.
                 self._inflight = None
-                self._acked = self._desired
+                self._acked = self._unshowable = self._desired
                 self._set_status(CONNECTED)
                 return
             if self._desired is not None:
