@@ -357,6 +357,14 @@ def test_undo_of_a_command_before_the_first_deal_keeps_the_setups_dealer():
     assert r.alerts == [] and r.game.phase == "play"
 
 
+def test_a_refused_penalty_names_its_command_once():
+    # "penalty: penalty: 10000 points is more than a whole game (121)" (a sweep's find)
+    r = TableReading(TableSetup("cribbage", dealer=0))
+    up = r.feed(Command("penalty", seat=0, points=10000))
+    assert up.error == "penalty: 10000 points is more than a whole game (121)"
+    assert r.feed(Command("undo")).error == "undo: nothing read in this deal to undo"
+
+
 def test_a_supplied_card_can_be_replaced_too():
     r = _deal_one("9H@1", "10C@1")
     r.feed(Command("supply", seat=0, card=card("5D")))

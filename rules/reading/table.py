@@ -338,7 +338,8 @@ class TableReading:
                 self._command(item)
         except RulesError as exc:  # an event the engine refuses: say so, keep reading
             what = item.command if isinstance(item, Command) else f"observation {item.kind}"
-            self.fail(f"{what}: {exc}"[:200])
+            said = str(exc)  # (an engine's own "penalty: …" was "penalty: penalty: …")
+            self.fail((said if said.startswith(f"{what}: ") else f"{what}: {said}")[:200])
         if (len(self.game.events), len(self.reader.pending())) != before:
             self._effective.append(number)
             self.update.changed = True
