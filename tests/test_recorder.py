@@ -415,6 +415,21 @@ def test_bad_messages_are_said_and_skipped_and_the_recorder_goes_on(tmp_path, ca
     assert_round_trip(rig)
 
 
+def test_a_first_state_without_its_setup_is_named_so(tmp_path, caplog):
+    # "a setup is an object with its game" said what a setup is, not that the state
+    # had none (a bus sweep's find)
+    rig = Rig(str(tmp_path / "r.db"), TableSetup("cribbage", dealer=0))
+    stray = rig.sender("t2-table", "t2/referee")
+    with caplog.at_level(logging.WARNING, logger="kiebitz.recorder"):
+        stray.send(topic("t2", "game/state"), "state", {"game": "cribbage", "table": "t2"})
+        stray.send(
+            topic("t2", "game/state"), "state", {"game": "cribbage", "table": "t2", "setup": 5}
+        )
+    said = [r.getMessage() for r in caplog.records]
+    assert any(m.endswith("state: no setup (an object with its game)") for m in said), said
+    assert any(m.endswith("state: setup is no object with its game") for m in said), said
+
+
 def test_the_migrations_make_the_schema_the_code_declares(db):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext

@@ -71,8 +71,10 @@ def _whole(value: Any, what: str) -> int:
 
 
 def _setup(value: Any) -> dict[str, Any]:
+    if value is None:  # (it said only what a setup is, not that there was none)
+        raise ValueError("state: no setup (an object with its game)")
     if not isinstance(value, dict) or not isinstance(value.get("game"), str):
-        raise ValueError("a setup is an object with its game")
+        raise ValueError("state: setup is no object with its game")
     return dict(value)
 
 
