@@ -5,6 +5,7 @@ card without reading the whole frame again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -1089,6 +1090,54 @@ def test_an_arm_as_grey_as_the_table_is_found_by_its_colour(camera_small):
     assert not gate.arm_near(165, 130) and not gate.arm_near(195, 50)
 
 
+def _coded(frame: np.ndarray, gain: Callable[[float], float], t: float) -> np.ndarray:
+    """``frame`` with the blue gain ``gain`` gives, as a video codec passes a slowly
+    wandering colour on: each 32 x 32 block of the picture takes the gain anew only
+    every second, the blocks in ten turns (a tenth of them each 0.1 s), and keeps it
+    in between."""
+    out = frame.astype(np.float32)
+    for by in range(0, frame.shape[0], 32):
+        for bx in range(0, frame.shape[1], 32):
+            phase = 0.1 * ((by // 32 + 3 * (bx // 32)) % 10)
+            shown = phase + np.floor((t - phase) + 1e-9)
+            out[by : by + 32, bx : bx + 32, 0] *= gain(max(0.0, shown))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_white_balance_passed_on_by_a_codec_is_judged_whole():
+    """The camera's white balance is judged against a frame up to ``BALANCE_REF_S``
+    old, not summed from frame to frame: a codec moves a wandering colour on in steps,
+    block by block, so from one frame to the next most of the picture had not
+    changed, and the sum came to half the real change. A hand resting over a wooden
+    table while the blue gain fell by 20 % then came within the level of the wood
+    under it, as the wood looked when the hand came (the live check's seed 110 with a
+    wandering balance: the 2C under the hand placed 0.8 s early)."""
+    gate = MotionGate(refresh_s=100.0)
+    table = _wooden_table()
+    card = table.copy()
+    card[120:180, 130:180] = 240
+
+    def gain(t: float) -> float:  # the blue gain falling from 1 to 0.8 over 2.5 s
+        return 1.0 - 0.2 * min(1.0, max(0.0, (t - 0.5) / 2.5))
+
+    def look(t: float, frame: np.ndarray) -> None:
+        look = gate.look(t, _coded(frame, gain, t))
+        gate.mark_read(t, None if look.full else look.regions)
+
+    for t in np.arange(0.0, 0.55, 0.1):
+        look(float(t), table if t < 0.1 else card)
+    arm = card.copy()
+    for i, reach in enumerate((40, 90, 140)):  # it comes in from the top edge
+        arm[0:reach, 150:240] = _SKIN
+        look(0.6 + 0.1 * i, arm)
+    for t in np.arange(0.9, 2.95, 0.1):  # resting on the card's corner
+        look(float(t), arm)
+        assert gate.arm_near(165, 130, still=True), f"t={t:.1f}"
+    for t in np.arange(3.0, 3.45, 0.1):  # it goes
+        look(float(t), card)
+    assert not gate.arm_near(165, 130) and not gate.arm_near(195, 50)
+
+
 def test_an_arm_as_grey_as_the_table_taken_in_and_gone_leaves_no_arm():
     """An arm as grey as the table resting longer than ``ARM_HOLD_S`` is the table
     as it is now (its colour too); lifted, the table it lay over is seen again at
@@ -1155,8 +1204,8 @@ def test_an_arm_gone_after_the_white_balance_wandered_leaves_no_arm():
     over 2.5 s): the cells held out of the base under the arm kept the table's colour
     as it was; once the arm had gone they differed from it by the wander, an arm's
     shape reaching the edge, and a card laid there was held as under an arm (moves
-    told up to 6.5 s late in a four-player video). The base holds the colour less
-    the picture's own shift, summed frame to frame."""
+    told up to 6.5 s late in a four-player video). The base holds the colour with
+    the camera's balance divided out (``_balance_step``)."""
     gate = MotionGate(refresh_s=100.0)
     table = _wooden_table()
 

@@ -163,6 +163,15 @@ CHROMA_GAIN = 360.0
 # table's memory keeps (the cells that took a change into the base, what lay under an
 # arm taken in) is the grey's alone: a camera's colour noise is no change to it.
 CHROMA_DARK = 90.0
+# The camera's white balance is judged against a frame BALANCE_REF_S old at most, not
+# summed from frame to frame: a video codec leaves most of the picture's colour as it
+# was from one frame to the next and moves it in steps, so the median cell's change
+# frame to frame was mostly none, and the sum came to half the balance's real change
+# (blue's gain 0.90 where the sum said 0.95: a hand resting over a wooden table, its
+# colour judged against the wood under it as it looked half a second before, came
+# within the level of it, and the card under the hand was placed 0.8 s early). Each
+# reference is the last one's balance and the change since, measured whole.
+BALANCE_REF_S = 2.0
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
 
@@ -233,17 +242,58 @@ def _chosen(labels: NDArray[np.int32], chosen: NDArray[np.bool_]) -> NDArray[np.
     return chosen[labels].view(np.uint8)
 
 
-def _shares(colour: NDArray[np.uint8]) -> NDArray[np.float32]:
+def _shares(
+    colour: NDArray[np.uint8], balance: tuple[float, float] = (0.0, 0.0)
+) -> NDArray[np.float32]:
     """Each cell's chromaticity as the gate compares it: blue's and red's shares of the
     three channels, and the three's sum (how bright the cell is), as three planes
-    (``[0]``, ``[1]``, ``[2]``)."""
+    (``[0]``, ``[1]``, ``[2]``); blue and red divided first by the camera's white
+    balance's gains against green (``balance``, in log: :func:`_balance_step`)."""
     b, g, r = (c.astype(np.float32) for c in cv2.split(colour))
+    if balance[0]:
+        b *= np.float32(np.exp(-balance[0]))
+    if balance[1]:
+        r *= np.float32(np.exp(-balance[1]))
     out = np.empty((3, *colour.shape[:2]), np.float32)
     total = cv2.add(cv2.add(b, g), r, dst=out[2])
     safe = cv2.max(total, 1.0)
     cv2.divide(b, safe, dst=out[0])
     cv2.divide(r, safe, dst=out[1])
     return out
+
+
+def _balance_step(
+    now: NDArray[np.uint8], before: NDArray[np.uint8], among: NDArray[np.bool_] | None = None
+) -> tuple[float, float] | None:
+    """How the camera's white balance changed from ``before`` to ``now`` (two frames'
+    small BGR copies): blue's and red's gains against green's, in log, the median
+    cell's, sampled from every fourth cell each way, of those bright enough
+    (:data:`CHROMA_DARK`) and ``among`` marks (the table as it lay then and lies now:
+    no arm over it, the grey the same); ``None`` where those are under an eighth of
+    the cells (an arm over most of the table). A balance is a gain on each channel
+    (before the tone curve and after it, near enough: a power of a gain is a gain), so
+    dividing it out holds every colour's shares as they were, a skin's as a wood's; a
+    shift of the shares, taken off alike, moved a skin's from a wood's by the gain's
+    share of their difference."""
+    a = now[::4, ::4].astype(np.float32) + 1.0
+    was = before[::4, ::4].astype(np.float32) + 1.0
+    bright = cv2.min(a.sum(axis=2), was.sum(axis=2)) >= CHROMA_DARK
+    if among is not None:
+        bright &= among[::4, ::4]
+    if 8 * np.count_nonzero(bright) < bright.size:
+        return None  # a dark picture (its channels' ratios are noise), or an arm over it
+    ratio = np.log(a[bright]) - np.log(was[bright])  # each channel's gain, in log
+    step = np.median(ratio[:, 0] - ratio[:, 1]), np.median(ratio[:, 2] - ratio[:, 1])
+    return float(step[0]), float(step[1])
+
+
+def _as_then(now: NDArray[np.uint8], then: NDArray[np.uint8], level: int) -> NDArray[np.bool_]:
+    """The cells whose grey changed from ``then`` to ``now`` by no more than ``level``
+    (at grey 128) beside the picture's own change, as a ratio (an exposure wandering
+    changes every cell by one ratio: the table lies as it lay)."""
+    d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(then, _LOG))
+    own = float(np.median(d[::4, ::4]))
+    return cast(NDArray[np.bool_], cv2.absdiff(d, own) <= np.log(1.0 + level / 136.0))
 
 
 def _colour_shift(
@@ -442,14 +492,28 @@ class MotionGate:
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
-        # the frame's colour on the same grid (_colour: None for a grey one); the
-        # picture's own shift of it since the first (a white balance wandering), summed
-        # frame to frame, and the frame's colour less that shift (what the base holds:
-        # a cell held out of the base for seconds, under an arm, is judged against the
-        # table as it would look now, not as the camera saw it then); the base's, and
-        # what lay under an arm taken into the base
-        self._colour_now: NDArray[np.float32] | None = None
-        self._drift = (0.0, 0.0)
+        # the frame's colour on the same grid (_colour, BGR: None for a grey one); the
+        # camera's white balance since the first frame (blue's and red's gains against
+        # green's, in log: _balance_step, against a reference frame, BALANCE_REF_S),
+        # and the frame's colour's shares with that balance divided out (what the base
+        # holds: a cell held out of the base for seconds, under an arm, is judged
+        # against the table as it would look now, not as the camera saw it then); the
+        # base's, and what lay under an arm taken into the base
+        self._colour_raw: NDArray[np.uint8] | None = None
+        self._balance = (0.0, 0.0)
+        # the frame the balance is judged against (its colour, its grey, the cells no
+        # arm lay over then: None, all), the balance then, and when (BALANCE_REF_S;
+        # None: the next frame)
+        self._balance_ref: (
+            tuple[
+                NDArray[np.uint8],
+                NDArray[np.uint8],
+                NDArray[np.bool_] | None,
+                tuple[float, float],
+                float,
+            ]
+            | None
+        ) = None
         self._colour_held: NDArray[np.float32] | None = None
         self._colour_base: NDArray[np.float32] | None = None
         self._colour_under: NDArray[np.float32] | None = None
@@ -507,14 +571,14 @@ class MotionGate:
         image: NDArray[np.uint8] | Picture,
         given: NDArray[np.uint8] | None,
         size: tuple[int, int],
-    ) -> NDArray[np.float32] | None:
-        """The frame's colour at the small copy's ``size`` (:func:`_shares`): the
-        camera's small stream where it is in colour; the picture's quarter-size colour
-        halved where the grey small copy was made from it (a fifth of a millisecond
-        for a 4608 x 2592 frame), blurred as the grey is; else four pixels of one row
-        a cell (about a millisecond for a 2688 x 2688 frame fresh from the camera, not
-        in the processor's cache: every eighth row is read), evened over 5 x 5 cells.
-        ``None`` for a grey frame."""
+    ) -> NDArray[np.uint8] | None:
+        """The frame's colour at the small copy's ``size`` (BGR, for :func:`_shares`):
+        the camera's small stream where it is in colour; the picture's quarter-size
+        colour halved where the grey small copy was made from it (a fifth of a
+        millisecond for a 4608 x 2592 frame), blurred as the grey is; else four pixels
+        of one row a cell (about a millisecond for a 2688 x 2688 frame fresh from the
+        camera, not in the processor's cache: every eighth row is read), evened over
+        5 x 5 cells. ``None`` for a grey frame."""
         if given is not None and given.ndim == 3:
             colour = given
         elif isinstance(image, Picture) and image.eighth_colour is not None:
@@ -533,8 +597,8 @@ class MotionGate:
             w, h = size
             row = cv2.resize(colour, (4 * w, h), interpolation=cv2.INTER_NEAREST)
             colour = cv2.resize(row, size, interpolation=cv2.INTER_AREA)
-            return _shares(cv2.blur(colour, (5, 5)))
-        return _shares(cv2.GaussianBlur(colour, (3, 3), 0))
+            return cast(NDArray[np.uint8], cv2.blur(colour, (5, 5)))
+        return cast(NDArray[np.uint8], cv2.GaussianBlur(colour, (3, 3), 0))
 
     def look(
         self,
@@ -549,21 +613,33 @@ class MotionGate:
         only for its colour (:meth:`_colour`)."""
         given = small
         small = self._small(image, given)
-        before, colour = self._colour_now, self._colour(image, given, small.shape[::-1])
-        self._colour_now = colour
-        self._colour_held = None
+        raw = self._colour(image, given, small.shape[::-1])
+        before, self._colour_raw = self._colour_raw, raw
+        was, self._colour_held = self._colour_held, None
         hue: tuple[NDArray[np.uint8], tuple[float, float]] | None = None
-        if colour is not None:
-            if before is None or before.shape != colour.shape:
-                self._drift = (0.0, 0.0)
-            else:  # the colour's change since the last frame, less the picture's own
-                # shift, which the drift sums
-                hue = _tinted(colour, before, self.level)
-                step = hue[1]
-                self._drift = (self._drift[0] + step[0], self._drift[1] + step[1])
-            held = colour.copy()
-            held[0] -= self._drift[0]
-            held[1] -= self._drift[1]
+        if raw is not None:
+            ref = self._balance_ref
+            if before is None or before.shape != raw.shape:
+                self._balance, ref = (0.0, 0.0), None
+            free = self._table_then(small.shape)  # (no arm over the table: None)
+            if ref is None or ref[0].shape != raw.shape:
+                self._balance_ref = (raw, small, free, self._balance, t)
+            else:  # the white balance now: the reference's, and its change since,
+                # judged where the table lies as it lay then, no arm over it then or now
+                among = _as_then(small, ref[1], self.level)
+                for clear in (free, ref[2]):
+                    if clear is not None:
+                        among &= clear
+                step = _balance_step(raw, ref[0], among)
+                if step is not None:
+                    self._balance = (ref[3][0] + step[0], ref[3][1] + step[1])
+                if t - ref[4] >= BALANCE_REF_S:
+                    self._balance_ref = (raw, small, free, self._balance, t)
+            held = _shares(raw, self._balance)
+            if was is not None and was.shape == held.shape:
+                # the colour's change since the last frame, less what is left of the
+                # picture's own shift
+                hue = _tinted(held, was, self.level)
             self._colour_held = held
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
