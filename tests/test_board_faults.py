@@ -193,3 +193,29 @@ def test_many_random_faults_in_a_row(tmp_path: Path) -> None:
                 fault,
                 link.health(),
             )
+
+
+def test_a_board_that_nacks_every_frame_at_once_is_not_flooded(tmp_path: Path) -> None:
+    # a board (not this firmware, which NAKs once in 50 ms) answering every STATE at
+    # once with NAK "bad frame" had it sent again at once, 39,830 frames in 3 s (a bus
+    # sweep's find); past NAKS_AT_ONCE in a row it waits for the ack timer
+    with board_and_link(tmp_path) as (emulator, link, layout):
+        settle(emulator, link, layout, BEFORE)
+        board = emulator.board
+        handle = board.handle
+
+        def nacking(item):  # type: ignore[no-untyped-def]
+            if getattr(item, "type", None) == p.STATE:
+                board._send(p.NAK, p.encode_nak(item.seq, p.NAK_BAD_FRAME, "noise"))
+                return None
+            return handle(item)
+
+        board.handle = nacking
+        sent = link.health().frames_sent
+        link.set_state(AFTER)
+        time.sleep(1.0)
+        resent = link.health().frames_sent - sent
+        assert resent <= 20, resent  # NAKS_AT_ONCE at once, then ten a second
+        board.handle = handle  # the board mended: the state shown at once
+        assert link.wait_synced(2).synced
+        assert emulator.wait_for(shows(layout, AFTER), 2) is not None

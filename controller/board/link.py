@@ -50,6 +50,10 @@ SYNCING = "syncing"  # a state is waiting for its ACK
 SYNCED = "synced"  # the board shows the newest state
 
 _LINE_ERRORS = (serial.SerialException, OSError, ValueError)
+#: A frame NAKed is sent again at once this many times in a row; past that, after
+#: ``ack_timeout`` (a frame corrupted on the line once is sent again at once; a board
+#: that NAKs everything is not flooded)
+NAKS_AT_ONCE = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,7 @@ class BoardLink:
         # the last state the board said it cannot show (NAK bad payload): not sent
         # again, and no state shown to whoever waits for it (wait_synced)
         self._unshowable: p.State | None = None
+        self._naks_in_row = 0  # NAKs since the last ACK (NAKS_AT_ONCE)
         self._inflight: _InFlight | None = None
         self._last_tx = 0.0
         self._last_rx = 0.0
@@ -430,6 +435,7 @@ class BoardLink:
 
     def _ack(self, seq: int, flags: int, boot_id: int, bad: int, *, now: float) -> None:
         self._note(board_bad_frames=bad)
+        self._naks_in_row = 0
         board = self._health.board
         if board is not None and boot_id != board.boot_id:
             # The board reset and we missed its ANNOUNCE: say HELLO again.
@@ -470,8 +476,11 @@ class BoardLink:
                 self._acked = self._unshowable = self._desired
                 self._set_status(CONNECTED)
                 return
-            if self._desired is not None:
+            self._naks_in_row += 1
+            if self._desired is not None and self._naks_in_row <= NAKS_AT_ONCE:
                 self._send_state(now, again=True)
+            # (past them the ack timer sends it again: a board that NAKs every frame at
+            # once had it sent 13,000 times a second; the firmware NAKs once in 50 ms)
 
     # -- bookkeeping ----------------------------------------------------------------
 
