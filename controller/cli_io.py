@@ -319,16 +319,17 @@ def read_lines(
     A line ends at LF (CRLF too); a lone CR is inside its line, where the card
     parsers take it for a space. A UTF-8 byte-order mark at the start is dropped;
     bytes that are not UTF-8 become U+FFFD, so a batch names that line as not text;
-    with ``latin1``, such a line is read as Latin-1 (records written before UTF-8,
-    a player's name with an umlaut in it, read as written).
+    with ``latin1``, such a line is read as Windows-1252, or Latin-1 where it is not
+    that (records written before UTF-8, a player's name with an umlaut in it, read as
+    written).
     A line longer than ``max_line`` bytes comes as an :class:`OverlongLine`.
 
     >>> import io
     >>> data = b"\xef\xbb\xbf5H 5S\r5C\r\n\nx" + b"y" * 9 + b"\nKD"
     >>> [(line, getattr(line, "length", None)) for line in read_lines(io.BytesIO(data), 8)]
     [('5H 5S\r5C', None), ('', None), ('', 10), ('KD', None)]
-    >>> list(read_lines(io.BytesIO(b"P0[M\xfcller]\nP0[M\xc3\xbcller]"), latin1=True))
-    ['P0[Müller]', 'P0[Müller]']
+    >>> list(read_lines(io.BytesIO(b"P0[M\xfcller]\nP0[M\xc3\xbcller]\n\x80\n\x81"), latin1=True))
+    ['P0[Müller]', 'P0[Müller]', '€', '\x81']
     """
     for line in read_byte_lines(stream, max_line):
         if isinstance(line, OverlongLine):
@@ -337,7 +338,13 @@ def read_lines(
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError:
-            yield line.decode("latin-1") if latin1 else line.decode("utf-8", errors="replace")
+            if not latin1:
+                yield line.decode("utf-8", errors="replace")
+                continue
+            try:  # Windows' Western code page first (its €, its quotes), then Latin-1
+                yield line.decode("cp1252")
+            except UnicodeDecodeError:
+                yield line.decode("latin-1")
 
 
 def read_byte_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[bytes | OverlongLine]:

@@ -1138,6 +1138,31 @@ def test_a_white_balance_passed_on_by_a_codec_is_judged_whole():
     assert not gate.arm_near(165, 130) and not gate.arm_near(195, 50)
 
 
+def test_the_white_balance_is_measured_through_a_dark_spell_and_past_clipped_cells():
+    """The balance's reference is renewed only from a balance measured: one kept while
+    none could be (the table too dark) was a reference's for good, and the blue gain
+    that fell meanwhile was lost (a review's find). Cells with a channel clipped do
+    not follow a gain and are left out (a bright table's red at 255 halved the red
+    gain measured)."""
+    gate = MotionGate(refresh_s=100.0)
+    table = _wooden_table()
+    table[:, :160] = (120, 200, 235)  # a bright half: its red clips under the gain
+
+    def shown(blue: float, red: float = 1.0, light: float = 1.0) -> np.ndarray:
+        gains = np.array([blue, 1.0, red]) * light
+        return np.clip(np.round(table * gains), 0, 255).astype(np.uint8)
+
+    _rest(gate, shown(1.0), 0.0, 0.5)
+    t = 0.6
+    for i in range(40):  # 4 s too dark to measure, the blue gain falling to 0.8
+        _rest(gate, shown(1.0 - 0.2 * (i + 1) / 40, light=0.15), t, t)
+        t += 0.1
+    _rest(gate, shown(0.8), t, t + 0.3)
+    assert abs(gate._balance[0] - np.log(0.8)) < 0.02, gate._balance
+    _rest(gate, shown(0.8, red=1.2), t + 0.4, t + 0.8)  # the red gain up: the half clips
+    assert abs(gate._balance[1] - np.log(1.2)) < 0.02, gate._balance
+
+
 def test_an_arm_as_grey_as_the_table_taken_in_and_gone_leaves_no_arm():
     """An arm as grey as the table resting longer than ``ARM_HOLD_S`` is the table
     as it is now (its colour too); lifted, the table it lay over is seen again at

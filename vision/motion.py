@@ -268,9 +268,11 @@ def _balance_step(
     """How the camera's white balance changed from ``before`` to ``now`` (two frames'
     small BGR copies): blue's and red's gains against green's, in log, the median
     cell's, sampled from every fourth cell each way, of those bright enough
-    (:data:`CHROMA_DARK`) and ``among`` marks (the table as it lay then and lies now:
-    no arm over it, the grey the same); ``None`` where those are under an eighth of
-    the cells (an arm over most of the table). A balance is a gain on each channel
+    (:data:`CHROMA_DARK`), none of whose channels is clipped (at 250 or over: it does
+    not follow a gain) and that ``among`` marks (on the sampled cells: the table as it
+    lay then and lies now, no arm over it, the grey the same); ``None`` where those are
+    under an eighth of the cells (an arm over most of the table). A balance is a gain
+    on each channel
     (before the tone curve and after it, near enough: a power of a gain is a gain), so
     dividing it out holds every colour's shares as they were, a skin's as a wood's; a
     shift of the shares, taken off alike, moved a skin's from a wood's by the gain's
@@ -278,8 +280,9 @@ def _balance_step(
     a = now[::4, ::4].astype(np.float32) + 1.0
     was = before[::4, ::4].astype(np.float32) + 1.0
     bright = cv2.min(a.sum(axis=2), was.sum(axis=2)) >= CHROMA_DARK
+    bright &= cv2.max(a.max(axis=2), was.max(axis=2)) < 251.0
     if among is not None:
-        bright &= among[::4, ::4]
+        bright &= among
     if 8 * np.count_nonzero(bright) < bright.size:
         return None  # a dark picture (its channels' ratios are noise), or an arm over it
     ratio = np.log(a[bright]) - np.log(was[bright])  # each channel's gain, in log
@@ -292,7 +295,7 @@ def _as_then(now: NDArray[np.uint8], then: NDArray[np.uint8], level: int) -> NDA
     (at grey 128) beside the picture's own change, as a ratio (an exposure wandering
     changes every cell by one ratio: the table lies as it lay)."""
     d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(then, _LOG))
-    own = float(np.median(d[::4, ::4]))
+    own = float(np.median(d))
     return cast(NDArray[np.bool_], cv2.absdiff(d, own) <= np.log(1.0 + level / 136.0))
 
 
@@ -501,9 +504,9 @@ class MotionGate:
         # base's, and what lay under an arm taken into the base
         self._colour_raw: NDArray[np.uint8] | None = None
         self._balance = (0.0, 0.0)
-        # the frame the balance is judged against (its colour, its grey, the cells no
-        # arm lay over then: None, all), the balance then, and when (BALANCE_REF_S;
-        # None: the next frame)
+        # the frame the balance is judged against (its colour; its grey and the cells
+        # no arm lay over then, None all, at every fourth cell each way), the balance
+        # then, and when (BALANCE_REF_S; None: the next frame)
         self._balance_ref: (
             tuple[
                 NDArray[np.uint8],
@@ -621,20 +624,25 @@ class MotionGate:
             ref = self._balance_ref
             if before is None or before.shape != raw.shape:
                 self._balance, ref = (0.0, 0.0), None
+            # (every fourth cell each way: what _balance_step samples)
             free = self._table_then(small.shape)  # (no arm over the table: None)
+            grey = small[::4, ::4]
+            free = None if free is None else free[::4, ::4]
             if ref is None or ref[0].shape != raw.shape:
-                self._balance_ref = (raw, small, free, self._balance, t)
+                self._balance_ref = (raw, grey.copy(), free, self._balance, t)
             else:  # the white balance now: the reference's, and its change since,
                 # judged where the table lies as it lay then, no arm over it then or now
-                among = _as_then(small, ref[1], self.level)
+                among = _as_then(grey, ref[1], self.level)
                 for clear in (free, ref[2]):
                     if clear is not None:
                         among &= clear
                 step = _balance_step(raw, ref[0], among)
                 if step is not None:
                     self._balance = (ref[3][0] + step[0], ref[3][1] + step[1])
-                if t - ref[4] >= BALANCE_REF_S:
-                    self._balance_ref = (raw, small, free, self._balance, t)
+                    # (renewed only from a balance measured: one kept while none could
+                    # be, the table too dark or under arms, was a reference's for good)
+                    if t - ref[4] >= BALANCE_REF_S:
+                        self._balance_ref = (raw, grey.copy(), free, self._balance, t)
             held = _shares(raw, self._balance)
             if was is not None and was.shape == held.shape:
                 # the colour's change since the last frame, less what is left of the
@@ -685,7 +693,9 @@ class MotionGate:
         changed = cv2.absdiff(small, self._reference) > self.level
         if np.count_nonzero(changed) > self.new_scene * changed.size:
             # most of the picture is new (another photo of a folder, the light switched
-            # on, the camera knocked): read it whole, moving or not
+            # on, the camera knocked): read it whole, moving or not (the balance's
+            # reference kept: a light switched on changes every cell by one ratio,
+            # _as_then, and the balance with it)
             self._base = None
             self._arms(t, small, moving_now)
             return Look(full=True)
@@ -896,8 +906,10 @@ class MotionGate:
 
     def reset_base(self) -> None:
         """Take the next frame for the table as it lies (the camera moved: what lay
-        still lies elsewhere in the picture now)."""
+        still lies elsewhere in the picture now), and the white balance's reference
+        (the balance kept)."""
         self._base = None
+        self._balance_ref = None
 
     def _edge(self, shape: tuple[int, int]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
         """The cells an arm comes in over: the picture's border, and what lies off

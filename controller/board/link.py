@@ -424,6 +424,9 @@ class BoardLink:
         self._note(board=info, resyncs=self._health.resyncs + (1 if rebooted or announce else 0))
         self._inflight = None
         self._acked = None
+        # a board met afresh (reflashed, reset) may show what it could not: it is asked
+        self._unshowable = None
+        self._naks_in_row = 0
         self._set_status(CONNECTED)
         if self._desired is not None:
             self._send_state(now)
@@ -453,6 +456,8 @@ class BoardLink:
         self._note(rtt_ms=rtt if old is None else 0.8 * old + 0.2 * rtt)
         if inflight.kind == p.STATE:
             self._acked = inflight.state
+            if inflight.state == self._unshowable:  # it shows it after all
+                self._unshowable = None
             self._note(states_acked=self._health.states_acked + 1)
         elif not flags & p.ACK_HAS_STATE:
             self._acked = None

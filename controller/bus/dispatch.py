@@ -104,6 +104,13 @@ class SeqWindow:
     [True, True, True]
     >>> w.accept("t1/a", 2, "run1-2"), w.accept("t1/a", 1, "run2-1"), w.accept("t1/a", 2, "run2-2")
     (False, True, True)
+
+    A message whose id came within the last window of the sender's messages is a
+    redelivery whatever its seq says: a late copy of the old run's seq 2 does not
+    start the sender's history again (a review's find).
+
+    >>> w.accept("t1/a", 2, "run1-2"), w.accept("t1/a", 3, "run2-3"), w.accept("t1/a", 3, "run2-3")
+    (False, True, False)
     """
 
     def __init__(self, window: int = 1024) -> None:
@@ -116,61 +123,76 @@ class SeqWindow:
         self._recent: dict[str, dict[int, str | None]] = {}
         self._order: dict[str, deque[int]] = {}
         self._ahead: dict[str, int] = {}  # the last seq far ahead of each sender's count
+        # the ids of each sender's last window of messages taken, whatever their seqs
+        self._ids: dict[str, tuple[set[str], deque[str]]] = {}
 
     def accept(self, sender: str, seq: int, id: str | None = None) -> bool:
         """True (and remembered) the first time (sender, seq) comes; False for a
         duplicate (with ``id``: the same message again)."""
         with self._lock:
-            highest = self._highest.get(sender)
-            if highest is not None and id is not None:
-                was = self._recent[sender].get(seq, id)
-                if was is not None and was != id:
-                    log.info(
-                        "%s sent seq %d again as another message: started again, history forgotten",
-                        sender,
-                        seq,
-                    )
-                    highest = None
-                    self._ahead.pop(sender, None)
-            if highest is not None and seq > highest + self.window:
-                ahead = self._ahead.get(sender)
-                self._ahead[sender] = seq
-                if ahead is None or not 0 < seq - ahead <= self.window:
-                    # alone far ahead (corrupt, forged, or the first after a gap this
-                    # receiver missed): delivered once, the count left where it is
-                    recent, order = self._recent[sender], self._order[sender]
-                    if seq in recent:
-                        return False
-                    recent[seq] = id
-                    order.append(seq)
+            if id is not None:
+                ids, order = self._ids.setdefault(sender, (set(), deque()))
+                if id in ids:
+                    return False
+                taken = self._accept(sender, seq, id)
+                if taken:
+                    ids.add(id)
+                    order.append(id)
                     while len(order) > self.window:
-                        recent.pop(order.popleft(), None)
-                    return True
-                log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
-                highest = None
-            if highest is not None and seq <= highest - self.window:
-                if seq > highest - 2 * self.window:
-                    return False  # just below the window: an old redelivery
+                        ids.discard(order.popleft())
+                return taken
+            return self._accept(sender, seq, id)
+
+    def _accept(self, sender: str, seq: int, id: str | None) -> bool:
+        """:meth:`accept` by (sender, seq), the lock held."""
+        highest = self._highest.get(sender)
+        if highest is not None and id is not None:
+            was = self._recent[sender].get(seq, id)
+            if was is not None and was != id:
                 log.info(
-                    "%s started again at seq %d (had %d): history forgotten", sender, seq, highest
+                    "%s sent seq %d again as another message: started again, history forgotten",
+                    sender,
+                    seq,
                 )
                 highest = None
-            if highest is None:
-                self._highest[sender] = seq
-                self._recent[sender] = {seq: id}
-                self._order[sender] = deque([seq])
+                self._ahead.pop(sender, None)
+        if highest is not None and seq > highest + self.window:
+            ahead = self._ahead.get(sender)
+            self._ahead[sender] = seq
+            if ahead is None or not 0 < seq - ahead <= self.window:
+                # alone far ahead (corrupt, forged, or the first after a gap this
+                # receiver missed): delivered once, the count left where it is
+                recent, order = self._recent[sender], self._order[sender]
+                if seq in recent:
+                    return False
+                recent[seq] = id
+                order.append(seq)
+                while len(order) > self.window:
+                    recent.pop(order.popleft(), None)
                 return True
-            recent = self._recent[sender]
-            if seq in recent:
-                return False
-            recent[seq] = id
-            self._order[sender].append(seq)
-            if seq > highest:
-                self._highest[sender] = highest = seq
-            order = self._order[sender]
-            while len(order) > self.window or (order and order[0] <= highest - self.window):
-                recent.pop(order.popleft(), None)
+            log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
+            highest = None
+        if highest is not None and seq <= highest - self.window:
+            if seq > highest - 2 * self.window:
+                return False  # just below the window: an old redelivery
+            log.info("%s started again at seq %d (had %d): history forgotten", sender, seq, highest)
+            highest = None
+        if highest is None:
+            self._highest[sender] = seq
+            self._recent[sender] = {seq: id}
+            self._order[sender] = deque([seq])
             return True
+        recent = self._recent[sender]
+        if seq in recent:
+            return False
+        recent[seq] = id
+        self._order[sender].append(seq)
+        if seq > highest:
+            self._highest[sender] = highest = seq
+        order = self._order[sender]
+        while len(order) > self.window or (order and order[0] <= highest - self.window):
+            recent.pop(order.popleft(), None)
+        return True
 
 
 def _sender_of(payload: bytes) -> str | None:

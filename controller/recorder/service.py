@@ -70,11 +70,12 @@ def _whole(value: Any, what: str) -> int:
     return value
 
 
-def _setup(value: Any) -> dict[str, Any]:
+def _setup(value: Any, where: str) -> dict[str, Any]:
+    """The setup of a ``state`` or ``new_match`` body (``where``), checked."""
     if value is None:  # (it said only what a setup is, not that there was none)
-        raise ValueError("state: no setup (an object with its game)")
+        raise ValueError(f"{where}: no setup (an object with its game)")
     if not isinstance(value, dict) or not isinstance(value.get("game"), str):
-        raise ValueError("state: setup is no object with its game")
+        raise ValueError(f"{where}: setup is no object with its game")
     return dict(value)
 
 
@@ -233,7 +234,7 @@ class Recorder:
             return
         kind = body.get("type")
         if kind == "new_match":
-            setup = _setup(body.get("setup"))
+            setup = _setup(body.get("setup"), "new_match")
             initial = initial_events(setup)
             begun = None
             with self.store.write(env.id, table, at=env.ts) as tx:
@@ -280,7 +281,7 @@ class Recorder:
             if match is None or self._afresh(t, body):
                 # the first state of a table, or a referee serving another match there
                 # than the one under way: a match begins
-                setup = _setup(body.get("setup"))
+                setup = _setup(body.get("setup"), "state")
                 match = begun = tx.begin_match(table, setup, initial_events(setup), at=env.ts)
             tx.put_state(match, body, at=env.ts)
         if begun is not None and setup is not None:  # committed: only now is it under way

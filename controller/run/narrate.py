@@ -61,8 +61,15 @@ def _problem(body: Mapping[str, Any]) -> str | None:
         index = body.get("index")
         if not isinstance(index, int) or isinstance(index, bool) or index < 0:
             return f"event: index {_clipped(index)[:40]} is no whole number"
-        if not isinstance(body.get("event"), Mapping):
+        event = body.get("event")
+        if not isinstance(event, Mapping):
             return "event: event is not an object"
+        if event.get("type") == "play" and not (
+            isinstance(event.get("seat"), int) and isinstance(event.get("card"), str)
+        ):
+            return "event: a play without its seat and card"
+        if event.get("type") == "correct" and not isinstance(event.get("index"), int):
+            return "event: a correction without the index of the event it corrects"
         for key in ("pegged", "verdicts", "notes"):
             if not isinstance(body.get(key, []), list):
                 return f"event: {key} is not a list"
@@ -133,8 +140,13 @@ class Narrator:
             return [f"  ({_clipped(body.get('text'))})"]
         if kind != "event":
             return []
+        try:  # kept only once told (a body that could not be told was kept, and broke
+            # the run's summary after it)
+            said = self._say(body)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"event: not told: {type(exc).__name__}: {exc}"[:200]) from None
         self.events[int(body["index"])] = dict(body)
-        return self._say(body)
+        return said
 
     def _say(self, body: Mapping[str, Any]) -> list[str]:
         e = body.get("event", {})
