@@ -272,11 +272,10 @@ def _balance_step(
     not follow a gain) and that ``among`` marks (on the sampled cells: the table as it
     lay then and lies now, no arm over it, the grey the same); ``None`` where those are
     under an eighth of the cells (an arm over most of the table). A balance is a gain
-    on each channel
-    (before the tone curve and after it, near enough: a power of a gain is a gain), so
-    dividing it out holds every colour's shares as they were, a skin's as a wood's; a
-    shift of the shares, taken off alike, moved a skin's from a wood's by the gain's
-    share of their difference."""
+    on each channel (before the tone curve and after it, near enough: a power of a
+    gain is a gain), so dividing it out holds every colour's shares as they were, a
+    skin's as a wood's; a shift of the shares, taken off alike, moved a skin's from a
+    wood's by the gain's share of their difference."""
     a = now[::4, ::4].astype(np.float32) + 1.0
     was = before[::4, ::4].astype(np.float32) + 1.0
     bright = cv2.min(a.sum(axis=2), was.sum(axis=2)) >= CHROMA_DARK
