@@ -72,8 +72,8 @@ def register(commands: Commands) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    # a line not UTF-8 is read as Latin-1: ISS records kept from before UTF-8 (a
-    # player's name with an umlaut) were read with U+FFFD in its place
+    # a line not UTF-8 is read as Windows-1252 or Latin-1: ISS records kept from
+    # before UTF-8 (a player's name with an umlaut) were read with U+FFFD in its place
     with open_input(args.file, latin1=True) as lines:
         return replay_lines(
             lines, rules=args.rules, as_json=args.json, out=sys.stdout, name=args.file
