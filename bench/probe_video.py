@@ -1,0 +1,127 @@
+"""Probes for the live check: a kept video of ``bench/live.py --keep DIR`` passed on as
+a real camera and its recorder would pass it on, to be watched again.
+
+    .venv/bin/python bench/probe_video.py wander KEEP/VIDEO.mp4 OUTDIR
+    .venv/bin/python bench/probe_video.py noise KEEP/VIDEO.mp4 OUTDIR [--sigma 6]
+    .venv/bin/python bench/probe_video.py shake KEEP/VIDEO.mp4 OUTDIR
+    .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
+
+Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
+the kept run's ``.json`` beside it, so that ``bench/live.py --keep OUTDIR`` with the
+kept run's options watches the probe instead of rendering afresh (the truth is the
+deal's; the times of each card lying still are the kept run's).
+
+* ``wander``: the camera's white balance and exposure wander as an automatic camera's
+  do: the blue gain ±12 % over 9 s, the red ∓6 %, the exposure ±15 % over 15 s, and an
+  automatic exposure following the frame's mean, a frame late, damped (``--damping``,
+  0.3 a frame). The twenty-eighth and twenty-ninth sessions' probe (docs/notes.md).
+* ``noise``: a dim camera's sensor noise, fresh every frame, σ levels a pixel and
+  channel (``--sigma``, 6).
+* ``shake``: the camera shaken, every frame of 0.8 s in every 7 s shifted by up to
+  3 px (a table knocked; the twenty-eighth session's probe, docs/vision.md "A shaken
+  camera is no moved one").
+
+Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def _wander(frames, fps: float, damping: float):  # type: ignore[no-untyped-def]
+    exposure = 1.0
+    target = None
+    for i, frame in enumerate(frames):
+        t = i / fps
+        blue = 1 + 0.12 * math.sin(2 * math.pi * t / 9)
+        red = 1 - 0.06 * math.sin(2 * math.pi * t / 9)
+        swing = 1 + 0.15 * math.sin(2 * math.pi * t / 15)
+        h, w = frame.shape[:2]
+        mean = float(cv2.resize(frame, (w // 16, h // 16), interpolation=cv2.INTER_AREA).mean())
+        target = mean if target is None else target
+        gain = swing * exposure
+        out = frame.astype(np.float32) * np.float32(gain)
+        out[..., 0] *= blue
+        out[..., 2] *= red
+        yield np.clip(out, 0, 255).astype(np.uint8)
+        # the camera sees this frame's mean and moves towards its target, damped
+        exposure *= (target / max(mean * gain, 1.0)) ** damping
+
+
+def _noise(frames, sigma: float):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(5)
+    for frame in frames:
+        noise = rng.normal(0.0, sigma, frame.shape).astype(np.float32)
+        yield np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+def _shake(frames, fps: float):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(7)
+    for i, frame in enumerate(frames):
+        t = i / fps
+        if t % 7.0 < 0.8 and t > 1.0:
+            dx, dy = rng.uniform(-3.0, 3.0, 2)
+            h, w = frame.shape[:2]
+            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            frame = cv2.warpAffine(frame, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        yield frame
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("probe", choices=["wander", "noise", "shake"])
+    ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
+    ap.add_argument("out", type=Path, help="the folder to write the probe to")
+    ap.add_argument("--sigma", type=float, default=6.0, help="noise: levels a pixel")
+    ap.add_argument("--damping", type=float, default=0.3, help="wander: the exposure's")
+    args = ap.parse_args()
+    kept = args.video.with_suffix(".json")
+    if not args.video.is_file() or not kept.is_file():
+        print(f"{args.video}: not a kept video of bench/live.py (with its .json)", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    target = args.out / args.video.name
+    if target.resolve() == args.video.resolve():
+        print("the probe would overwrite the kept video: give another folder", file=sys.stderr)
+        return 2
+    source = cv2.VideoCapture(str(args.video))
+    fps = source.get(cv2.CAP_PROP_FPS) or 10.0
+    size = (int(source.get(cv2.CAP_PROP_FRAME_WIDTH)), int(source.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+
+    def frames():  # type: ignore[no-untyped-def]
+        while True:
+            ok, frame = source.read()
+            if not ok:
+                return
+            yield frame
+
+    if args.probe == "wander":
+        passed = _wander(frames(), fps, args.damping)
+    elif args.probe == "noise":
+        passed = _noise(frames(), args.sigma)
+    else:
+        passed = _shake(frames(), fps)
+    # the .json last: bench/live.py watches only a video whose .json is there
+    (args.out / kept.name).unlink(missing_ok=True)
+    writer = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    count = 0
+    for frame in passed:
+        writer.write(frame)
+        count += 1
+    writer.release()
+    source.release()
+    shutil.copy(kept, args.out / kept.name)
+    print(f"{target}: {count} frames at {fps:g} fps, {args.probe}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
