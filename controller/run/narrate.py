@@ -114,8 +114,9 @@ class Narrator:
     def take(self, body: Mapping[str, Any]) -> list[str]:
         """The lines for one ``game/event`` body. One not as the referee sends it (the
         event schema leaves bodies free: a wrongly typed ``verdicts``, an alert that
-        is no object) raises :class:`ValueError` naming what is wrong, and is not kept
-        (it was a traceback in the web view, and garbage shown to spectators)."""
+        is no object) raises :class:`ValueError` naming what is wrong, and no other
+        error, and is not kept (it was a traceback in the web view, and garbage shown
+        to spectators)."""
         problem = _problem(body)
         if problem is not None:
             raise ValueError(problem)
