@@ -45,6 +45,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 __all__ = [
     "Bus",
@@ -584,7 +585,13 @@ class MqttBus:
             sub_id = self._sub_ids.setdefault(pattern, len(self._sub_ids) + 1)
         props = Properties(PacketTypes.SUBSCRIBE)  # type: ignore[no-untyped-call]
         props.SubscriptionIdentifier = sub_id
-        rc, mid = self._client.subscribe(pattern, qos=1, properties=props)
+        # The retained messages only for a subscription the session did not hold. A
+        # session the broker kept (the referee's, the recorder's) was sent, while its
+        # client was away, every message published meanwhile, queued; renewing the
+        # subscription sent the retained ones again, and a retained message that is not
+        # an envelope, with no id to be known again by, was said twice at each start.
+        options = SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+        rc, mid = self._client.subscribe(pattern, options=options, properties=props)
         if rc == mqtt.MQTT_ERR_SUCCESS and mid is not None:
             with self._lock:
                 self._sub_mids[mid] = pattern
