@@ -4,6 +4,7 @@ a real camera and its recorder would pass it on, to be watched again.
     .venv/bin/python bench/probe_video.py wander KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/probe_video.py noise KEEP/VIDEO.mp4 OUTDIR [--sigma 6]
     .venv/bin/python bench/probe_video.py shake KEEP/VIDEO.mp4 OUTDIR
+    .venv/bin/python bench/probe_video.py knock KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
 
 Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
@@ -20,6 +21,9 @@ deal's; the times of each card lying still are the kept run's).
 * ``shake``: the camera shaken, every frame of 0.8 s in every 7 s shifted by up to
   3 px (a table knocked; the twenty-eighth session's probe, docs/vision.md "A shaken
   camera is no moved one").
+* ``knock``: the table knocked every 7 s from 3.5 s on: the picture sways along a
+  slant, 4 px at first, at 4 Hz, dying away over 1.5 s (the thirtieth session's probe,
+  docs/vision.md "A shaken camera's frames are taken back onto the table").
 
 Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
 """
@@ -75,9 +79,26 @@ def _shake(frames, fps: float):  # type: ignore[no-untyped-def]
         yield frame
 
 
+def _knock(frames, fps: float):  # type: ignore[no-untyped-def]
+    for i, frame in enumerate(frames):
+        t = i / fps
+        since = (t - 3.5) % 7.0  # a knock every 7 s from 3.5 s on
+        if t > 3.5 and since < 1.5:
+            # a damped sway: 4 px at first, at 4 Hz, falling to a twentieth in 1.5 s,
+            # along a slant of its own each knock
+            knock = int((t - 3.5) // 7.0)
+            angle = 0.7 + 1.3 * knock
+            amplitude = 4.0 * math.exp(-2.0 * since) * math.sin(2 * math.pi * 4.0 * since)
+            dx, dy = amplitude * math.cos(angle), amplitude * math.sin(angle)
+            h, w = frame.shape[:2]
+            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            frame = cv2.warpAffine(frame, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        yield frame
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("probe", choices=["wander", "noise", "shake"])
+    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock"])
     ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
     ap.add_argument("out", type=Path, help="the folder to write the probe to")
     ap.add_argument("--sigma", type=float, default=6.0, help="noise: levels a pixel")
@@ -107,6 +128,8 @@ def main() -> int:
         passed = _wander(frames(), fps, args.damping)
     elif args.probe == "noise":
         passed = _noise(frames(), args.sigma)
+    elif args.probe == "knock":
+        passed = _knock(frames(), fps)
     else:
         passed = _shake(frames(), fps)
     # the .json last: bench/live.py watches only a video whose .json is there

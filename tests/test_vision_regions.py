@@ -1163,6 +1163,76 @@ def test_the_white_balance_is_measured_through_a_dark_spell_and_past_clipped_cel
     assert abs(gate._balance[1] - np.log(1.2)) < 0.02, gate._balance
 
 
+def _felt_with_cards(cards: list[tuple[int, int]]) -> np.ndarray:
+    """A green felt with a weave of its own and white cards with ink at ``cards``."""
+    rng = np.random.default_rng(3)
+    weave = np.clip(rng.normal(0, 4, (480, 640)), -10, 10)
+    felt = np.full((480, 640, 3), (60, 110, 40), np.float64) + weave[..., None]
+    img = cv2.GaussianBlur(np.clip(felt, 0, 255).astype(np.uint8), (5, 5), 0)
+    for x, y in cards:
+        cv2.rectangle(img, (x, y), (x + 90, y + 126), (235, 235, 235), -1)
+        cv2.putText(img, "7", (x + 6, y + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 2)
+        cv2.putText(img, "K", (x + 50, y + 110), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (30, 30, 200), 2)
+    return img
+
+
+def _moved_by(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    h, w = image.shape[:2]
+    return cv2.warpAffine(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_card_laid_while_the_camera_shakes_is_offered_alone_and_at_once():
+    """A camera shaken on its mount moves the whole picture by up to 3 px, frame
+    after frame: every edge on the table changed and moved, the cards lying there
+    were offered for reading again and again, and a card laid in the shake waited
+    for it to end (the live check's seed 7 shaken: five events 0.7 to 1.6 s late).
+    Each frame is taken back onto the table as it lies first (``MotionGate.shaken``,
+    REGISTER_MIN): the card laid is offered on the frame after it lies, and nothing
+    else is."""
+    lying = [(60, 60), (300, 80), (480, 300), (100, 300)]
+    before, after = _felt_with_cards(lying), _felt_with_cards([*lying, (300, 280)])
+    gate = MotionGate(refresh_s=100.0)
+    _rest(gate, before, 0.0, 0.5)
+    rng = np.random.default_rng(5)
+    offered, measured = [], 0
+    for i in range(12):  # 1.2 s of shaking, the card laid on its fourth frame
+        dx, dy = rng.uniform(-3, 3, 2)
+        look = gate.look(0.6 + 0.1 * i, _moved_by(after if i >= 3 else before, dx, dy))
+        assert not look.full
+        if gate.shaken is not None:
+            measured += 1
+            assert np.hypot(gate.shaken[0] - dx / 8, gate.shaken[1] - dy / 8) < 0.05
+        offered += [(i, box) for box in look.regions]
+        gate.mark_read(0.6 + 0.1 * i, look.regions)
+    assert offered and offered[0][0] == 4
+    for _, (x0, y0, x1, y1) in offered:  # at the new card (300..390 x 280..406) or its edge
+        assert x0 <= 398 and x1 >= 292 and y0 <= 414 and y1 >= 272, offered
+    assert measured >= 10  # (a shift under REGISTER_MIN is taken as it is)
+
+
+def test_a_still_camera_is_not_taken_for_a_shaken_one():
+    """No shift is measured where the camera holds still and the table changes: a
+    hand reaching in over the cards, a card laid, the light dimmed by a tenth."""
+    lying = [(60, 60), (300, 80), (480, 300), (100, 300)]
+    table = _felt_with_cards(lying)
+    gate = MotionGate(refresh_s=100.0)
+    _rest(gate, table, 0.0, 0.5)
+    t = 0.6
+    for reach in (60, 140, 220, 300, 220, 140, 60):  # an arm in from the top and out
+        arm = table.copy()
+        arm[0:reach, 260:380] = (120, 150, 200)
+        gate.mark_read(t, gate.look(t, arm).regions)
+        assert gate.shaken is None, t
+        t += 0.1
+    laid = _felt_with_cards([*lying, (300, 280)])
+    dim = np.round(laid * 0.9).astype(np.uint8)
+    for frame in (laid, laid, dim, dim):
+        gate.mark_read(t, gate.look(t, frame).regions)
+        assert gate.shaken is None, t
+        t += 0.1
+
+
 def test_an_arm_as_grey_as_the_table_taken_in_and_gone_leaves_no_arm():
     """An arm as grey as the table resting longer than ``ARM_HOLD_S`` is the table
     as it is now (its colour too); lifted, the table it lay over is seen again at

@@ -172,8 +172,130 @@ CHROMA_DARK = 90.0
 # within the level of it, and the card under the hand was placed 0.8 s early). Each
 # reference is the last one's balance and the change since, measured whole.
 BALANCE_REF_S = 2.0
+# A camera shaken on its mount (the table knocked, a player leaning on the rail) moves
+# the whole picture by a pixel or three, frame after frame: every edge on the table
+# then changed by the level or more and moved, and nothing was read until the shake
+# was over (a card laid in it told 0.7 to 1.6 s late). Each frame is brought back onto
+# the table as it lies still (the base) first: its shift is measured at the base's
+# REGISTER_POINTS steepest cells (Lucas-Kanade steps, cells whose change no shift of
+# REGISTER_MAX cells could make left out: a hand, a card laid; _shift_at), and taken
+# back where it is at least REGISTER_MIN cells and explains at least
+# REGISTER_EXPLAINS of the change at those cells. A frame of a still camera is taken
+# as it is. The cells are taken afresh from the base every REGISTER_RENEW_S.
+REGISTER_POINTS = 1500
+REGISTER_MIN = 0.08
+REGISTER_MAX = 1.0
+REGISTER_EXPLAINS = 0.3
+REGISTER_RENEW_S = 1.0
+# A frame taken back is not the frame a still camera takes: its resampling, and a
+# video codec's coarser coding of a picture that moved whole, leave up to 30 levels at
+# sharp edges (a 4K camera's photographed faces: 20 to 60 cells a frame over the level,
+# nine times as many once grown to the cells round them), and a card laid there waited
+# for the shake's end as before. While a frame taken back is among those a change is
+# judged against (the last frame, and LIGHT_SPAN_S), motion is a change of
+# SHAKEN_LEVEL times the gate's level, in grey and in colour.
+SHAKEN_LEVEL = 1.5
 # + 8: black is no infinite ratio; a row, as cv2.LUT takes it
 _LOG = np.log(np.arange(256, dtype=np.float32) + 8.0).reshape(1, 256)
+
+
+def _steep_points(
+    base: NDArray[np.uint8], count: int
+) -> tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]] | None:
+    """The ``count`` cells of ``base`` whose grey is steepest (among every other cell
+    each way, two cells off its border: a third of a millisecond for a 4608 x 2592
+    frame's), as flat indices with their grey and their gradient (levels a cell, x
+    and y, as rows of one array); ``None`` where the steep cells do not pin a shift
+    both ways (a table of stripes) or there are too few."""
+    b = base.astype(np.float32)
+    gx = cv2.Sobel(b, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(b, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    h, w = b.shape
+    k = 2 if h * w >= 16 * count else 1  # (a small picture's every cell)
+    among = cv2.magnitude(gx, gy)[2 : h - 2 : k, 2 : w - 2 : k]
+    flat = among.ravel()
+    if count >= flat.size:
+        return None
+    pick = np.argpartition(flat, -count)[-count:]
+    pick = pick[flat[pick] > 2.0]  # (2 levels a cell at least: noise is no edge)
+    if pick.size < count // 4:
+        return None
+    iy, ix = np.divmod(pick, among.shape[1])
+    idx = ((2 + k * iy) * w + 2 + k * ix).astype(np.intp)
+    g = np.stack((gx.ravel()[idx], gy.ravel()[idx]))
+    a = g @ g.T
+    low = 0.5 * (a[0, 0] + a[1, 1] - np.hypot(a[0, 0] - a[1, 1], 2 * a[0, 1]))
+    if low < 0.1 * np.trace(a) / 2:
+        return None
+    return idx, b.ravel()[idx], g
+
+
+def _shift_at(
+    small: NDArray[np.uint8],
+    points: tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]],
+    skip: NDArray[np.bool_] | None,
+    level: int,
+    least: float = REGISTER_MIN,
+) -> tuple[float, float] | None:
+    """How far the picture ``small`` lies shifted from the base its ``points`` were
+    taken from (cells, x and y), where a shift explains the change at them and is
+    ``least`` to REGISTER_MAX cells; else ``None``. ``skip``: cells left out (an
+    arm over them in the last frame).
+
+    Three Lucas-Kanade steps, each reading the picture (bicubic) where the shift so
+    far puts the points (one step alone said a fifth too much: a third of a cell is
+    no small shift to a blurred edge), the points the last step left more than the
+    level off, or off by more than no shift of REGISTER_MAX could make before the
+    first, left out (a hand moving out over the table). The shift explains the change
+    where its points' change, each counted up to the gate's ``level`` (a hand's as
+    much after as before), falls by REGISTER_EXPLAINS."""
+    idx, then, g = points
+    if skip is not None:
+        keep = ~skip.ravel()[idx]
+        idx, then, g = idx[keep], then[keep], g[:, keep]
+    d = small.ravel()[idx].astype(np.float32) - then
+    cap = float(level * level)
+    before = float(np.minimum(d * d, cap).sum())
+    if before < 4.0 * d.size:  # (2 levels a point or less: nothing to explain)
+        return None
+    use = np.abs(d) <= np.abs(g).sum(axis=0) * REGISTER_MAX + 6.0
+    w = small.shape[1]
+    ys, xs = np.divmod(idx, w)
+    xs, ys = xs.astype(np.float32).reshape(1, -1), ys.astype(np.float32).reshape(1, -1)
+    sx = sy = 0.0
+    rest = d
+    for _ in range(3):
+        if np.count_nonzero(use) < idx.size // 4:
+            return None
+        gu = g[:, use]
+        try:
+            step = -np.linalg.solve(gu @ gu.T, gu @ rest[use])
+        except np.linalg.LinAlgError:
+            return None
+        sx, sy = sx + float(step[0]), sy + float(step[1])
+        if not np.hypot(sx, sy) <= 2 * REGISTER_MAX:
+            return None
+        at = cv2.remap(small, xs + sx, ys + sy, cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+        rest = at.ravel().astype(np.float32) - then
+        use = np.abs(rest) <= level
+    if not least <= np.hypot(sx, sy) <= REGISTER_MAX:
+        return None
+    # judged where the shift leaves the cells within the level: a leaning player's
+    # shade, or a card laid, changes other cells, whatever the camera did
+    after = float(np.minimum(rest[use] * rest[use], cap).sum())
+    if after > (1.0 - REGISTER_EXPLAINS) * float(np.minimum(d[use] * d[use], cap).sum()):
+        return None
+    return sx, sy
+
+
+def _shifted_back(image: NDArray[np.uint8], sx: float, sy: float) -> NDArray[np.uint8]:
+    """``image`` (grey or colour) moved by (-``sx``, -``sy``) cells: back onto its base."""
+    h, w = image.shape[:2]
+    m = np.float32([[1, 0, -sx], [0, 1, -sy]])
+    return cast(
+        NDArray[np.uint8],
+        cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
+    )
 
 
 def _sharp(
@@ -491,6 +613,18 @@ class MotionGate:
         # recommended mounting's
         self.px_per_mm: float | None = None
         self.frame_shape: tuple[int, int] | None = None
+        #: this frame's shift from the table as it lies still, in the gate's cells (x,
+        #: y), where the camera was shaken and the frame was taken back by it; None
+        self.shaken: tuple[float, float] | None = None
+        self._shaken_at = -np.inf  # when a frame was last taken back (SHAKEN_LEVEL)
+        # when the base's steepest cells were taken (REGISTER_RENEW_S), and they
+        self._register: (
+            tuple[
+                float,
+                tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]] | None,
+            ]
+            | None
+        ) = None
         self._reference: NDArray[np.uint8] | None = None
         self._previous: NDArray[np.uint8] | None = None
         self._small_now: NDArray[np.uint8] | None = None
@@ -616,6 +750,14 @@ class MotionGate:
         given = small
         small = self._small(image, given)
         raw = self._colour(image, given, small.shape[::-1])
+        self.shaken = self._shaken(t, small)
+        if self.shaken is not None:
+            self._shaken_at = t
+        level = self._moving_level(t)
+        if self.shaken is not None:  # back onto the table as it lies still
+            small = _shifted_back(small, *self.shaken)
+            if raw is not None:
+                raw = _shifted_back(raw, *self.shaken)
         before, self._colour_raw = self._colour_raw, raw
         was, self._colour_held = self._colour_held, None
         hue: tuple[NDArray[np.uint8], tuple[float, float]] | None = None
@@ -646,12 +788,12 @@ class MotionGate:
             if was is not None and was.shape == held.shape:
                 # the colour's change since the last frame, less what is left of the
                 # picture's own shift
-                hue = _tinted(held, was, self.level)
+                hue = _tinted(held, was, level)
             self._colour_held = held
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
         if self._previous is not None and self._previous.shape == small.shape:
-            moving = (cv2.absdiff(small, self._previous) > self.level).astype(np.uint8)
+            moving = (cv2.absdiff(small, self._previous) > level).astype(np.uint8)
             hued = None
             if hue is not None:
                 # an arm as grey as the table moves where its colour does (CHROMA_GAIN):
@@ -667,7 +809,7 @@ class MotionGate:
             back = self._span_back(t)
             if back is not None and back.shape == small.shape:
                 # a change too slow for one frame of a fast camera, over LIGHT_SPAN_S
-                slow = (cv2.absdiff(small, back) > self.level).astype(np.uint8)
+                slow = (cv2.absdiff(small, back) > level).astype(np.uint8)
                 self._last_moved[cv2.dilate(slow, np.ones((3, 3), np.uint8)) > 0] = t
             stirred = moving_now
             if self.shade is not None and moving.any():
@@ -839,6 +981,37 @@ class MotionGate:
             np.copyto(cbase, colour, where=table[None])
         self._arm, self._arm_still = arm, still
 
+    def _moving_level(self, t: float) -> int:
+        """The change that is motion from the frames this one is judged against (the
+        last one, and the span's: ``SHAKEN_LEVEL``)."""
+        since = self._history[0][0] if self._history else t
+        return round(self.level * SHAKEN_LEVEL) if self._shaken_at >= since else self.level
+
+    def _shaken(self, t: float, small: NDArray[np.uint8]) -> tuple[float, float] | None:
+        """How far this frame lies shifted from the base (cells), where the camera
+        was shaken (REGISTER_MIN); ``None`` where it lies on it (or there is no base
+        to judge by)."""
+        base = self._base
+        if self.stills or base is None or base.shape != small.shape:
+            self._register = None
+            return None
+        points = self._register
+        # while it shakes, and REGISTER_RENEW_S after: the cells kept as they were
+        # taken before the shake, and a shift down to a quarter of REGISTER_MIN taken
+        # back. Frames of a shake dying away, under REGISTER_MIN, were taken into the
+        # base as they lay, and the cells taken afresh from it: the still camera's
+        # frames after the shake were then "shifted" from it, a tenth of a cell, and
+        # taken back on every frame for good (the knocked seed 112: 2,251 of 2,412)
+        lately = 0 <= t - self._shaken_at < REGISTER_RENEW_S
+        if points is None or (not lately and not 0 <= t - points[0] < REGISTER_RENEW_S):
+            self._register = points = (t, _steep_points(base, REGISTER_POINTS))
+        if points[1] is None:
+            return None
+        arm = self._arm
+        skip = arm if arm is not None and arm.shape == small.shape else None
+        least = REGISTER_MIN / 4 if lately else REGISTER_MIN
+        return _shift_at(small, points[1], skip, self.level, least)
+
     def _table_then(self, shape: tuple[int, ...]) -> NDArray[np.bool_] | None:
         """The cells no arm lay over in the last frame (``None``: none did, or it was
         of another size): where the picture's own shift of colour is judged
@@ -909,6 +1082,7 @@ class MotionGate:
         (the balance kept)."""
         self._base = None
         self._balance_ref = None
+        self._register = None
 
     def _edge(self, shape: tuple[int, int]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
         """The cells an arm comes in over: the picture's border, and what lies off

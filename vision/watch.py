@@ -70,7 +70,8 @@ SETTLE_S = 0.15
 # Where the markers are is looked at again on a frame read whole (most of it changed:
 # the camera knocked), on one whose change lying still reaches a marker (the camera
 # knocked over a plain cloth, where little else changes), and every RECHECK_S seconds
-# (a mount sagging); two markers or more this many pixels off where they were, or
+# (a mount sagging), and on one the gate took back onto the table, its camera shaken
+# (MotionGate.shaken); two markers or more this many pixels off where they were, or
 # none found there in a frame read whole, and the table is calibrated afresh
 # (TableWatcher._recheck)
 RECHECK_S = 10.0
@@ -279,7 +280,12 @@ class TableWatcher:
                 for x0, x1, y0, y1 in self._bounds(cal)
             )
 
-        due = self._lost or t - self._checked_at >= RECHECK_S  # lost: nothing else is read
+        # (lost: nothing else is read; a frame the gate took back onto the table as it
+        # lay, its camera shaken, shows no change at the markers: a shift that stays,
+        # under MotionGate's REGISTER_MAX, is calibrated afresh once it holds STEADY_S;
+        # looked at every STEADY_S while it shakes, every frame once a move waits)
+        shaken = self.gate.shaken is not None and t - self._checked_at >= STEADY_S
+        due = self._lost or shaken or t - self._checked_at >= RECHECK_S
         if not (full or due or any(at_a_marker(b) for b in changed)):
             return False
         self._checked_at = t
