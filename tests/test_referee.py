@@ -431,6 +431,54 @@ def test_after_a_broker_that_forgot_its_retained_messages_the_referee_says_them_
         ref_bus.close()
 
 
+def test_retained_garbage_is_said_once_by_a_referee_whose_session_the_broker_keeps(
+    mosquitto, tmp_path
+):
+    """The referee's session outlives it (``kiebitz referee``: session expiry a day).
+    A message retained on its input topics while it was away (a table's bug, or a
+    hand-typed ``mosquitto_pub -r``) was given it twice at its start, from the
+    session's queue and again as retained: an envelope is dropped the second time by
+    its id, garbage has none, and each start said two errors a message."""
+    said: list[str] = []  # the topic of each error event the referee published
+    watch = MqttBus(mosquitto.url, "watch")
+    watch.subscribe(
+        topic("t1", "game/event"),
+        lambda t, p: said.append(json.loads(p)["body"].get("topic", "")),
+    )
+    watch.start()
+    sender = MqttBus(mosquitto.url, "sender")
+    sender.start()
+
+    def referee_once() -> None:
+        bus = MqttBus(mosquitto.url, "kiebitz-referee", session_expiry=60)
+        referee = Referee(
+            bus, InputLog(tmp_path / "r.db"), setup_for=lambda t: TableSetup("cribbage")
+        ).start()
+        bus.start()
+        try:
+            _until(lambda: bus.health().subscriptions == 2)
+            # the broker sends a subscription's retained messages before it reads the
+            # next publish: once this one is said, everything of the start is
+            told = said.count(topic("t1", "table/command"))
+            sender.publish(topic("t1", "table/command"), b"not an envelope")
+            _until(lambda: said.count(topic("t1", "table/command")) > told)
+        finally:
+            referee.close()
+            bus.close()
+
+    try:
+        _until(lambda: watch.connected and sender.connected)
+        referee_once()  # its session begins
+        sender.publish(topic("t1", "table/observation"), b"\x00garbage", retain=True)
+        _until(lambda: sender.health().published == 2)
+        start = len(said)
+        referee_once()
+        assert said[start:].count(topic("t1", "table/observation")) == 1, said
+    finally:
+        sender.close()
+        watch.close()
+
+
 def _until(check, timeout=20.0):
     deadline = threading.Event()
     for _ in range(int(timeout / 0.02)):

@@ -113,7 +113,13 @@ class Bus(Protocol):
         on_done: OnDone | None = None,
     ) -> None: ...
 
-    def subscribe(self, pattern: str, handler: Handler) -> None: ...
+    def subscribe(self, pattern: str, handler: Handler, *, resume_retained: bool = True) -> None:
+        """Call ``handler(topic, payload)`` for each message on ``pattern``, the retained
+        ones first. ``resume_retained=False``: where a session the broker kept already
+        holds the subscription, what came while the client was away comes from the
+        session's queue alone, not again as retained (the referee's inputs: see
+        :class:`MqttBus`); a state kept retained for a resync keeps the default."""
+        ...
 
     def start(self) -> None: ...
 
@@ -291,7 +297,8 @@ class MemoryBus:
         for topic, payload, retain, on_done in outbox:
             self.publish(topic, payload, retain=retain, on_done=on_done)
 
-    def subscribe(self, pattern: str, handler: Handler) -> None:
+    def subscribe(self, pattern: str, handler: Handler, *, resume_retained: bool = True) -> None:
+        # (no session outlives a MemoryBus's client: resume_retained changes nothing)
         _check_pattern(pattern)
         with self._lock:
             self._subs.append((pattern, handler))
@@ -480,6 +487,7 @@ class MqttBus:
         self._keepalive = keepalive
         self._lock = threading.RLock()
         self._subs: list[tuple[str, Handler]] = []
+        self._retained_new_only: set[str] = set()  # (subscribe's resume_retained=False)
         #: The connection's subscriptions were made (``_on_connect``): a pattern
         #: subscribed from now on is sent at once. Set under the lock with the
         #: snapshot of the patterns, so each pattern is in the one or sent by the other.
@@ -565,11 +573,13 @@ class MqttBus:
             self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
         self._client.loop_start()
 
-    def subscribe(self, pattern: str, handler: Handler) -> None:
+    def subscribe(self, pattern: str, handler: Handler, *, resume_retained: bool = True) -> None:
         _check_pattern(pattern)
         with self._lock:
             new = all(p != pattern for p, _ in self._subs)
             self._subs.append((pattern, handler))
+            if not resume_retained:
+                self._retained_new_only.add(pattern)
             live = self._live
         # Not `self.connected`: that is said only after the connection's subscriptions
         # were sent, and a pattern added between those two moments (a service starting
@@ -585,12 +595,21 @@ class MqttBus:
             sub_id = self._sub_ids.setdefault(pattern, len(self._sub_ids) + 1)
         props = Properties(PacketTypes.SUBSCRIBE)  # type: ignore[no-untyped-call]
         props.SubscriptionIdentifier = sub_id
-        # The retained messages only for a subscription the session did not hold. A
-        # session the broker kept (the referee's, the recorder's) was sent, while its
-        # client was away, every message published meanwhile, queued; renewing the
-        # subscription sent the retained ones again, and a retained message that is not
-        # an envelope, with no id to be known again by, was said twice at each start.
-        options = SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+        # resume_retained=False: the retained messages only for a subscription the
+        # session did not hold. A session the broker kept (the referee's) was sent,
+        # while its client was away, every message published meanwhile, queued;
+        # renewing the subscription sent the retained ones again, and a retained
+        # message that is not an envelope, with no id to be known again by, was said
+        # twice at each start. (The recorder's game/state keeps MQTT's default: the
+        # retained state is its resync, a copy of a state queued dropped by its id.)
+        with self._lock:
+            new_only = pattern in self._retained_new_only
+        handling = (
+            SubscribeOptions.RETAIN_SEND_IF_NEW_SUB
+            if new_only
+            else SubscribeOptions.RETAIN_SEND_ON_SUBSCRIBE
+        )
+        options = SubscribeOptions(qos=1, retainHandling=handling)
         rc, mid = self._client.subscribe(pattern, options=options, properties=props)
         if rc == mqtt.MQTT_ERR_SUCCESS and mid is not None:
             with self._lock:

@@ -249,8 +249,11 @@ class Dispatcher:
             s = self._stats
             self._stats = replace(s, **{k: getattr(s, k) + v for k, v in changes.items()})
 
-    def route(self, pattern: str, kind: str, handler: EnvelopeHandler) -> None:
-        """Call ``handler(topic, envelope)`` for each new valid ``kind`` envelope on ``pattern``."""
+    def route(
+        self, pattern: str, kind: str, handler: EnvelopeHandler, *, resume_retained: bool = True
+    ) -> None:
+        """Call ``handler(topic, envelope)`` for each new valid ``kind`` envelope on
+        ``pattern`` (``resume_retained``: :meth:`Bus.subscribe`'s)."""
         if kind not in KINDS:
             raise ValueError(f"kind {kind!r} is not one of {list(KINDS)}")
         seen = SeqWindow(self.window)
@@ -261,7 +264,7 @@ class Dispatcher:
             except Exception:  # the last line of defence: a service never dies of a message
                 log.exception("dispatching a message on %s failed", topic)
 
-        self.bus.subscribe(pattern, receive)
+        self.bus.subscribe(pattern, receive, resume_retained=resume_retained)
 
     def _receive(
         self, topic: str, payload: bytes, kind: str, handler: EnvelopeHandler, seen: SeqWindow

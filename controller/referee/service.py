@@ -222,8 +222,10 @@ class Referee:
             patterns = [topic(next(iter(self.only)), s) for s in (OBSERVATION, COMMAND)]
         else:
             patterns = [all_tables(OBSERVATION), all_tables(COMMAND)]
-        self._dispatch.route(patterns[0], "observation", self._receive)
-        self._dispatch.route(patterns[1], "command", self._receive)
+        # (nothing the referee reads is retained by design: one retained by mistake is
+        # read once, not again from its kept session's queue and as retained)
+        self._dispatch.route(patterns[0], "observation", self._receive, resume_retained=False)
+        self._dispatch.route(patterns[1], "command", self._receive, resume_retained=False)
         return self
 
     def close(self) -> None:
