@@ -24,6 +24,8 @@ from vision.motion import (
     MotionGate,
     _left_behind,
     _patches,
+    _shift_at,
+    _steep_points,
 )
 from vision.proposals import (
     INK_LIGHT,
@@ -1208,7 +1210,9 @@ def test_a_card_laid_while_the_camera_shakes_is_offered_alone_and_at_once():
     assert offered and offered[0][0] == 4
     for _, (x0, y0, x1, y1) in offered:  # at the new card (300..390 x 280..406) or its edge
         assert x0 <= 398 and x1 >= 292 and y0 <= 414 and y1 >= 272, offered
-    assert measured >= 10  # (a shift under REGISTER_MIN is taken as it is)
+    # (a shift that leaves every steep cell within the level is taken as it is: here
+    # those of a fifth of a cell or less, this felt's edges being soft)
+    assert measured >= 7
 
 
 def test_a_still_camera_is_not_taken_for_a_shaken_one():
@@ -1231,6 +1235,79 @@ def test_a_still_camera_is_not_taken_for_a_shaken_one():
         gate.mark_read(t, gate.look(t, frame).regions)
         assert gate.shaken is None, t
         t += 0.1
+
+
+def test_a_camera_settled_a_little_off_is_no_shake_for_good():
+    """A knock that leaves the camera half a cell (4 px) off, under the markers'
+    ``MOVED_PX`` for the watcher: its frames were taken back on every frame for good,
+    and motion judged at ``SHAKEN_LEVEL`` for good, so a hand 23 levels over the felt
+    was never seen moving (a review's find). A shift that holds
+    ``REGISTER_SETTLE_S`` is the camera settled there: the gate's pictures of the
+    table are moved onto it once, and its frames taken as they are."""
+    lying = [(60, 60), (300, 80), (480, 300), (100, 300)]
+    table = _felt_with_cards(lying)
+    gate = MotionGate(refresh_s=100.0)
+    _rest(gate, table, 0.0, 0.5)
+    off = _moved_by(table, 3.0, 2.0)
+    shaken = []
+    for i in range(20):
+        t = 0.6 + 0.1 * i
+        look = gate.look(t, off)
+        gate.mark_read(t, look.regions)
+        shaken.append(gate.shaken is not None)
+        assert not look.regions or i == 0, (i, look.regions)
+    assert shaken[0] and not any(shaken[-8:]), shaken
+    for i in range(8):  # a hand sliding in from the left, 23 levels over the felt
+        t = 2.6 + 0.1 * i
+        hand = table.copy()
+        reach = 40 + 50 * i
+        hand[200:260, :reach] = np.clip(hand[200:260, :reach] * 1.27, 0, 255).astype(np.uint8)
+        gate.mark_read(t, gate.look(t, _moved_by(hand, 3.0, 2.0)).regions)
+        assert gate.moving_near(reach - 10, 230, t), i
+
+
+def test_a_card_slid_over_a_bare_table_is_no_shake():
+    """Two cards, one slid a little each frame: half the steep cells follow it. A shift
+    of 0.6 of a cell was taken back, as if the camera had moved, and the resting card
+    offered for reading (a review's find): a camera that moves moves every cell
+    alike, and a shift that takes cells off the level as it brings others in is no
+    camera's."""
+    cards = [(300, 180), (100, 60)]
+    for step in (1.0, 2.0, 3.0):
+        gate = MotionGate(refresh_s=100.0)
+        _rest(gate, _felt_with_cards(cards), 0.0, 0.5)
+        for i in range(1, 10):
+            t = 0.5 + 0.1 * i
+            x, y = cards[0]
+            look = gate.look(t, _felt_with_cards([(x + round(step * i), y), cards[1]]))
+            gate.mark_read(t, look.regions)
+            assert gate.shaken is None or np.hypot(*gate.shaken) < 0.15, (step, i, gate.shaken)
+            for x0, y0, x1, y1 in look.regions:  # none at the resting card (100..190)
+                assert x0 >= 190 or x1 <= 100 or y0 >= 186 or y1 <= 60, (step, i, look.regions)
+
+
+def test_no_shift_is_read_from_the_few_steep_cells_an_arm_leaves():
+    """An arm over most of the steep cells leaves a handful: their noise alone was read
+    as a shift a quarter to half the time (a review's find). Too few cells left, or
+    cells along one edge alone, measure nothing; the same frame with the cells all
+    there is measured right."""
+    table = cv2.cvtColor(_felt_with_cards([(60, 60), (300, 80), (480, 300)]), cv2.COLOR_BGR2GRAY)
+    gate = MotionGate()
+    base = gate._small(table)
+    points = _steep_points(base, 1500)
+    assert points is not None
+    rng = np.random.default_rng(2)
+    for left in (1, 3, 10, 40):
+        skip = np.ones(base.shape, bool)
+        skip.ravel()[rng.choice(points[0], left, replace=False)] = False
+        taken = 0
+        for _ in range(50):
+            noisy = np.clip(base + rng.normal(0, 12, base.shape), 0, 255).astype(np.uint8)
+            taken += _shift_at(noisy, points, skip, 18) is not None
+        assert taken == 0, left
+    moved = gate._small(_moved_by(table, 3.0, -2.0))
+    shift = _shift_at(moved, points, None, 18)
+    assert shift is not None and np.hypot(shift[0] - 3 / 8, shift[1] + 2 / 8) < 0.05
 
 
 def test_an_arm_as_grey_as_the_table_taken_in_and_gone_leaves_no_arm():

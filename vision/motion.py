@@ -187,6 +187,15 @@ REGISTER_MIN = 0.08
 REGISTER_MAX = 1.0
 REGISTER_EXPLAINS = 0.3
 REGISTER_RENEW_S = 1.0
+# A shift that holds, within REGISTER_SETTLED cells, for REGISTER_SETTLE_S is the
+# camera settled a little off (a mount that sagged, a knock that left it so), not a
+# shake: the gate's pictures of the table are moved onto it once (_adopt), and the
+# frames are taken as they are from then on. Taken back on every frame for good, the
+# motion was judged at SHAKEN_LEVEL for good (a hand 23 levels over the felt not seen
+# moving) and the markers looked at every STEADY_S. (The watcher calibrates a move of
+# MOVED_PX or more afresh after its own STEADY_S, and takes the base afresh then.)
+REGISTER_SETTLED = 0.05
+REGISTER_SETTLE_S = 1.0
 # A frame taken back is not the frame a still camera takes: its resampling, and a
 # video codec's coarser coding of a picture that moved whole, leave up to 30 levels at
 # sharp edges (a 4K camera's photographed faces: 20 to 60 cells a frame over the level,
@@ -223,9 +232,7 @@ def _steep_points(
     iy, ix = np.divmod(pick, among.shape[1])
     idx = ((2 + k * iy) * w + 2 + k * ix).astype(np.intp)
     g = np.stack((gx.ravel()[idx], gy.ravel()[idx]))
-    a = g @ g.T
-    low = 0.5 * (a[0, 0] + a[1, 1] - np.hypot(a[0, 0] - a[1, 1], 2 * a[0, 1]))
-    if low < 0.1 * np.trace(a) / 2:
+    if not _pins_both_ways(g):
         return None
     return idx, b.ravel()[idx], g
 
@@ -235,11 +242,12 @@ def _shift_at(
     points: tuple[NDArray[np.intp], NDArray[np.float32], NDArray[np.float32]],
     skip: NDArray[np.bool_] | None,
     level: int,
-    least: float = REGISTER_MIN,
+    shaking: bool = False,
 ) -> tuple[float, float] | None:
     """How far the picture ``small`` lies shifted from the base its ``points`` were
     taken from (cells, x and y), where a shift explains the change at them and is
-    ``least`` to REGISTER_MAX cells; else ``None``. ``skip``: cells left out (an
+    REGISTER_MIN to REGISTER_MAX cells (a quarter of REGISTER_MIN while ``shaking``: a
+    shake dying away); else ``None``. ``skip``: cells left out (an
     arm over them in the last frame).
 
     Three Lucas-Kanade steps, each reading the picture (bicubic) where the shift so
@@ -252,7 +260,13 @@ def _shift_at(
     idx, then, g = points
     if skip is not None:
         keep = ~skip.ravel()[idx]
+        # (an arm over most of them: too few left to pin a shift, the noise of a
+        # handful of cells would be one)
+        if np.count_nonzero(keep) < max(REGISTER_POINTS // 4, idx.size // 2):
+            return None
         idx, then, g = idx[keep], then[keep], g[:, keep]
+        if not _pins_both_ways(g):
+            return None
     d = small.ravel()[idx].astype(np.float32) - then
     cap = float(level * level)
     before = float(np.minimum(d * d, cap).sum())
@@ -278,22 +292,47 @@ def _shift_at(
         at = cv2.remap(small, xs + sx, ys + sy, cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
         rest = at.ravel().astype(np.float32) - then
         use = np.abs(rest) <= level
+    least = REGISTER_MIN / 4 if shaking else REGISTER_MIN
     if not least <= np.hypot(sx, sy) <= REGISTER_MAX:
         return None
     # judged where the shift leaves the cells within the level: a leaning player's
-    # shade, or a card laid, changes other cells, whatever the camera did
+    # shade, or a card laid, changes other cells, whatever the camera did ...
     after = float(np.minimum(rest[use] * rest[use], cap).sum())
     if after > (1.0 - REGISTER_EXPLAINS) * float(np.minimum(d[use] * d[use], cap).sum()):
+        return None
+    # ... and it must take off the level a quarter as many cells as it brings within
+    # it at most: a camera that moves moves every cell alike, and a card slid over a
+    # table of two cards had half the cells follow it and the other half left (a
+    # review's find: a shift of 0.6 of a cell "explained" it). Unless a shake is dying
+    # away (its small shifts taken back keep the base on the table as it lies: a tenth
+    # of a cell moves a white card's edge on red felt in colour), it must bring within
+    # the level a fifth of the cells off it too (a leaning player's shade keeps its
+    # own cells off; a shift that leaves every cell within the level needs no taking
+    # back)
+    was = np.abs(d) <= level
+    off = idx.size - np.count_nonzero(was)
+    gained = np.count_nonzero(use & ~was)
+    lost = np.count_nonzero(was & ~use)
+    if 4 * lost > gained or (not shaking and (gained == 0 or 5 * gained < off)):
         return None
     return sx, sy
 
 
-def _shifted_back(image: NDArray[np.uint8], sx: float, sy: float) -> NDArray[np.uint8]:
+def _pins_both_ways(g: NDArray[np.float32]) -> bool:
+    """Whether gradients ``g`` (x and y rows) pin a shift both ways: the smaller
+    eigenvalue of their moment a tenth of the mean of the two at least (not a table
+    of stripes, nor a few cells along one edge)."""
+    a = g @ g.T
+    low = 0.5 * (a[0, 0] + a[1, 1] - np.hypot(a[0, 0] - a[1, 1], 2 * a[0, 1]))
+    return bool(low >= 0.1 * np.trace(a) / 2)
+
+
+def _shifted_back(image: NDArray[Any], sx: float, sy: float) -> NDArray[Any]:
     """``image`` (grey or colour) moved by (-``sx``, -``sy``) cells: back onto its base."""
     h, w = image.shape[:2]
     m = np.float32([[1, 0, -sx], [0, 1, -sy]])
     return cast(
-        NDArray[np.uint8],
+        NDArray[Any],
         cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE),
     )
 
@@ -617,6 +656,9 @@ class MotionGate:
         #: y), where the camera was shaken and the frame was taken back by it; None
         self.shaken: tuple[float, float] | None = None
         self._shaken_at = -np.inf  # when a frame was last taken back (SHAKEN_LEVEL)
+        # since when the shift has held (within REGISTER_SETTLED), and it
+        self._settling: tuple[float, float, float] | None = None
+        self._previous_t: float | None = None
         # when the base's steepest cells were taken (REGISTER_RENEW_S), and they
         self._register: (
             tuple[
@@ -750,10 +792,26 @@ class MotionGate:
         given = small
         small = self._small(image, given)
         raw = self._colour(image, given, small.shape[::-1])
+        if t < self._shaken_at:  # (a replay started again: time went back)
+            self._shaken_at, self._settling = -np.inf, None
         self.shaken = self._shaken(t, small)
+        if self.shaken is None:
+            self._settling = None
+        else:
+            settling = self._settling
+            if (
+                settling is None
+                or np.hypot(self.shaken[0] - settling[1], self.shaken[1] - settling[2])
+                > REGISTER_SETTLED
+            ):
+                self._settling = (t, *self.shaken)
+            elif t - settling[0] >= REGISTER_SETTLE_S:  # settled there: no shake
+                self._adopt(*self.shaken)
+                self.shaken = None
         if self.shaken is not None:
             self._shaken_at = t
-        level = self._moving_level(t)
+        back = self._span_back(t)
+        level = self._moving_level(t, back is not None)
         if self.shaken is not None:  # back onto the table as it lies still
             small = _shifted_back(small, *self.shaken)
             if raw is not None:
@@ -806,7 +864,6 @@ class MotionGate:
                 self._last_stirred = self._last_moved.copy()
             assert self._last_stirred is not None
             self._last_moved[moving_now > 0] = t
-            back = self._span_back(t)
             if back is not None and back.shape == small.shape:
                 # a change too slow for one frame of a fast camera, over LIGHT_SPAN_S
                 slow = (cv2.absdiff(small, back) > level).astype(np.uint8)
@@ -823,7 +880,7 @@ class MotionGate:
                 edged = moving & sharp if hued is None else (moving & sharp) | hued
                 stirred = cv2.dilate(edged, np.ones((3, 3), np.uint8))
             self._last_stirred[stirred > 0] = t
-        self._previous = small
+        self._previous, self._previous_t = small, t
         self._small_now = small
         self._history.append((t, small))
         if self._reference is None or self._reference.shape != small.shape:
@@ -981,11 +1038,31 @@ class MotionGate:
             np.copyto(cbase, colour, where=table[None])
         self._arm, self._arm_still = arm, still
 
-    def _moving_level(self, t: float) -> int:
+    def _moving_level(self, t: float, span: bool) -> int:
         """The change that is motion from the frames this one is judged against (the
-        last one, and the span's: ``SHAKEN_LEVEL``)."""
-        since = self._history[0][0] if self._history else t
+        last one, and with ``span`` the one LIGHT_SPAN_S back, the first of the history
+        :meth:`_span_back` left: ``SHAKEN_LEVEL``)."""
+        if self._previous_t is None:
+            return self.level
+        since = min(self._history[0][0], self._previous_t) if span else self._previous_t
         return round(self.level * SHAKEN_LEVEL) if self._shaken_at >= since else self.level
+
+    def _adopt(self, sx: float, sy: float) -> None:
+        """The camera settled (``sx``, ``sy``) cells off: the gate's pictures of the
+        table (its base, what lay under arms, the reference, the last frames, their
+        colour) moved onto where it lies now (REGISTER_SETTLE_S)."""
+        for name in ("_base", "_under", "_reference", "_previous", "_small_now", "_colour_raw"):
+            now = getattr(self, name)
+            if now is not None:
+                setattr(self, name, _shifted_back(now, -sx, -sy))
+        for name in ("_colour_held", "_colour_base", "_colour_under"):
+            now = getattr(self, name)  # (the shares, channel first)
+            if now is not None:
+                setattr(self, name, np.stack([_shifted_back(c, -sx, -sy) for c in now]))
+        self._history = [(u, _shifted_back(h, -sx, -sy)) for u, h in self._history]
+        self._balance_ref = None  # (taken afresh from this frame, the balance kept)
+        self._register = None
+        self._shaken_at, self._settling = -np.inf, None
 
     def _shaken(self, t: float, small: NDArray[np.uint8]) -> tuple[float, float] | None:
         """How far this frame lies shifted from the base (cells), where the camera
@@ -1009,8 +1086,7 @@ class MotionGate:
             return None
         arm = self._arm
         skip = arm if arm is not None and arm.shape == small.shape else None
-        least = REGISTER_MIN / 4 if lately else REGISTER_MIN
-        return _shift_at(small, points[1], skip, self.level, least)
+        return _shift_at(small, points[1], skip, self.level, lately)
 
     def _table_then(self, shape: tuple[int, ...]) -> NDArray[np.bool_] | None:
         """The cells no arm lay over in the last frame (``None``: none did, or it was
@@ -1083,6 +1159,7 @@ class MotionGate:
         self._base = None
         self._balance_ref = None
         self._register = None
+        self._shaken_at, self._settling = -np.inf, None
 
     def _edge(self, shape: tuple[int, int]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
         """The cells an arm comes in over: the picture's border, and what lies off

@@ -281,9 +281,10 @@ class TableWatcher:
             )
 
         # (lost: nothing else is read; a frame the gate took back onto the table as it
-        # lay, its camera shaken, shows no change at the markers: a shift that stays,
-        # under MotionGate's REGISTER_MAX, is calibrated afresh once it holds STEADY_S;
-        # looked at every STEADY_S while it shakes, every frame once a move waits)
+        # lay, its camera shaken, shows no change at the markers: looked at every
+        # STEADY_S while it shakes, every frame once a move waits, so that a shift that
+        # stays, MOVED_PX or more, is calibrated afresh once it holds STEADY_S; the gate
+        # itself takes one that holds REGISTER_SETTLE_S for the camera settled there)
         shaken = self.gate.shaken is not None and t - self._checked_at >= STEADY_S
         due = self._lost or shaken or t - self._checked_at >= RECHECK_S
         if not (full or due or any(at_a_marker(b) for b in changed)):
