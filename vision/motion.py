@@ -262,7 +262,7 @@ def _shift_at(
         keep = ~skip.ravel()[idx]
         # (an arm over most of them: too few left to pin a shift, the noise of a
         # handful of cells would be one)
-        if np.count_nonzero(keep) < max(REGISTER_POINTS // 4, idx.size // 2):
+        if np.count_nonzero(keep) < max(100, idx.size // 2):
             return None
         idx, then, g = idx[keep], then[keep], g[:, keep]
         if not _pins_both_ways(g):
@@ -303,17 +303,14 @@ def _shift_at(
     # ... and it must take off the level a quarter as many cells as it brings within
     # it at most: a camera that moves moves every cell alike, and a card slid over a
     # table of two cards had half the cells follow it and the other half left (a
-    # review's find: a shift of 0.6 of a cell "explained" it). Unless a shake is dying
-    # away (its small shifts taken back keep the base on the table as it lies: a tenth
-    # of a cell moves a white card's edge on red felt in colour), it must bring within
-    # the level a fifth of the cells off it too (a leaning player's shade keeps its
-    # own cells off; a shift that leaves every cell within the level needs no taking
-    # back)
+    # review's find: a shift of 0.6 of a cell "explained" it). (Not that it must bring
+    # cells within the level: one that leaves every steep cell within the level of the
+    # base still moves the cards' edges by more than the level from the last frame,
+    # shifted the other way; a second review's find.)
     was = np.abs(d) <= level
-    off = idx.size - np.count_nonzero(was)
     gained = np.count_nonzero(use & ~was)
     lost = np.count_nonzero(was & ~use)
-    if 4 * lost > gained or (not shaking and (gained == 0 or 5 * gained < off)):
+    if 4 * lost > gained:
         return None
     return sx, sy
 
@@ -656,6 +653,10 @@ class MotionGate:
         #: y), where the camera was shaken and the frame was taken back by it; None
         self.shaken: tuple[float, float] | None = None
         self._shaken_at = -np.inf  # when a frame was last taken back (SHAKEN_LEVEL)
+        # the newest frame whose copy _adopt moved (SHAKEN_LEVEL while judged against)
+        self._adopted_at = -np.inf
+        #: the shift this frame adopted as the camera settled there (cells), else None
+        self.settled: tuple[float, float] | None = None
         # since when the shift has held (within REGISTER_SETTLED), and it
         self._settling: tuple[float, float, float] | None = None
         self._previous_t: float | None = None
@@ -792,8 +793,9 @@ class MotionGate:
         given = small
         small = self._small(image, given)
         raw = self._colour(image, given, small.shape[::-1])
-        if t < self._shaken_at:  # (a replay started again: time went back)
-            self._shaken_at, self._settling = -np.inf, None
+        if t < max(self._shaken_at, self._adopted_at):  # (a replay started again)
+            self._shaken_at, self._adopted_at, self._settling = -np.inf, -np.inf, None
+        self.settled = None
         self.shaken = self._shaken(t, small)
         if self.shaken is None:
             self._settling = None
@@ -807,7 +809,7 @@ class MotionGate:
                 self._settling = (t, *self.shaken)
             elif t - settling[0] >= REGISTER_SETTLE_S:  # settled there: no shake
                 self._adopt(*self.shaken)
-                self.shaken = None
+                self.settled, self.shaken = self.shaken, None
         if self.shaken is not None:
             self._shaken_at = t
         back = self._span_back(t)
@@ -1045,7 +1047,8 @@ class MotionGate:
         if self._previous_t is None:
             return self.level
         since = min(self._history[0][0], self._previous_t) if span else self._previous_t
-        return round(self.level * SHAKEN_LEVEL) if self._shaken_at >= since else self.level
+        moved = max(self._shaken_at, self._adopted_at)
+        return round(self.level * SHAKEN_LEVEL) if moved >= since else self.level
 
     def _adopt(self, sx: float, sy: float) -> None:
         """The camera settled (``sx``, ``sy``) cells off: the gate's pictures of the
@@ -1063,6 +1066,11 @@ class MotionGate:
         self._balance_ref = None  # (taken afresh from this frame, the balance kept)
         self._register = None
         self._shaken_at, self._settling = -np.inf, None
+        # (the copies moved are resampled: judged at SHAKEN_LEVEL while among those this
+        # frame and the next are judged against, as a frame taken back is)
+        self._adopted_at = self._previous_t if self._previous_t is not None else -np.inf
+        if self._history:
+            self._adopted_at = max(self._adopted_at, self._history[-1][0])
 
     def _shaken(self, t: float, small: NDArray[np.uint8]) -> tuple[float, float] | None:
         """How far this frame lies shifted from the base (cells), where the camera
@@ -1159,7 +1167,7 @@ class MotionGate:
         self._base = None
         self._balance_ref = None
         self._register = None
-        self._shaken_at, self._settling = -np.inf, None
+        self._shaken_at, self._adopted_at, self._settling = -np.inf, -np.inf, None
 
     def _edge(self, shape: tuple[int, int]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
         """The cells an arm comes in over: the picture's border, and what lies off

@@ -286,7 +286,14 @@ class TableWatcher:
         # stays, MOVED_PX or more, is calibrated afresh once it holds STEADY_S; the gate
         # itself takes one that holds REGISTER_SETTLE_S for the camera settled there)
         shaken = self.gate.shaken is not None and t - self._checked_at >= STEADY_S
-        due = self._lost or shaken or t - self._checked_at >= RECHECK_S
+        # (a shift the gate adopted, the camera settled there: looked at now, whatever
+        # hid the markers while it shook)
+        due = (
+            self._lost
+            or shaken
+            or self.gate.settled is not None
+            or t - self._checked_at >= RECHECK_S
+        )
         if not (full or due or any(at_a_marker(b) for b in changed)):
             return False
         self._checked_at = t

@@ -118,7 +118,9 @@ class Bus(Protocol):
         ones first. ``resume_retained=False``: where a session the broker kept already
         holds the subscription, what came while the client was away comes from the
         session's queue alone, not again as retained (the referee's inputs: see
-        :class:`MqttBus`); a state kept retained for a resync keeps the default."""
+        :class:`MqttBus`); a state kept retained for a resync keeps the default. It
+        is the pattern's: one handler asking so asks it for every handler of that
+        pattern on this bus (MQTT holds one subscription a pattern)."""
         ...
 
     def start(self) -> None: ...
