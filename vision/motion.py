@@ -267,11 +267,10 @@ def _shift_at(
         idx, then, g = idx[keep], then[keep], g[:, keep]
         if not _pins_both_ways(g):
             return None
+    if _quiet(small, idx, then, level):
+        return None
     d = small.ravel()[idx].astype(np.float32) - then
     cap = float(level * level)
-    before = float(np.minimum(d * d, cap).sum())
-    if before < 4.0 * d.size:  # (2 levels a point or less: nothing to explain)
-        return None
     use = np.abs(d) <= np.abs(g).sum(axis=0) * REGISTER_MAX + 6.0
     w = small.shape[1]
     ys, xs = np.divmod(idx, w)
@@ -313,6 +312,15 @@ def _shift_at(
     if 4 * lost > gained:
         return None
     return sx, sy
+
+
+def _quiet(
+    small: NDArray[np.uint8], idx: NDArray[np.intp], then: NDArray[np.float32], level: int
+) -> bool:
+    """Whether the cells ``idx`` of ``small`` lie as they lay (``then``): 2 levels a
+    cell or less on the whole, each counted up to ``level`` (nothing to explain)."""
+    d = small.ravel()[idx].astype(np.float32) - then
+    return float(np.minimum(d * d, float(level * level)).sum()) < 4.0 * d.size
 
 
 def _pins_both_ways(g: NDArray[np.float32]) -> bool:
@@ -1068,9 +1076,7 @@ class MotionGate:
         self._shaken_at, self._settling = -np.inf, None
         # (the copies moved are resampled: judged at SHAKEN_LEVEL while among those this
         # frame and the next are judged against, as a frame taken back is)
-        self._adopted_at = self._previous_t if self._previous_t is not None else -np.inf
-        if self._history:
-            self._adopted_at = max(self._adopted_at, self._history[-1][0])
+        self._adopted_at = -np.inf if self._previous_t is None else self._previous_t
 
     def _shaken(self, t: float, small: NDArray[np.uint8]) -> tuple[float, float] | None:
         """How far this frame lies shifted from the base (cells), where the camera
@@ -1089,6 +1095,10 @@ class MotionGate:
         # taken back on every frame for good (the knocked seed 112: 2,251 of 2,412)
         lately = 0 <= t - self._shaken_at < REGISTER_RENEW_S
         if points is None or (not lately and not 0 <= t - points[0] < REGISTER_RENEW_S):
+            if points is not None and points[1] is not None:
+                idx, then, _ = points[1]
+                if _quiet(small, idx, then, self.level):
+                    return None  # (a table lying as it lay: the old cells serve)
             self._register = points = (t, _steep_points(base, REGISTER_POINTS))
         if points[1] is None:
             return None
