@@ -595,6 +595,7 @@ class MqttBus:
         # identifier on each copy says which pattern it is for, so each handler runs once.
         with self._lock:
             sub_id = self._sub_ids.setdefault(pattern, len(self._sub_ids) + 1)
+            new_only = pattern in self._retained_new_only
         props = Properties(PacketTypes.SUBSCRIBE)  # type: ignore[no-untyped-call]
         props.SubscriptionIdentifier = sub_id
         # resume_retained=False: the retained messages only for a subscription the
@@ -604,8 +605,6 @@ class MqttBus:
         # message that is not an envelope, with no id to be known again by, was said
         # twice at each start. (The recorder's game/state keeps MQTT's default: the
         # retained state is its resync, a copy of a state queued dropped by its id.)
-        with self._lock:
-            new_only = pattern in self._retained_new_only
         handling = (
             SubscribeOptions.RETAIN_SEND_IF_NEW_SUB
             if new_only

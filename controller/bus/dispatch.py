@@ -92,25 +92,21 @@ class SeqWindow:
     >>> w.accept("t1/a", 90), w.accept("t1/a", 91), w.accept("t1/a", 86)  # a real jump
     (True, True, False)
 
-    Given each message's ``id``, a seq seen before under another id is no redelivery
-    (a redelivered message is the same message, its id the same) but a sender that
-    started again from 1 within the window (a table service without an outbox,
-    restarted after three messages): its history is forgotten and the message taken.
-    Before, every message of the restarted sender up to its old count was dropped as
-    a duplicate, without a word.
+    Given each message's ``id`` (every envelope has one), a message is a redelivery
+    where its id came within the sender's last window of messages, and new otherwise,
+    whatever its seq says: a redelivered message is the same message, its id the
+    same. A sender that started again from 1 (a table service without an outbox) is
+    taken at once; before, every message of it up to its old count was dropped as a
+    duplicate, without a word, and the seq rules kept with the ids still dropped some
+    (a review's find: with a window of 4, the restarted sender's first two of three).
 
     >>> w = SeqWindow(window=4)
-    >>> [w.accept("t1/a", s, f"run1-{s}") for s in (1, 2, 3)]
+    >>> [w.accept("t1/a", s, f"run1-{s}") for s in (1, 2, 3, 4, 5, 6)]
+    [True, True, True, True, True, True]
+    >>> [w.accept("t1/a", s, f"run2-{s}") for s in (1, 2, 3)]
     [True, True, True]
-    >>> w.accept("t1/a", 2, "run1-2"), w.accept("t1/a", 1, "run2-1"), w.accept("t1/a", 2, "run2-2")
-    (False, True, True)
-
-    A message whose id came within the last window of the sender's messages is a
-    redelivery whatever its seq says: a late copy of the old run's seq 2 does not
-    start the sender's history again (a review's find).
-
-    >>> w.accept("t1/a", 2, "run1-2"), w.accept("t1/a", 3, "run2-3"), w.accept("t1/a", 3, "run2-3")
-    (False, True, False)
+    >>> w.accept("t1/a", 2, "run2-2"), w.accept("t1/a", 6, "run1-6"), w.accept("t1/a", 4, "run2-4")
+    (False, False, True)
     """
 
     def __init__(self, window: int = 1024) -> None:
@@ -119,43 +115,30 @@ class SeqWindow:
         self.window = window
         self._lock = threading.Lock()
         self._highest: dict[str, int] = {}
-        # each sender's recent seqs, and the id each came with (None: not given)
-        self._recent: dict[str, dict[int, str | None]] = {}
+        self._recent: dict[str, set[int]] = {}
         self._order: dict[str, deque[int]] = {}
         self._ahead: dict[str, int] = {}  # the last seq far ahead of each sender's count
-        # the ids of each sender's last window of messages taken, whatever their seqs
+        # the ids of each sender's last window of messages (the rule where ids are given)
         self._ids: dict[str, tuple[set[str], deque[str]]] = {}
 
     def accept(self, sender: str, seq: int, id: str | None = None) -> bool:
-        """True (and remembered) the first time (sender, seq) comes; False for a
-        duplicate (with ``id``: the same message again)."""
+        """True (and remembered) the first time a message comes: by its ``id`` where
+        given, else by (sender, seq); False for a duplicate."""
         with self._lock:
-            if id is not None:
-                ids, order = self._ids.setdefault(sender, (set(), deque()))
-                if id in ids:
-                    return False
-                taken = self._accept(sender, seq, id)
-                if taken:
-                    ids.add(id)
-                    order.append(id)
-                    while len(order) > self.window:
-                        ids.discard(order.popleft())
-                return taken
-            return self._accept(sender, seq, id)
+            if id is None:
+                return self._accept(sender, seq)
+            ids, order = self._ids.setdefault(sender, (set(), deque()))
+            if id in ids:
+                return False
+            ids.add(id)
+            order.append(id)
+            while len(order) > self.window:
+                ids.discard(order.popleft())
+            return True
 
-    def _accept(self, sender: str, seq: int, id: str | None) -> bool:
+    def _accept(self, sender: str, seq: int) -> bool:
         """:meth:`accept` by (sender, seq), the lock held."""
         highest = self._highest.get(sender)
-        if highest is not None and id is not None:
-            was = self._recent[sender].get(seq, id)
-            if was is not None and was != id:
-                log.info(
-                    "%s sent seq %d again as another message: started again, history forgotten",
-                    sender,
-                    seq,
-                )
-                highest = None
-                self._ahead.pop(sender, None)
         if highest is not None and seq > highest + self.window:
             ahead = self._ahead.get(sender)
             self._ahead[sender] = seq
@@ -165,10 +148,10 @@ class SeqWindow:
                 recent, order = self._recent[sender], self._order[sender]
                 if seq in recent:
                     return False
-                recent[seq] = id
+                recent.add(seq)
                 order.append(seq)
                 while len(order) > self.window:
-                    recent.pop(order.popleft(), None)
+                    recent.discard(order.popleft())
                 return True
             log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
             highest = None
@@ -179,19 +162,19 @@ class SeqWindow:
             highest = None
         if highest is None:
             self._highest[sender] = seq
-            self._recent[sender] = {seq: id}
+            self._recent[sender] = {seq}
             self._order[sender] = deque([seq])
             return True
         recent = self._recent[sender]
         if seq in recent:
             return False
-        recent[seq] = id
+        recent.add(seq)
         self._order[sender].append(seq)
         if seq > highest:
             self._highest[sender] = highest = seq
         order = self._order[sender]
         while len(order) > self.window or (order and order[0] <= highest - self.window):
-            recent.pop(order.popleft(), None)
+            recent.discard(order.popleft())
         return True
 
 
