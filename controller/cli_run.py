@@ -367,7 +367,7 @@ _NOT_INPUTS = frozenset({"status", "reading", "warning", "error"})
 def _replay(path: str, setup) -> int:
     from controller.cli_io import OverlongLine, read_byte_lines
     from rules.errors import RulesError
-    from rules.reading import TableObservation, TableReading, parse_input
+    from rules.reading import TableReading, parse_input
 
     reading = TableReading(setup)
     bad = 0
@@ -417,7 +417,7 @@ def _replay(path: str, setup) -> int:
                 except (ValueError, RulesError) as exc:
                     fault(str(exc))
                     continue
-                unread = item.unread() if isinstance(item, TableObservation) else None
+                unread = item.unread()
                 if unread is not None:  # (it was dropped without a word: a sweep's find)
                     print(f"kiebitz: {path}: line {number}: ignored: {unread}", file=sys.stderr)
                 if up.error:

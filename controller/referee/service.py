@@ -46,7 +46,7 @@ from controller.referee.store import DamagedLog, InputLog, StoreError
 from rules.cards import parse_card
 from rules.errors import InvalidOptionError, RulesError
 from rules.events import event_to_json
-from rules.reading import TableObservation, TableReading, TableSetup, Update, parse_input
+from rules.reading import TableReading, TableSetup, Update, parse_input
 from rules.reading.table import Contract
 
 __all__ = ["Referee", "TableRun", "outcome_json", "setup_from_json", "update_events"]
@@ -494,7 +494,7 @@ class Referee:
         bodies = update_events(run.reading, up)
         for body in bodies:
             self._send(run, EVENT, "event", body)
-        unread = item.unread() if isinstance(item, TableObservation) else None
+        unread = item.unread()
         if unread is not None:
             # kept and read, changing nothing: said as `referee --replay` says it (the
             # live referee dropped it without a word: a wrong layout lost every card)

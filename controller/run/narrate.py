@@ -26,6 +26,7 @@ from typing import Any
 from rules.cards import Card
 from rules.cribbage.scoring import ScoreItem
 from rules.cribbage.speech import say_item
+from rules.errors import quoted
 
 __all__ = ["Narrator"]
 
@@ -53,14 +54,19 @@ def _clipped(text: Any) -> str:
     return said if len(said) <= SAID_CHARS else said[:SAID_CHARS] + "…"
 
 
+def _whole(value: Any) -> bool:
+    """A whole number, 0 or more (JSON's ``true`` is none)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _problem(body: Mapping[str, Any]) -> str | None:
     """What is wrong with an event body's shape, for the kinds :class:`Narrator`
     tells, or ``None``."""
     kind = body.get("type")
     if kind == "event":
         index = body.get("index")
-        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-            return f"event: index {_clipped(index)[:40]} is no whole number"
+        if not _whole(index):
+            return f"event: index {quoted(str(index), 40)} is no whole number"
         event = body.get("event")
         if not isinstance(event, Mapping):
             return "event: event is not an object"
@@ -89,10 +95,8 @@ def _problem(body: Mapping[str, Any]) -> str | None:
             return "alert: alert is no object with a kind"
     elif kind in ("refused", "error") and not isinstance(body.get("reason"), str):
         return f"{kind}: no reason"
-    elif kind == "recount":
-        since = body.get("since", 0)
-        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-            return "recount: since is no whole number"
+    elif kind == "recount" and not _whole(body.get("since", 0)):
+        return "recount: since is no whole number"
     return None
 
 

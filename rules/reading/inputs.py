@@ -245,6 +245,10 @@ class Command:
     dealer: int | None = None
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    def unread(self) -> str | None:
+        """A command is always read (the observation's :meth:`TableObservation.unread`)."""
+        return None
+
     @classmethod
     def from_json(cls, data: Any) -> Command:
         if not isinstance(data, dict):
