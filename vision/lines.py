@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.images import as_grey
-from vision.proposals import grey_percentiles
+from vision.proposals import grey_percentiles, labelled
 
 __all__ = ["LINE_GLYPHS", "LINE_TIGHT", "in_line_of_print"]
 
@@ -102,7 +102,7 @@ def in_line_of_print(
     if hi - lo < _CONTRAST:
         return False
     ink = (strip < (lo + hi) / 2).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, _, stats, _ = labelled(ink)
     bx, by, bw, bh, area = (stats[:, i].astype(np.float64) for i in range(5))
     near = _RANK_NEAR * _D
     cx, cy = w / 2, h / 2

@@ -60,7 +60,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.proposals import Box, Picture
+from vision.proposals import Box, Picture, labelled
 
 __all__ = ["Look", "MotionGate"]
 
@@ -428,6 +428,9 @@ def _shares(
     return out
 
 
+_ONES = np.ones((3, 1), np.float32)
+
+
 def _balance_step(
     now: NDArray[np.uint8], before: NDArray[np.uint8], among: NDArray[np.bool_] | None = None
 ) -> tuple[float, float] | None:
@@ -442,10 +445,19 @@ def _balance_step(
     gain is a gain), so dividing it out holds every colour's shares as they were, a
     skin's as a wood's; a shift of the shares, taken off alike, moved a skin's from a
     wood's by the gain's share of their difference."""
-    a = now[::4, ::4].astype(np.float32) + 1.0
-    was = before[::4, ::4].astype(np.float32) + 1.0
-    bright = cv2.min(a.sum(axis=2), was.sum(axis=2)) >= CHROMA_DARK
-    bright &= cv2.max(a.max(axis=2), was.max(axis=2)) < 251.0
+    sampled, sampled_then = (
+        np.ascontiguousarray(now[::4, ::4]),
+        np.ascontiguousarray(before[::4, ::4]),
+    )
+    a = sampled.astype(np.float32) + 1.0
+    was = sampled_then.astype(np.float32) + 1.0
+    # (the channels' sums and largest as matrix products and OpenCV passes: NumPy's
+    # reductions along an axis of three took three times the whole step)
+    h, w = a.shape[:2]
+    sums = cv2.min(a.reshape(-1, 3) @ _ONES, was.reshape(-1, 3) @ _ONES).reshape(h, w)
+    bright = sums >= CHROMA_DARK
+    top = cv2.max(sampled, sampled_then).reshape(-1, 3)
+    bright &= cv2.max(cv2.max(top[:, 0], top[:, 1]), top[:, 2]).reshape(h, w) < 250
     if among is not None:
         bright &= among
     if 8 * np.count_nonzero(bright) < bright.size:
@@ -913,7 +925,7 @@ class MotionGate:
         if still.any():
             # one region per patch of change; bits within a cell or two of each other are one
             grown = cv2.dilate(still, np.ones((3, 3), np.uint8))
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            n, labels, stats, _ = labelled(grown)
             regions = [self._box(*b) for b in _patches(still, n, labels, stats, self.min_cells)]
         sweep = None if regions else self._due_tile(t)
         return Look(full=False, regions=tuple(regions), sweep=sweep)
@@ -997,7 +1009,7 @@ class MotionGate:
             # codec's thin trail joined a row of cards taken away to the border, and
             # their spots were an arm until the trail faded), and what changed within
             # ARM_JOIN_MM of them
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+            n, labels, stats, _ = labelled(core)
             reached = np.zeros(n, bool)
             reached[labels.ravel()[at_edge]] = True
             reached[0] = False  # (the change's outside)

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
-from vision.proposals import channels, grey_percentile
+from vision.proposals import channels, grey_percentile, labelled
 
 __all__ = [
     "HIDDEN_COUNTS",
@@ -190,10 +190,7 @@ def _count_at(
     if hi - lo < 40:  # no ink on paper: not a face, or one washed out
         return None
     ink = cv2.compare(face, (hi + lo) / 2, cv2.CMP_LT)
-    # Grana's block-based labelling: the same blobs, a third of the default's time here
-    _, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(
-        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
-    )
+    _, labels, stats, cents = labelled(ink)
     # the blobs judged at once (a textured table in the window makes hundreds of specks)
     bx, by, bw, bh, area = (stats[1:, i] for i in range(5))
     cx, cy = cents[1:, 0], cents[1:, 1]
@@ -304,9 +301,7 @@ def court_between(
     near = max(3, w0 // 6 | 1)
     paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (near, near)))
     ink = cv2.compare(room, cv2.multiply(paper, 1.0, scale=_INK_SHARE), cv2.CMP_LT)
-    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
-        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
-    )
+    _, labels, stats, _ = labelled(ink)
     sw, sh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     panel = (sw >= _PANEL[0] * w0) & (sh >= _PANEL[1] * h0)
     on_paper: NDArray[np.uint8] | None = None  # made for the first panel that needs it
