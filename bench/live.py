@@ -92,6 +92,7 @@ def run(
     sleeve: str = "bare",
     rest: float = 0.0,
     players: int = 2,
+    indices: int = 2,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False)
@@ -104,6 +105,7 @@ def run(
     framed += f"-{cloth}" if cloth != "green" else ""
     framed += f"-{sleeve}" if sleeve != "bare" else ""
     framed += f"-rest{rest:g}" if rest else ""
+    framed += f"-{indices}index" if indices != 2 else ""
     game_of = f"{game}{players}" if game == "cribbage" and players != 2 else game
     video = folder / f"{game_of}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
@@ -127,6 +129,7 @@ def run(
             one_pack=True,
             cleared=cleared,
             fonts=fonts,
+            indices=indices,
             photos=photos,
             frame=frame,
             lean=lean,
@@ -235,10 +238,20 @@ def main() -> int:
         help="cribbage for three or four: a five-card deal at cribbage-3.toml or "
         "cribbage-4.toml, the side seats' rows along the table's sides",
     )
+    ap.add_argument(
+        "--indices",
+        type=int,
+        choices=[2, 4],
+        default=2,
+        help="the corners the rendered pack prints its index in: two opposite ones, or all "
+        "four (many European packs, Skat's among them)",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
         ap.error("--photos draws the faces photographed: --deck does not apply")
+    if args.photos and args.indices != 2:
+        ap.error("--photos draws the faces photographed: --indices does not apply")
     if args.players != 2 and args.game != "cribbage":
         ap.error("--players is cribbage's: a Skat deal is for three at skat-3.toml")
     with tempfile.TemporaryDirectory() as tmp:
@@ -263,6 +276,7 @@ def main() -> int:
                     args.sleeve,
                     args.rest,
                     args.players,
+                    args.indices,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

@@ -16,12 +16,19 @@ then takes ink warmer than the paper round it for red ink too, so the thin
 orange strokes of its diamonds, too pale for the red ink test and too light for
 the dark one, are found (``Picture(warm_ink=True)``, docs/vision.md).
 
+A profile also says how many of each card the pack holds (``copies``: pinochle's
+two). In a pack of one of each, two readings of one card code are corners of one
+card wherever they lie so, as a pack printing its index in all four corners shows
+them (docs/vision.md "A pack printed with four indices").
+
 >>> find_deck("skat-32").ranks
 ('7', '8', '9', '10', 'J', 'Q', 'K', 'A')
 >>> deck_for_game("cribbage").name
 'french-52'
 >>> find_deck("skat-32-four-colour").four_colour
 True
+>>> find_deck("pinochle-48").copies
+2
 """
 
 from __future__ import annotations
@@ -39,6 +46,10 @@ class Deck:
     # printed in four colours (the German tournament Skat pack's green spades and
     # orange diamonds), not red and black alone
     four_colour: bool = False
+    # how many of each card the pack holds (pinochle's two): where it is one, two
+    # readings of one card code are corners of one card wherever they lie so
+    # (vision.recognize._four_corners: a pack with its index in four corners)
+    copies: int = 1
 
 
 DECKS = {
@@ -61,7 +72,7 @@ DECKS = {
             four_colour=True,
         ),
         Deck("frog-36", ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), "Frog (seed 002)"),
-        Deck("pinochle-48", ("9", "10", "J", "Q", "K", "A"), "pinochle, euchre"),
+        Deck("pinochle-48", ("9", "10", "J", "Q", "K", "A"), "pinochle", copies=2),
     )
 }
 

@@ -363,6 +363,7 @@ def render_face(
     style: str = "french",
     pack: np.random.Generator | None = None,
     fonts: str = "dejavu",
+    indices: int = 2,
 ) -> Face:
     """Render one card face (``code`` like ``10H``) in a random plausible style of the
     deck ``style``: ``french`` (the classic two colours), ``german4`` (the German
@@ -372,7 +373,14 @@ def render_face(
     (paper, index font, size and place): give every card of one pack a generator
     seeded alike and they are printed alike; without it, ``rng`` draws it all.
     ``fonts``: the set (:data:`FONT_SETS`) the rank and suit glyphs are drawn from;
-    with ``dejavu`` a face is exactly what it always was for its generators."""
+    with ``dejavu`` a face is exactly what it always was for its generators.
+    ``indices``: 2, the index in two opposite corners; 4, in all four (many European
+    packs, Skat's among them: the top right one upright as the top left, the bottom
+    ones turned), drawn with nothing more from the generators, so a face is the same
+    but for the two more corners (and its anchors, in the order top left, bottom
+    right, top right, bottom left)."""
+    if indices not in (2, 4):
+        raise ValueError(f"indices: a card prints its index in 2 or 4 corners, not {indices}")
     sr = pack if pack is not None else rng
     if style == "mixed":
         names = [n for n, _ in DECK_STYLES]
@@ -424,23 +432,28 @@ def render_face(
     suit_cx = rank_cx + sr.uniform(-2, 2)
     suit_cy = rank_cy + (gh / 2) + gap + sh / 2
     anchors = []
-    for flip in (False, True):
+    # the top right corner's index (four indices) as far from the right edge as the top
+    # left one is from the left, the rank and the suit as they lie there
+    for flip, shift in [(False, 0.0), (True, 0.0), *([(False, 1.0), (True, 1.0)][: indices - 2])]:
+        dx = shift * (W - 2 * rank_cx)
         corner = img if not flip else img.rotate(180)
         corner.paste(
-            tile, (round(rank_cx - tile.width / 2), round(rank_cy - tile.height / 2)), tile_alpha
+            tile,
+            (round(rank_cx + dx - tile.width / 2), round(rank_cy - tile.height / 2)),
+            tile_alpha,
         )
         if suit_glyph is None:
             _draw_centred(
-                ImageDraw.Draw(corner), SUIT_CHARS[suit], suit_font, (suit_cx, suit_cy), ink
+                ImageDraw.Draw(corner), SUIT_CHARS[suit], suit_font, (suit_cx + dx, suit_cy), ink
             )
         else:
             glyph, alpha = suit_glyph
-            at = (round(suit_cx - glyph.width / 2), round(suit_cy - glyph.height / 2))
+            at = (round(suit_cx + dx - glyph.width / 2), round(suit_cy - glyph.height / 2))
             corner.paste(glyph, at, alpha)
         img = corner if not flip else corner.rotate(180)
         d = float(np.hypot(suit_cx - rank_cx, suit_cy - rank_cy))
         ux, uy = (suit_cx - rank_cx) / d, (suit_cy - rank_cy) / d
-        mx, my = (rank_cx + suit_cx) / 2, (rank_cy + suit_cy) / 2
+        mx, my = (rank_cx + suit_cx) / 2 + dx, (rank_cy + suit_cy) / 2
         if flip:
             mx, my, ux, uy = W - mx, H - my, -ux, -uy
         anchors.append(Anchor(mx, my, ux, uy, d))

@@ -1758,7 +1758,7 @@ def _doubled_at(
 
 
 def labelled(
-    mask: NDArray[np.uint8],
+    mask: NDArray[Any],
 ) -> tuple[int, NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)``: Grana's block-based
     labelling (BBDT), whose labels are the default's (Spaghetti) and whose boxes,
@@ -1768,7 +1768,12 @@ def labelled(
     n, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
         mask, 8, cv2.CV_32S, cv2.CCL_GRANA
     )
-    return int(n), labels, stats, centroids
+    return (
+        int(n),
+        cast(NDArray[np.int32], labels),
+        cast(NDArray[np.int32], stats),
+        cast(NDArray[np.float64], centroids),
+    )
 
 
 def channels(image: NDArray[np.uint8]) -> tuple[NDArray[np.uint8], ...]:

@@ -110,6 +110,12 @@ _OTHER_CORNER = ((FACE_W - 2 * INDEX_ANCHOR[0]) / INDEX_D, (FACE_H - 2 * INDEX_A
 # times a typical deck's length in index sizes (the bench's rendered faces 0.8 to 1.4;
 # a small index read as two cards, its corners too far apart to join).
 INDEX_SPREAD = (0.7, 1.5)
+# ... and two readings of one card code are its two corners for a card up to this many
+# times: a pack printing a small index (5 mm from rank to suit, as a calibrated camera
+# still reads: CALIBRATED_SIZES) has its corners 1.7 typical lengths apart, and they
+# stood as two readings of the card flagged ``duplicate``. (One code twice is one
+# card in a pack of one of each; two readings of other codes keep INDEX_SPREAD.)
+SAME_CARD_SPREAD = (0.7, 1.8)
 # Two readings of different cards are the two corners of one card that disagree
 # only when each lies within this many index sizes of where the other puts the
 # opposite corner (a half-covered index is read off its centre: the crib's 9H
@@ -596,15 +602,190 @@ def _opposite_index(det: IndexDetection) -> IndexDetection:
 
 def _same_card(a: IndexDetection, b: IndexDetection) -> bool:
     """Are two readings of one card its two opposite corner indices? The card may be
-    ``INDEX_SPREAD`` times a typical deck's length in index sizes."""
+    ``SAME_CARD_SPREAD`` times a typical deck's length in index sizes."""
     if a.ux * b.ux + a.uy * b.uy > -0.6:
         return False
     # the nearer miss under 2.5: either one is (the second left unmeasured where the
     # first is, as it mostly is for a card's two corners)
     return (
-        _opposite_corner_miss(a, b, INDEX_SPREAD) < 2.5
-        or _opposite_corner_miss(b, a, INDEX_SPREAD) < 2.5
+        _opposite_corner_miss(a, b, SAME_CARD_SPREAD) < 2.5
+        or _opposite_corner_miss(b, a, SAME_CARD_SPREAD) < 2.5
     )
+
+
+# A pack printed with its index in all four corners (many European packs, Skat's
+# among them): the top right index lies as the top left one does, a card's width
+# further along; the bottom ones turned. Two readings of one card code are corners
+# of one card where one lies beside or below the other, for a card SAME_CARD_SPREAD
+# times a typical one and an index size more or less, within this angle (its
+# tangent) of the index's own axes: an index's direction is read from its rank and
+# suit ink, 20 degrees off for a "10" whose suit pairs with the 0.
+BESIDE_SLANT = 0.58  # 30 degrees
+
+
+def _other_corner(p: IndexDetection, q: IndexDetection) -> tuple[str, float] | None:
+    """Which other corner of ``p``'s card ``q`` is, on a card printed with four
+    indices, and the card's size (times a typical one's, in ``p``'s index sizes):
+    ``"beside"`` (the index along the card's top or bottom edge, upright as ``p``),
+    ``"below"`` (along its side, turned), ``"mirrored"`` (the opposite corner of a
+    card whose index ``p`` is in its top *right* corner: the top right and the
+    bottom left indices, turned); ``None``: none, or two sizes of index. (The
+    opposite corner of ``p`` read as the top left is :func:`_same_card`'s.)"""
+    if not 0.8 <= q.d / p.d <= 1.25:
+        return None
+    vx, vy = p.uy, -p.ux
+    dx, dy = (q.x - p.x) / p.d, (q.y - p.y) / p.d
+    a, b = dx * vx + dy * vy, dx * p.ux + dy * p.uy  # q from p along (v, u)
+    ea, eb = _OTHER_CORNER
+    lo, hi = SAME_CARD_SPREAD
+    turned = p.ux * q.ux + p.uy * q.uy
+    if turned > 0.6:  # upright alike: beside it, on either side
+        if abs(b) <= BESIDE_SLANT * abs(a) and lo * ea - 1 <= abs(a) <= hi * ea + 1:
+            return "beside", abs(a) / ea
+        return None
+    if turned > -0.6:
+        return None
+    if b > 0 and abs(a) <= BESIDE_SLANT * b and lo * eb - 1 <= b <= hi * eb + 1:
+        return "below", b / eb
+    f = min(max((-a * ea + b * eb) / (ea * ea + eb * eb), lo), hi)
+    if np.hypot(a + f * ea, b - f * eb) < 2.5:
+        return "mirrored", f
+    return None
+
+
+# A reading within this many index sizes of where a card read at two opposite corners
+# has one of its other two (_at_other_corner): the spot from the pair's own
+# positions, for a deck whose corners lie as a typical one's (a deck's proportions
+# turn the spot by about 3 degrees: half an index size at a card's length)
+CORNER_REACH = 0.8
+
+
+def _at_other_corner(pair: list[IndexDetection], det: IndexDetection) -> bool:
+    """Whether ``det`` lies at the top right or the bottom left corner of the card read
+    at ``pair`` (its top left and bottom right), printed there as a pack with four
+    indices prints it: upright as the top left, or turned as the bottom right. The
+    card's edges are taken from the pair's positions alone (the line between them
+    meets the top edge at the typical card's angle), not from the indices' own
+    directions, which a "10" read from its 0 turns by 20 degrees."""
+    p, q = pair
+    vx, vy = p.uy, -p.ux
+    dx, dy = q.x - p.x, q.y - p.y
+    a, b = dx * vx + dy * vy, dx * p.ux + dy * p.uy  # q from p along (v, u), in pixels
+    length = float(np.hypot(a, b))
+    if length == 0 or not 0.8 <= det.d / p.d <= 1.25:
+        return False
+    ea, eb = _OTHER_CORNER
+    c, s = ea / np.hypot(ea, eb), eb / np.hypot(ea, eb)
+    ta, tb = (a * c + b * s) / length, (-a * s + b * c) / length  # the top edge, along (v, u)
+    for (fa, fb), like in (
+        ((length * c * ta, length * c * tb), p),  # the top right: upright as the top left
+        ((-length * s * tb, length * s * ta), q),  # the bottom left: turned as the bottom right
+    ):
+        x = p.x + fa * vx + fb * p.ux
+        y = p.y + fa * vy + fb * p.uy
+        if like.ux * det.ux + like.uy * det.uy > 0.8 and np.hypot(det.x - x, det.y - y) < (
+            CORNER_REACH * p.d
+        ):
+            return True
+    return False
+
+
+def _four_corners(
+    cards: list[list[IndexDetection]], read_as: dict[int, IndexDetection], loose: bool
+) -> list[list[IndexDetection]]:
+    """Readings of one card code (``cards``: each its top left and bottom right
+    corners as :func:`_same_card` joined them, or one corner) joined where they are
+    the corners of one card printed with four indices (:func:`_other_corner`).
+
+    ``loose``: the pack holds one of each card (its profile says so: a table's
+    game): any corner beside, below or across from another is of one card. Else (no
+    profile: a photograph of any pack, perhaps of two packs, or pinochle's, which
+    holds each card twice, fanned so that one copy lies beside the other) only
+    corners a read pair (its top left and bottom right) places: a third corner
+    where the pair has its others (:func:`_at_other_corner`), and a top right and
+    bottom left about the pair's middle.
+
+    Each card is then read at two opposite corners as a two-index card is, its top
+    left and bottom right where both were read; else at its top right and bottom
+    left, each taken to where the top left and the bottom right lie (new readings of
+    the same ink, in ``read_as``); else at one corner, the top left where a corner
+    beside it says which that is, else the surest. The rest of its corners are
+    absorbed: one card, not two or three readings of it flagged ``duplicate``."""
+    n = len(cards)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if loose:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if root(i) != root(j) and any(
+                    _other_corner(p, q) is not None for p in cards[i] for q in cards[j]
+                ):
+                    parent[root(j)] = root(i)
+    else:
+        ones = [i for i in range(n) if len(cards[i]) == 1]
+        for i in range(n):  # a corner where a read pair has its others
+            if len(cards[i]) == 2:
+                for j in ones:
+                    if _at_other_corner(cards[i], cards[j][0]):
+                        parent[root(j)] = root(i)
+        for j in ones:
+            for k in ones:
+                p, q = cards[j][0], cards[k][0]
+                across = None if j >= k else _other_corner(p, q)
+                if across is None or across[0] != "mirrored":
+                    continue
+                for i in range(n):  # a top left and a bottom right about the same middle
+                    if len(cards[i]) != 2 or not 0.8 <= cards[i][0].d / p.d <= 1.25:
+                        continue
+                    a, b = cards[i]
+                    off = np.hypot(a.x + b.x - p.x - q.x, a.y + b.y - p.y - q.y) / 2
+                    if off < p.d:
+                        parent[root(j)] = parent[root(k)] = root(i)
+                        break
+    if all(root(i) == i for i in range(n)):
+        return cards
+    joined: dict[int, list[list[IndexDetection]]] = {}
+    for i in range(n):
+        joined.setdefault(root(i), []).append(cards[i])
+    out: list[list[IndexDetection]] = []
+    for parts in joined.values():
+        if len(parts) == 1:
+            out.append(parts[0])
+            continue
+        pairs = [c for c in parts if len(c) == 2]
+        if pairs:  # a top left and a bottom right read
+            out.append(max(pairs, key=lambda c: c[0].confidence + c[1].confidence))
+            continue
+        alone = sorted((c[0] for c in parts), key=lambda d: -d.confidence)
+        best: list[IndexDetection] = [alone[0]]
+        for p in alone:
+            for q in alone:
+                kind = None if p is q else _other_corner(p, q)
+                if kind is not None and kind[0] == "mirrored":
+                    # the top right and bottom left: read as the top left and the
+                    # bottom right, a card's width along the top and bottom edges
+                    moved = []
+                    for m in (p, q):
+                        shift = -kind[1] * _OTHER_CORNER[0] * m.d
+                        at = replace(m, x=m.x + shift * m.uy, y=m.y - shift * m.ux)
+                        read_as[id(at)] = at
+                        moved.append(at)
+                    best = moved
+                    break
+                if kind is not None and kind[0] == "beside" and len(best) == 1:
+                    vx, vy = p.uy, -p.ux
+                    if (q.x - p.x) * vx + (q.y - p.y) * vy > 0:  # q to p's right: p the top left
+                        best = [p]
+            if len(best) == 2:
+                break
+        out.append(best)
+    return out
 
 
 def _one_card_two_readings(a: IndexDetection, b: IndexDetection, slant: bool = False) -> bool:
@@ -1251,6 +1432,9 @@ class Recognizer:
         for det in dets:
             by_card.setdefault(det.card, []).append(det)
         groups: list[tuple[str, list[IndexDetection], int]] = []  # card, corners, copies
+        # a card's own code read again where a card read at two opposite corners has
+        # one of its others: the pack prints its index in four corners
+        four = False
         for card, group in by_card.items():
             group.sort(key=lambda d: -d.confidence)
             cards: list[list[IndexDetection]] = []
@@ -1261,6 +1445,16 @@ class Recognizer:
                         break
                 else:
                     cards.append([det])
+            if len(cards) > 1 and (self.deck is None or self.deck.copies == 1):
+                # a pack with four indices
+                four = four or any(
+                    _at_other_corner(pair, one[0])
+                    for pair in cards
+                    if len(pair) == 2
+                    for one in cards
+                    if len(one) == 1
+                )
+                cards = _four_corners(cards, read_as, loose=self.deck is not None)
             groups += [(card, members, len(cards)) for members in cards]
         # a court whose corners are read as a number (a URW Q as a 9 at both, or a 9 at
         # one and the Q at the other, each unsure), whose face plainly shows a court's
@@ -1324,6 +1518,18 @@ class Recognizer:
                     against[i] = max(against.get(i, 0.0), b.confidence)
                     against[j] = max(against.get(j, 0.0), a.confidence)
                     corners.append((a, b))
+        # where the pack prints four indices (``four``: seen in this picture), a reading
+        # from one corner where a card read at two opposite corners has one of its
+        # others (_at_other_corner) is that card's own corner misread (a German B read
+        # as an 8). Not in a pack of two: another card's index peeking past a card's
+        # corner lies within an index size of that spot (a 7C's beside a 3C's bottom
+        # left corner in the synthetic bench; six cards of 100 scenes lost to it)
+        for i in singles if four else ():
+            q = groups[i][1][0]
+            for card, members, _ in groups:
+                if len(members) == 2 and card != q.card and _at_other_corner(members, q):
+                    sure = 1 - float(math.prod([1 - m.confidence for m in members]))
+                    against[i] = max(against.get(i, 0.0), sure)
         # one index's ink read at two scales as two cards (a URW 4H's rank and heart
         # read again with 1.4 times the index size as a 4D, both at 1.00): the reading
         # of one corner gives way to a card read at both its corners, or to one as

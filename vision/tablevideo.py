@@ -187,6 +187,7 @@ class _Table:
         photos: Path | None = None,
         frame: tuple[int, int] | None = None,
         cloth: str = "green",
+        indices: int = 2,
     ):
         if cloth not in CLOTHS:
             raise ValueError(f"cloth: expected one of {', '.join(CLOTHS)}, got {cloth!r}")
@@ -194,6 +195,7 @@ class _Table:
         self.layout = layout
         self.deck = deck
         self.fonts = fonts
+        self.indices = indices  # corners the pack prints its index in (render_face)
         # faces photographed, by card (vision.faces.photo_faces), in place of rendered ones
         if photos and not Path(photos).is_dir():
             raise ValueError(f"{photos}: no such folder of card photographs")
@@ -315,7 +317,9 @@ class _Table:
                 for again in range(PIP_TRIES if card[:-1] in PIP_CARDS else 1):
                     pack = np.random.default_rng([self.seed, 0, k])
                     rng = np.random.default_rng([self.seed, key, k, *([again] if again else [])])
-                    face = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
+                    face = render_face(
+                        card, rng, self.deck, pack=pack, fonts=self.fonts, indices=self.indices
+                    )
                     if again == 0:
                         best = face  # kept where no drawing is clear
                     if _indices_clear(face):
@@ -340,7 +344,9 @@ class _Table:
         for k in range(40):
             rng = np.random.default_rng([self.seed, key, k])
             pack = np.random.default_rng([self.seed, 0, k]) if self.one_pack else None
-            face = render_face(card, rng, self.deck, pack=pack, fonts=self.fonts)
+            face = render_face(
+                card, rng, self.deck, pack=pack, fonts=self.fonts, indices=self.indices
+            )
             if best is None or face.anchors[0].d > best[0].anchors[0].d:
                 best = (face, k)
             if face.anchors[0].d * scale >= INDEX_PX:
@@ -626,6 +632,7 @@ def script_frames(
     one_pack: bool = False,
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
+    indices: int = 2,
     photos: Path | None = None,
     frame: tuple[int, int] | None = None,
     lean: bool = False,
@@ -640,7 +647,8 @@ def script_frames(
     :func:`~vision.faces.render_face`); ``one_pack``: all cards in one style, as a
     real pack. ``worn``: the share of cards drawn on greyer, tinted paper.
     ``fonts``: the set the indices are printed in (:data:`vision.faces.FONT_SETS`;
-    ``unseen``: fonts training never meets, a deck of another design).
+    ``unseen``: fonts training never meets, a deck of another design); ``indices``: the
+    corners a rendered pack prints its index in, 2 or 4 (:func:`~vision.faces.render_face`).
     ``photos``: a folder of the 52 cards' flattened photographs (``<rank><suit>.jpg``,
     :func:`~vision.faces.photo_faces`), drawn in place of rendered faces.
     ``frame``: the frame's width and height in pixels (a camera's, 3840 x 2160 say),
@@ -659,6 +667,7 @@ def script_frames(
         worn=worn,
         one_pack=one_pack,
         fonts=fonts,
+        indices=indices,
         photos=photos,
         frame=frame,
         cloth=cloth,
@@ -835,6 +844,7 @@ def render_video(
     one_pack: bool = False,
     cleared: list[float] | None = None,
     fonts: str = "dejavu",
+    indices: int = 2,
     photos: Path | None = None,
     frame: tuple[int, int] | None = None,
     lean: bool = False,
@@ -867,6 +877,7 @@ def render_video(
             one_pack=one_pack,
             cleared=cleared,
             fonts=fonts,
+            indices=indices,
             photos=photos,
             frame=frame,
             lean=lean,
