@@ -16,6 +16,7 @@ import pytest
 from controller.cli import main
 from vision.evaluate import read_labels, score_image
 from vision.faces import render_face
+from vision.geometry import Calibration
 from vision.images import read_image
 from vision.recognize import SCALE_D, SOFT, Recognizer, sharpness
 from vision.synth import PHOTO_VIEWS, card_photo, make_scene, shaded, smeared
@@ -1511,6 +1512,19 @@ def test_print_on_a_courts_face_is_no_card():
     assert {r.card: r.flags for r in rec.cards([top9, bottom9, crown])}["3S"] == ()
 
 
+def _three_corners(rank: str, suit: str, x: float, y: float, d: float) -> list:
+    """A four-index card upright with its top left index at ``x, y``, read at its top
+    left, bottom right and top right corners: a witness that the pack prints four."""
+    from vision.recognize import _OTHER_CORNER, IndexDetection
+
+    ea, eb = _OTHER_CORNER
+    return [
+        IndexDetection(rank, suit, 0.99, 0.99, x, y, 0.0, 1.0, d),
+        IndexDetection(rank, suit, 0.99, 0.99, x + ea * d, y + eb * d, 0.0, -1.0, d),
+        IndexDetection(rank, suit, 0.99, 0.99, x + ea * d, y, 0.0, 1.0, d),
+    ]
+
+
 def _four_index_table(codes: list[str], seed: int = 1, indices: int = 4) -> np.ndarray:
     """Cards of one pack printed with the index in all four corners (``indices``),
     laid apart on green cloth at about 2.6 px/mm, each turned a little."""
@@ -1562,31 +1576,41 @@ def test_a_pack_printed_with_four_indices_reads_each_card_once(rec):
 
 def test_four_corners_of_one_code_join_only_in_a_pack_of_one_of_each():
     """Two readings of one code beside each other are a four-index card's top corners
-    in a pack of one of each card; a pinochle pack holds each card twice, fanned one
-    copy beside the other, and they stay two."""
+    in a pack of one of each card seen to print four indices (two cards read again
+    at a third corner); the surer is kept, at the top left's place. A two-index
+    pack's neighbour misread as the card stays a reading of its own, flagged; a
+    pinochle pack holds each card twice, fanned one copy beside the other."""
     from vision.decks import find_deck
     from vision.recognize import _OTHER_CORNER, IndexDetection
 
     d = 20.0
-    left = IndexDetection("K", "S", 0.99, 0.99, 200.0, 150.0, 0.0, 1.0, d)
-    right = IndexDetection("K", "S", 0.98, 0.98, 200.0 + _OTHER_CORNER[0] * d, 151.0, 0.0, 1.0, d)
-    one = Recognizer(threshold=0.0, deck=find_deck("french-52")).cards([left, right])
-    assert [(r.card, r.flags) for r in one] == [("KS", ())]
-    assert one[0].indices == (left,)  # the top left: the card lies to its right
-    two = Recognizer(threshold=0.0, deck=find_deck("pinochle-48")).cards([left, right])
-    assert [r.card for r in two] == ["KS", "KS"]
-    assert all("duplicate" in r.flags for r in two)
-    # with no pack named, a pair the opposite corners do not place stays two
-    assert len(Recognizer(threshold=0.0).cards([left, right])) == 2
+    left = IndexDetection("K", "S", 0.45, 0.45, 200.0, 150.0, 0.0, 1.0, d)
+    right = IndexDetection("K", "S", 0.99, 0.99, 200.0 + _OTHER_CORNER[0] * d, 151.0, 0.0, 1.0, d)
+    witnesses = _three_corners("2", "C", 600.0, 150.0, d) + _three_corners("3", "D", 600, 400, d)
+    french = Recognizer(threshold=0.5, deck=find_deck("french-52"))
+    readings = {r.card: r for r in french.cards([left, right, *witnesses])}
+    ks = readings["KS"]
+    assert ks.flags == () and ks.confidence == pytest.approx(0.99)
+    (at,) = ks.indices
+    assert (at.x, at.y, at.confidence) == (left.x, left.y, 0.99)  # the surer, at the top left
+    assert set(map(id, ks.also)) == {id(left), id(right)}
+    # no witnesses: the pack may print two indices, the left one a neighbour misread
+    alone = french.cards([left, right])
+    assert [(r.card, r.confidence) for r in alone] == [("KS", 0.99)]
+    assert alone[0].flags == ("duplicate",) and alone[0].indices == (right,)
+    pinochle = Recognizer(threshold=0.0, deck=find_deck("pinochle-48"))
+    two = [r for r in pinochle.cards([left, right, *witnesses]) if r.card == "KS"]
+    assert len(two) == 2 and all("duplicate" in r.flags for r in two)
 
 
 def test_a_third_corner_misread_as_another_card_gives_way():
     """A German jack's B at a four-index card's top right corner read as an 8 (the
     live check's Skat video with such a pack placed a false 8H): where the picture
-    shows the pack prints four indices (a card's own code read at its fourth
-    corner), a reading from one corner lying where a card read at two opposite
-    corners has another corner is that card's own corner misread. In a pack of
-    two indices it stands: another card's index peeks past a card's corner there."""
+    shows the pack prints four indices (two cards read again at another corner, and
+    a quarter of those read at both opposite corners), a reading from one corner
+    lying where a card read at two opposite corners has another corner is that
+    card's own corner misread. In a pack of two indices it stands: another card's
+    index peeks past a card's corner there."""
     from vision.recognize import _OTHER_CORNER, IndexDetection
 
     d = 20.0
@@ -1594,14 +1618,28 @@ def test_a_third_corner_misread_as_another_card_gives_way():
     ex, ey = _opposite(top, d)
     bottom = IndexDetection("J", "H", 0.99, 0.99, ex, ey, 0.0, -1.0, d)
     eight = IndexDetection("8", "H", 0.999, 0.999, 200.0 + _OTHER_CORNER[0] * d, 150.0, 0.0, 1.0, d)
-    fourth = IndexDetection("J", "H", 0.9, 0.9, 200.0, 150.0 + _OTHER_CORNER[1] * d, 0.0, -1.0, d)
+    witnesses = _three_corners("2", "C", 600.0, 150.0, d) + _three_corners("3", "D", 600, 400, d)
     rec = Recognizer(threshold=0.5)
-    readings = {r.card: r for r in rec.cards([top, bottom, eight, fourth])}
-    assert set(readings) == {"JH"} and readings["JH"].confidence > 0.99
-    assert {r.card for r in rec.cards([top, bottom, eight])} == {"JH", "8H"}
+    readings = {r.card for r in rec.cards([top, bottom, eight, *witnesses])}
+    assert readings == {"JH", "2C", "3D"}
+    assert "8H" in {r.card for r in rec.cards([top, bottom, eight, *witnesses[:3]])}  # one
+    assert "8H" in {r.card for r in rec.cards([top, bottom, eight])}
     # the same reading where a card of a row lies, two index sizes further on
     row = replace(eight, x=eight.x + 2 * d)
-    assert {r.card for r in rec.cards([top, bottom, row, fourth])} == {"JH", "8H"}
+    assert "8H" in {r.card for r in rec.cards([top, bottom, row, *witnesses])}
+    # two witnesses among many cards read at both corners: a two-index pack's misreads
+    plain = [
+        det
+        for k, rank in enumerate("456789")
+        for det in _three_corners(rank, "S", 1000.0 + 200 * k, 150.0, d)[:2]
+    ]
+    assert "8H" in {r.card for r in rec.cards([top, bottom, eight, *witnesses, *plain])}
+    # in the live loop (a calibrated camera) witnesses seen in earlier frames count
+    live = Recognizer(threshold=0.5)
+    # (2.35 px/mm: the 20-pixel indices are the pack's size)
+    live.calibration = Calibration(np.diag([1 / 2.35, 1 / 2.35, 1.0]), markers={}, error_mm=0.0)
+    live.cards(witnesses)
+    assert {r.card for r in live.cards([top, bottom, eight])} == {"JH"}
 
 
 def test_a_face_printed_with_four_indices_is_the_two_index_face_and_two_corners_more():
@@ -1620,16 +1658,15 @@ def test_a_face_printed_with_four_indices_is_the_two_index_face_and_two_corners_
 
 
 def test_a_small_index_joins_its_cards_two_corners():
-    """A pack printing a small index (5 mm from rank to suit, which a calibrated camera
-    still reads) has its two corners 1.7 typical card lengths apart in index sizes:
-    they are one card, not two readings of it flagged ``duplicate``."""
-    from vision.recognize import _OTHER_CORNER, IndexDetection
+    """A pack printing a small index high on its card (a rendered pack of the probe:
+    its corners 9.9 and 14.1 index sizes apart across and along the card, where a
+    typical card's are 5.6 and 6.7) is one card read at both corners, not two
+    readings of it flagged ``duplicate`` (up to INDEX_SPREAD's 1.5 typical lengths
+    it was two)."""
+    from vision.recognize import IndexDetection
 
     d = 14.0
     top = IndexDetection("5", "C", 0.99, 0.99, 100.0, 100.0, 0.0, 1.0, d)
-    far = 1.7 * d
-    bottom = IndexDetection(
-        "5", "C", 0.98, 0.98, 100 + far * _OTHER_CORNER[0], 100 + far * _OTHER_CORNER[1], 0, -1, d
-    )
+    bottom = IndexDetection("5", "C", 0.98, 0.98, 100 + 9.94 * d, 100 + 14.12 * d, 0, -1, d)
     (one,) = Recognizer(threshold=0.0).cards([top, bottom])
     assert len(one.indices) == 2 and "duplicate" not in one.flags

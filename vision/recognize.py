@@ -111,10 +111,10 @@ _OTHER_CORNER = ((FACE_W - 2 * INDEX_ANCHOR[0]) / INDEX_D, (FACE_H - 2 * INDEX_A
 # a small index read as two cards, its corners too far apart to join).
 INDEX_SPREAD = (0.7, 1.5)
 # ... and two readings of one card code are its two corners for a card up to this many
-# times: a pack printing a small index (5 mm from rank to suit, as a calibrated camera
-# still reads: CALIBRATED_SIZES) has its corners 1.7 typical lengths apart, and they
-# stood as two readings of the card flagged ``duplicate``. (One code twice is one
-# card in a pack of one of each; two readings of other codes keep INDEX_SPREAD.)
+# times: a pack printing a small index high on its card (rendered, its corners 9.9
+# and 14.1 index sizes apart across and along the card, a typical card's 5.6 and
+# 6.7) stood as two readings of the card flagged ``duplicate``. (Two readings of
+# other codes, a card's two corners that disagree, keep INDEX_SPREAD.)
 SAME_CARD_SPREAD = (0.7, 1.8)
 # Two readings of different cards are the two corners of one card that disagree
 # only when each lies within this many index sizes of where the other puts the
@@ -352,6 +352,9 @@ class CardReading:
     position_mm: tuple[float, float] | None = None
     zone: str | None = None
     flags: tuple[str, ...] = field(default=())
+    # the card's other corners read as it and joined to it (a pack printing its index
+    # in four corners), as read: with ``indices``, every detection that is this card
+    also: tuple[IndexDetection, ...] = field(default=())
 
     @property
     def rank(self) -> str:
@@ -653,6 +656,10 @@ def _other_corner(p: IndexDetection, q: IndexDetection) -> tuple[str, float] | N
     return None
 
 
+# A pack is taken to print four indices where this many cards show it, and this share
+# of the cards read at two opposite corners (Recognizer.cards)
+FOUR_WITNESSES = 2
+FOUR_SHARE = 0.25
 # A reading within this many index sizes of where a card read at two opposite corners
 # has one of its other two (_at_other_corner): the spot from the pair's own
 # positions, for a deck whose corners lie as a typical one's (a deck's proportions
@@ -692,25 +699,27 @@ def _at_other_corner(pair: list[IndexDetection], det: IndexDetection) -> bool:
 
 def _four_corners(
     cards: list[list[IndexDetection]], read_as: dict[int, IndexDetection], loose: bool
-) -> list[list[IndexDetection]]:
+) -> list[tuple[list[IndexDetection], tuple[IndexDetection, ...]]]:
     """Readings of one card code (``cards``: each its top left and bottom right
     corners as :func:`_same_card` joined them, or one corner) joined where they are
     the corners of one card printed with four indices (:func:`_other_corner`).
 
-    ``loose``: the pack holds one of each card (its profile says so: a table's
-    game): any corner beside, below or across from another is of one card. Else (no
-    profile: a photograph of any pack, perhaps of two packs, or pinochle's, which
-    holds each card twice, fanned so that one copy lies beside the other) only
-    corners a read pair (its top left and bottom right) places: a third corner
-    where the pair has its others (:func:`_at_other_corner`), and a top right and
-    bottom left about the pair's middle.
+    ``loose``: the pack holds one of each card and is seen to print four indices
+    (:meth:`Recognizer.cards`): any corner beside, below or across from another is
+    of one card. Else only corners a read pair (its top left and bottom right)
+    places: a third corner where the pair has its others
+    (:func:`_at_other_corner`), and a top right and bottom left about the pair's
+    middle. (A two-index pack's neighbour misread as the card, beside it in a row,
+    stays a reading of its own, flagged ``duplicate``; a pinochle pack holds each
+    card twice, fanned one copy beside the other.)
 
     Each card is then read at two opposite corners as a two-index card is, its top
     left and bottom right where both were read; else at its top right and bottom
     left, each taken to where the top left and the bottom right lie (new readings of
-    the same ink, in ``read_as``); else at one corner, the top left where a corner
-    beside it says which that is, else the surest. The rest of its corners are
-    absorbed: one card, not two or three readings of it flagged ``duplicate``."""
+    the same ink, in ``read_as``); else at one corner: the surest, at the top left's
+    place where a corner beside it lies there. The card's other detections come
+    with it (``also``): one card, not two or three readings of it flagged
+    ``duplicate``."""
     n = len(cards)
     parent = list(range(n))
 
@@ -749,43 +758,57 @@ def _four_corners(
                         parent[root(j)] = parent[root(k)] = root(i)
                         break
     if all(root(i) == i for i in range(n)):
-        return cards
+        return [(c, ()) for c in cards]
     joined: dict[int, list[list[IndexDetection]]] = {}
     for i in range(n):
         joined.setdefault(root(i), []).append(cards[i])
-    out: list[list[IndexDetection]] = []
+    out: list[tuple[list[IndexDetection], tuple[IndexDetection, ...]]] = []
     for parts in joined.values():
         if len(parts) == 1:
-            out.append(parts[0])
+            out.append((parts[0], ()))
             continue
+        every = [d for c in parts for d in c]
         pairs = [c for c in parts if len(c) == 2]
+        best: list[IndexDetection]
         if pairs:  # a top left and a bottom right read
-            out.append(max(pairs, key=lambda c: c[0].confidence + c[1].confidence))
-            continue
-        alone = sorted((c[0] for c in parts), key=lambda d: -d.confidence)
-        best: list[IndexDetection] = [alone[0]]
-        for p in alone:
-            for q in alone:
-                kind = None if p is q else _other_corner(p, q)
-                if kind is not None and kind[0] == "mirrored":
-                    # the top right and bottom left: read as the top left and the
-                    # bottom right, a card's width along the top and bottom edges
-                    moved = []
-                    for m in (p, q):
-                        shift = -kind[1] * _OTHER_CORNER[0] * m.d
-                        at = replace(m, x=m.x + shift * m.uy, y=m.y - shift * m.ux)
-                        read_as[id(at)] = at
-                        moved.append(at)
-                    best = moved
-                    break
-                if kind is not None and kind[0] == "beside" and len(best) == 1:
-                    vx, vy = p.uy, -p.ux
-                    if (q.x - p.x) * vx + (q.y - p.y) * vy > 0:  # q to p's right: p the top left
-                        best = [p]
-            if len(best) == 2:
-                break
-        out.append(best)
+            best = max(pairs, key=lambda c: c[0].confidence + c[1].confidence)
+        else:
+            best = _two_corners(sorted(every, key=lambda d: -d.confidence), read_as)
+        kept = {id(b) for b in best}
+        out.append((best, tuple(d for d in every if id(d) not in kept)))
     return out
+
+
+def _two_corners(
+    alone: list[IndexDetection], read_as: dict[int, IndexDetection]
+) -> list[IndexDetection]:
+    """A four-index card read at corners none of which is opposite another as a
+    two-index card's are (``alone``, surest first), read as such a card is: at its
+    top right and bottom left taken to where its top left and bottom right lie,
+    else at its surest corner, at the top left's place where a corner beside it lies
+    there (new readings of the same ink, in ``read_as``)."""
+    for p in alone:
+        for q in alone:
+            kind = None if p is q else _other_corner(p, q)
+            if kind is not None and kind[0] == "mirrored":
+                # a card's width along the top and bottom edges, in p's index sizes
+                shift = -kind[1] * _OTHER_CORNER[0] * p.d
+                moved = []
+                for m in (p, q):
+                    at = replace(m, x=m.x + shift * m.uy, y=m.y - shift * m.ux)
+                    read_as[id(at)] = at
+                    moved.append(at)
+                return moved
+    p = alone[0]
+    for q in alone[1:]:
+        kind = _other_corner(p, q)
+        if kind is not None and kind[0] == "beside":
+            if (q.x - p.x) * p.uy - (q.y - p.y) * p.ux < 0:  # q to p's left: the top left
+                at = replace(p, x=q.x, y=q.y)
+                read_as[id(at)] = at
+                return [at]
+            break
+    return [p]
 
 
 def _one_card_two_readings(a: IndexDetection, b: IndexDetection, slant: bool = False) -> bool:
@@ -851,6 +874,10 @@ class Recognizer:
         # whether a reading at another scale than the pack's is outsize (single
         # pictures of unknown scale only: _any_scale sets it; see OUTSIZE)
         self.one_scale = False
+        # the cards seen read again at one of their other corners, and those read at
+        # two opposite corners, in the live loop (cards: a pack with four indices)
+        self._four_witnesses: set[str] = set()
+        self._paired: set[str] = set()
         # the frame last read (in the frame's pixels), where cards() looks between a
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
@@ -1432,9 +1459,7 @@ class Recognizer:
         for det in dets:
             by_card.setdefault(det.card, []).append(det)
         groups: list[tuple[str, list[IndexDetection], int]] = []  # card, corners, copies
-        # a card's own code read again where a card read at two opposite corners has
-        # one of its others: the pack prints its index in four corners
-        four = False
+        clusters: dict[str, list[list[IndexDetection]]] = {}
         for card, group in by_card.items():
             group.sort(key=lambda d: -d.confidence)
             cards: list[list[IndexDetection]] = []
@@ -1445,16 +1470,37 @@ class Recognizer:
                         break
                 else:
                     cards.append([det])
-            if len(cards) > 1 and (self.deck is None or self.deck.copies == 1):
-                # a pack with four indices
-                four = four or any(
-                    _at_other_corner(pair, one[0])
-                    for pair in cards
-                    if len(pair) == 2
-                    for one in cards
-                    if len(one) == 1
-                )
-                cards = _four_corners(cards, read_as, loose=self.deck is not None)
+            clusters[card] = cards
+        # a pack printing its index in four corners: a card's own code read again where
+        # a card read at two opposite corners has one of its others, on FOUR_WITNESSES
+        # cards and FOUR_SHARE of those read at two opposite corners (a two-index
+        # pack's misread neighbour is one, now and then); in the live loop (a
+        # calibrated camera: one table, one pack) the cards of earlier frames count too
+        one_copy = self.deck is None or self.deck.copies == 1
+        paired = {card for card, cards in clusters.items() if any(len(c) == 2 for c in cards)}
+        witnesses = {
+            card
+            for card, cards in clusters.items()
+            if one_copy
+            and any(
+                _at_other_corner(pair, one[0])
+                for pair in cards
+                if len(pair) == 2
+                for one in cards
+                if len(one) == 1
+            )
+        }
+        if self.calibration is not None:
+            self._four_witnesses |= witnesses
+            self._paired |= paired
+            witnesses, paired = self._four_witnesses, self._paired
+        four = len(witnesses) >= max(FOUR_WITNESSES, FOUR_SHARE * len(paired))
+        also: dict[int, tuple[IndexDetection, ...]] = {}  # by the card's first corner
+        for card, cards in clusters.items():
+            if len(cards) > 1 and one_copy:
+                joined = _four_corners(cards, read_as, loose=four and self.deck is not None)
+                also.update((id(members[0]), more) for members, more in joined if more)
+                cards = [members for members, _ in joined]
             groups += [(card, members, len(cards)) for members in cards]
         # a court whose corners are read as a number (a URW Q as a 9 at both, or a 9 at
         # one and the Q at the other, each unsure), whose face plainly shows a court's
@@ -1605,9 +1651,10 @@ class Recognizer:
             if not (conf >= self.threshold or rank_conf >= self.threshold):
                 continue  # left out: not placed either
             position, zone = self._place(outlines[i])
+            more = tuple(read_as[id(m)] for m in also.get(id(members[0]), ()))
             readings.append(
                 CardReading(
-                    card, conf, rank_conf, outlines[i], read[i], position, zone, tuple(flags)
+                    card, conf, rank_conf, outlines[i], read[i], position, zone, tuple(flags), more
                 )
             )
         readings.sort(key=lambda r: -r.confidence)

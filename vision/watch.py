@@ -519,7 +519,7 @@ class TableWatcher:
         still on a card laid, then left, is a change there. Ordered by that time and,
         within one time, by how sure (the surest last: nearest to a sure reading)."""
         sure = self.recognizer.confident
-        read = {id(d) for r in self.readings if r.confidence >= sure for d in r.indices}
+        read = {id(d) for r in self.readings if r.confidence >= sure for d in r.indices + r.also}
         new = {id(d) for d in fresh}
         was = self._doubts
         now = []
@@ -674,7 +674,9 @@ class TableWatcher:
         self.readings = self.recognizer.cards(self.dets)
         self._doubted(t, fresh, None if full else look.regions)
         new = {id(d) for d in fresh}
-        flagged = [r for r in self.readings if r.flags and any(id(d) in new for d in r.indices)]
+        flagged = [
+            r for r in self.readings if r.flags and any(id(d) in new for d in r.indices + r.also)
+        ]
         sightings = []
         was, self._angles = self._angles, {}
         for r in self.readings:
