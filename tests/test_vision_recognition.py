@@ -1603,6 +1603,37 @@ def test_four_corners_of_one_code_join_only_in_a_pack_of_one_of_each():
     assert len(two) == 2 and all("duplicate" in r.flags for r in two)
 
 
+def test_a_four_index_card_seen_at_one_edge_says_where_it_lies_were_it_on_the_other_side():
+    """A four-index card seen only at its left edge's two corners (the strip a row laid
+    each card over the one before leaves in sight) is read at the surer, as a top
+    left; which side of them it lies on is not known, so the reading says where it
+    lies were that corner its top right: a card's width along its top edge (the live
+    loop takes the side where the card was seen lying: the JD of seed 114's video with
+    such a pack was removed 1.5 s late, looked for a card's width off)."""
+    from vision.decks import find_deck
+    from vision.recognize import _OTHER_CORNER, IndexDetection
+
+    d = 20.0
+    ea, eb = _OTHER_CORNER
+    top = IndexDetection("J", "D", 0.99, 0.99, 200.0, 150.0, 0.0, 1.0, d)
+    below = IndexDetection("J", "D", 0.95, 0.95, 200.0, 150.0 + eb * d, 0.0, -1.0, d)
+    witnesses = _three_corners("2", "C", 600.0, 150.0, d) + _three_corners("3", "D", 600, 400, d)
+    rec = Recognizer(threshold=0.5, deck=find_deck("french-52"))
+    (jd,) = [r for r in rec.cards([top, below, *witnesses]) if r.card == "JD"]
+    assert jd.indices == (top,) and jd.also == (below,) and "duplicate" not in jd.flags
+    assert jd.other_side is not None
+    corners, place, zone = jd.other_side
+    here, there = jd.centre, replace(jd, corners=corners).centre
+    assert there[0] == pytest.approx(here[0] - ea * d, abs=1.0) and there[1] == pytest.approx(
+        here[1]
+    )
+    assert (place, zone) == (None, None)  # (no calibration)
+    # a card read at a corner beside another knows its side
+    beside = IndexDetection("J", "D", 0.9, 0.9, 200.0 + ea * d, 150.0, 0.0, 1.0, d)
+    (known,) = [r for r in rec.cards([top, beside, *witnesses]) if r.card == "JD"]
+    assert known.other_side is None
+
+
 def test_a_third_corner_misread_as_another_card_gives_way():
     """A German jack's B at a four-index card's top right corner read as an 8 (the
     live check's Skat video with such a pack placed a false 8H): where the picture

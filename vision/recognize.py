@@ -355,6 +355,12 @@ class CardReading:
     # the card's other corners read as it and joined to it (a pack printing its index
     # in four corners), as read: with ``indices``, every detection that is this card
     also: tuple[IndexDetection, ...] = field(default=())
+    # where the card lies if its one corner read is on its other side (a four-index
+    # card seen only at one edge's corners: which side of them it lies on is not
+    # known): its corners, its place on the table and its zone
+    other_side: (
+        tuple[tuple[tuple[float, float], ...], tuple[float, float] | None, str | None] | None
+    ) = None
 
     @property
     def rank(self) -> str:
@@ -698,7 +704,10 @@ def _at_other_corner(pair: list[IndexDetection], det: IndexDetection) -> bool:
 
 
 def _four_corners(
-    cards: list[list[IndexDetection]], read_as: dict[int, IndexDetection], loose: bool
+    cards: list[list[IndexDetection]],
+    read_as: dict[int, IndexDetection],
+    loose: bool,
+    sides: dict[int, IndexDetection] | None = None,
 ) -> list[tuple[list[IndexDetection], tuple[IndexDetection, ...]]]:
     """Readings of one card code (``cards``: each its top left and bottom right
     corners as :func:`_same_card` joined them, or one corner) joined where they are
@@ -719,7 +728,8 @@ def _four_corners(
     the same ink, in ``read_as``); else at one corner: the surest, at the top left's
     place where a corner beside it lies there. The card's other detections come
     with it (``also``): one card, not two or three readings of it flagged
-    ``duplicate``."""
+    ``duplicate``. ``sides``: the top left a card read at one corner has were it
+    on the other side of the corners read (:func:`_two_corners`), by that corner."""
     n = len(cards)
     parent = list(range(n))
 
@@ -773,7 +783,9 @@ def _four_corners(
         if pairs:  # a top left and a bottom right read
             best = max(pairs, key=lambda c: c[0].confidence + c[1].confidence)
         else:
-            best = _two_corners(sorted(every, key=lambda d: -d.confidence), read_as)
+            best, other = _two_corners(sorted(every, key=lambda d: -d.confidence), read_as)
+            if other is not None and sides is not None:
+                sides[id(best[0])] = other
         kept = {id(b) for b in best}
         out.append((best, tuple(d for d in every if id(d) not in kept)))
     return out
@@ -781,12 +793,14 @@ def _four_corners(
 
 def _two_corners(
     alone: list[IndexDetection], read_as: dict[int, IndexDetection]
-) -> list[IndexDetection]:
+) -> tuple[list[IndexDetection], IndexDetection | None]:
     """A four-index card read at corners none of which is opposite another as a
     two-index card's are (``alone``, surest first), read as such a card is: at its
     top right and bottom left taken to where its top left and bottom right lie,
     else at its surest corner, at the top left's place where a corner beside it lies
-    there (new readings of the same ink, in ``read_as``)."""
+    there (new readings of the same ink, in ``read_as``). And where the corners say
+    not which side of them the card lies on (one edge's two, one below the other),
+    the top left it has if it lies on the other side (else ``None``)."""
     for p in alone:
         for q in alone:
             kind = None if p is q else _other_corner(p, q)
@@ -798,17 +812,24 @@ def _two_corners(
                     at = replace(m, x=m.x + shift * m.uy, y=m.y - shift * m.ux)
                     read_as[id(at)] = at
                     moved.append(at)
-                return moved
+                return moved, None
     p = alone[0]
+    below = None
     for q in alone[1:]:
         kind = _other_corner(p, q)
         if kind is not None and kind[0] == "beside":
             if (q.x - p.x) * p.uy - (q.y - p.y) * p.ux < 0:  # q to p's left: the top left
                 at = replace(p, x=q.x, y=q.y)
                 read_as[id(at)] = at
-                return [at]
-            break
-    return [p]
+                return [at], None
+            return [p], None
+        if kind is not None and kind[0] == "below" and below is None:
+            below = kind[1]
+    if below is None:
+        return [p], None
+    # the top left a card's width along the top edge, were p its top right
+    shift = -below * _OTHER_CORNER[0] * p.d
+    return [p], replace(p, x=p.x + shift * p.uy, y=p.y - shift * p.ux)
 
 
 def _one_card_two_readings(a: IndexDetection, b: IndexDetection, slant: bool = False) -> bool:
@@ -1496,9 +1517,11 @@ class Recognizer:
             witnesses, paired = self._four_witnesses, self._paired
         four = len(witnesses) >= max(FOUR_WITNESSES, FOUR_SHARE * len(paired))
         also: dict[int, tuple[IndexDetection, ...]] = {}  # by the card's first corner
+        sides: dict[int, IndexDetection] = {}  # ... and its other side's top left
         for card, cards in clusters.items():
             if len(cards) > 1 and one_copy:
-                joined = _four_corners(cards, read_as, loose=four and self.deck is not None)
+                loose = four and self.deck is not None
+                joined = _four_corners(cards, read_as, loose, sides)
                 also.update((id(members[0]), more) for members, more in joined if more)
                 cards = [members for members, _ in joined]
             groups += [(card, members, len(cards)) for members in cards]
@@ -1652,9 +1675,23 @@ class Recognizer:
                 continue  # left out: not placed either
             position, zone = self._place(outlines[i])
             more = tuple(read_as[id(m)] for m in also.get(id(members[0]), ()))
+            side = sides.get(id(members[0]))
+            elsewhere = None
+            if side is not None and len(members) == 1:
+                corners_there = _card_outline(side)
+                elsewhere = (corners_there, *self._place(corners_there))
             readings.append(
                 CardReading(
-                    card, conf, rank_conf, outlines[i], read[i], position, zone, tuple(flags), more
+                    card,
+                    conf,
+                    rank_conf,
+                    outlines[i],
+                    read[i],
+                    position,
+                    zone,
+                    tuple(flags),
+                    more,
+                    elsewhere,
                 )
             )
         readings.sort(key=lambda r: -r.confidence)

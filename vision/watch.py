@@ -26,6 +26,7 @@ import json
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -681,8 +682,17 @@ class TableWatcher:
         was, self._angles = self._angles, {}
         for r in self.readings:
             x, y = r.position_mm if r.position_mm is not None else r.centre
+            zone = r.zone
+            at = self.tracker.where(r.card) if r.other_side is not None else None
+            if r.other_side is not None and at is not None:
+                # a four-index card seen at one edge's corners lies on the side of them
+                # where it was seen lying (CardReading.other_side)
+                corners, place, there = r.other_side
+                ox, oy = place if place is not None else replace(r, corners=corners).centre
+                if math.hypot(ox - at[0], oy - at[1]) < math.hypot(x - at[0], y - at[1]):
+                    x, y, zone = ox, oy, there
             sightings.append(
-                Sighting(r.card, r.confidence, x, y, r.zone, self._angle(r, was), len(r.indices))
+                Sighting(r.card, r.confidence, x, y, zone, self._angle(r, was), len(r.indices))
             )
         sightings += self._unchanged(sightings, settling, to_px, half_card)
         if cal is not None:
