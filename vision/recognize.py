@@ -1521,9 +1521,9 @@ class Recognizer:
         for card, cards in clusters.items():
             if len(cards) > 1 and one_copy:
                 loose = four and self.deck is not None
-                joined = _four_corners(cards, read_as, loose, sides)
-                also.update((id(members[0]), more) for members, more in joined if more)
-                cards = [members for members, _ in joined]
+                read_so = _four_corners(cards, read_as, loose, sides)
+                also.update((id(members[0]), more) for members, more in read_so if more)
+                cards = [members for members, _ in read_so]
             groups += [(card, members, len(cards)) for members in cards]
         # a court whose corners are read as a number (a URW Q as a 9 at both, or a 9 at
         # one and the Q at the other, each unsure), whose face plainly shows a court's
@@ -1538,6 +1538,7 @@ class Recognizer:
                 if court is not None:
                     for m, cm in zip(members, court, strict=True):
                         read_as[id(cm)] = read_as[id(m)]
+                    also[id(court[0])] = also.get(id(members[0]), ())  # (its other corners)
                     groups[i] = (court[0].card, court, copies)
                     by_face.add(i)
         slant = bool(self.squeezes)  # a single picture (read_any_scale)
@@ -1554,6 +1555,7 @@ class Recognizer:
                 if court is not None:
                     for m, cm in zip((a, b), court, strict=True):
                         read_as[id(cm)] = read_as[id(m)]
+                    also[id(court[0])] = also.get(id(a), ()) + also.get(id(b), ())
                     groups[i] = (court[0].card, court, groups[i][2])
                     by_face.add(i)
                     joined.add(j)
@@ -1570,6 +1572,7 @@ class Recognizer:
             if counted is not None:
                 for m, c in zip(members, counted, strict=True):
                     read_as[id(c)] = read_as[id(m)]
+                also[id(counted[0])] = also.get(id(members[0]), ())
                 groups[i] = (counted[0].card, counted, copies)
                 by_pips.add(i)
         if by_pips or by_face:  # how many cards each card is read as, afresh
