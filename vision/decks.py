@@ -17,9 +17,9 @@ orange strokes of its diamonds, too pale for the red ink test and too light for
 the dark one, are found (``Picture(warm_ink=True)``, docs/vision.md).
 
 A profile also says how many of each card the pack holds (``copies``: pinochle's
-two). In a pack of one of each, two readings of one card code are corners of one
-card wherever they lie so, as a pack printing its index in all four corners shows
-them (docs/vision.md "A pack printed with four indices").
+two). In a pack of one of each that is seen to print its index in all four corners,
+two readings of one card code are corners of one card wherever they lie as such a
+card shows them (docs/vision.md "A pack printed with four indices").
 
 >>> find_deck("skat-32").ranks
 ('7', '8', '9', '10', 'J', 'Q', 'K', 'A')
@@ -47,8 +47,8 @@ class Deck:
     # orange diamonds), not red and black alone
     four_colour: bool = False
     # how many of each card the pack holds (pinochle's two): where it is one, two
-    # readings of one card code are corners of one card wherever they lie so
-    # (vision.recognize._four_corners: a pack with its index in four corners)
+    # readings of one card code may be corners of one card printed with four indices
+    # (vision.recognize._four_corners); where it is two they stay two cards
     copies: int = 1
 
 
