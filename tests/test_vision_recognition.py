@@ -1628,6 +1628,16 @@ def test_a_four_index_card_seen_at_one_edge_says_where_it_lies_were_it_on_the_ot
         here[1]
     )
     assert (place, zone) == (None, None)  # (no calibration)
+    # the live loop takes the side where the tracker has it lying, else the surer's
+    from vision.watch import where_it_lies
+
+    assert where_it_lies(jd, None) == (*here, None)
+    assert where_it_lies(jd, (here[0] - ea * d + 5, here[1])) == (*there, None)
+    assert where_it_lies(jd, (here[0] + 5, here[1] - 3)) == (*here, None)
+    placed = replace(jd, position_mm=(60.0, 40.0), zone="show.0")
+    placed = replace(placed, other_side=(corners, (12.0, 40.0), "show.1"))
+    assert where_it_lies(placed, (15.0, 41.0)) == (12.0, 40.0, "show.1")
+    assert where_it_lies(placed, (58.0, 41.0)) == (60.0, 40.0, "show.0")
     # a card read at a corner beside another knows its side
     beside = IndexDetection("J", "D", 0.9, 0.9, 200.0 + ea * d, 150.0, 0.0, 1.0, d)
     (known,) = [r for r in rec.cards([top, beside, *witnesses]) if r.card == "JD"]

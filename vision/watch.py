@@ -681,16 +681,8 @@ class TableWatcher:
         sightings = []
         was, self._angles = self._angles, {}
         for r in self.readings:
-            x, y = r.position_mm if r.position_mm is not None else r.centre
-            zone = r.zone
             at = self.tracker.where(r.card) if r.other_side is not None else None
-            if r.other_side is not None and at is not None:
-                # a four-index card seen at one edge's corners lies on the side of them
-                # where it was seen lying (CardReading.other_side)
-                corners, place, there = r.other_side
-                ox, oy = place if place is not None else replace(r, corners=corners).centre
-                if math.hypot(ox - at[0], oy - at[1]) < math.hypot(x - at[0], y - at[1]):
-                    x, y, zone = ox, oy, there
+            x, y, zone = where_it_lies(r, at)
             sightings.append(
                 Sighting(r.card, r.confidence, x, y, zone, self._angle(r, was), len(r.indices))
             )
@@ -708,6 +700,24 @@ class TableWatcher:
             "regions": 0.0 if full else float(len(rois)),
         }
         return observations, flagged
+
+
+def where_it_lies(
+    r: CardReading, seen: tuple[float, float] | None
+) -> tuple[float, float, str | None]:
+    """Where the card read as ``r`` lies (millimetres, or the frame's pixels without a
+    calibration) and its zone. A four-index card seen at one edge's two corners
+    alone may lie on either side of them (:attr:`CardReading.other_side`): on the
+    side nearer ``seen``, where the tracker has it lying; on the surer corner's side
+    where it has not been seen lying."""
+    x, y = r.position_mm if r.position_mm is not None else r.centre
+    if r.other_side is None or seen is None:
+        return x, y, r.zone
+    corners, place, zone = r.other_side
+    ox, oy = place if place is not None else replace(r, corners=corners).centre
+    if math.hypot(ox - seen[0], oy - seen[1]) < math.hypot(x - seen[0], y - seen[1]):
+        return ox, oy, zone
+    return x, y, r.zone
 
 
 def watch(
