@@ -128,13 +128,7 @@ class SeqWindow:
             if id is None:
                 return self._accept(sender, seq)
             ids, order = self._ids.setdefault(sender, (set(), deque()))
-            if id in ids:
-                return False
-            ids.add(id)
-            order.append(id)
-            while len(order) > self.window:
-                ids.discard(order.popleft())
-            return True
+            return _first_in(ids, order, id, self.window)
 
     def _accept(self, sender: str, seq: int) -> bool:
         """:meth:`accept` by (sender, seq), the lock held."""
@@ -145,14 +139,7 @@ class SeqWindow:
             if ahead is None or not 0 < seq - ahead <= self.window:
                 # alone far ahead (corrupt, forged, or the first after a gap this
                 # receiver missed): delivered once, the count left where it is
-                recent, order = self._recent[sender], self._order[sender]
-                if seq in recent:
-                    return False
-                recent.add(seq)
-                order.append(seq)
-                while len(order) > self.window:
-                    recent.discard(order.popleft())
-                return True
+                return _first_in(self._recent[sender], self._order[sender], seq, self.window)
             log.info("%s jumped from seq %d to %d: history forgotten", sender, highest, seq)
             highest = None
         if highest is not None and seq <= highest - self.window:
@@ -176,6 +163,18 @@ class SeqWindow:
         while len(order) > self.window or (order and order[0] <= highest - self.window):
             recent.discard(order.popleft())
         return True
+
+
+def _first_in(seen: set[Any], order: deque[Any], key: Any, window: int) -> bool:
+    """True (and ``key`` remembered) if ``key`` is not among the last ``window`` keys
+    remembered in ``seen`` (``order``: the same, oldest first); False if it is."""
+    if key in seen:
+        return False
+    seen.add(key)
+    order.append(key)
+    while len(order) > window:
+        seen.discard(order.popleft())
+    return True
 
 
 def _sender_of(payload: bytes) -> str | None:
