@@ -23,6 +23,15 @@ player lean in as they reach, their head and shoulders shading the table beside 
 ``--cloth`` lays the cards on a blue or red felt, a wooden table with its grain or a pale
 laminate; ``--sleeve`` dresses the arms in a white shirt's sleeves or a checked one's.
 
+``--askew K`` scales how far each card lies from its slot and how far it is turned (3
+mm and 4 degrees at most at 1; 3 lays them as a hurried player does, 12 degrees askew).
+
+``--back ornate`` or ``advert`` prints the pack's back as many real backs are, ink on white
+paper (an ornament; a club's name and year in letters of an index's size and the four
+suits); ``--face-down`` lays what a cribbage table shows face down: the pack under the
+starter, the discards in the crib zone until the dealer lays the crib out. None of it
+is an observation.
+
 ``--rest S`` has every hand rest still for S seconds where it laid or took its cards, its
 arm over whatever lies between there and its seat, before it goes out.
 
@@ -40,7 +49,8 @@ over the table's east and west edges.
 
     .venv/bin/python bench/live.py [--seeds 7 8] [--fps 10] [--fonts unseen] [--keep DIR]
         [--photos ../shared/data/cards/bidly/single] [--game skat] [--frame 3840x2160]
-        [--lean] [--cloth wood] [--sleeve check] [--rest 1.5] [--players 4]
+        [--lean] [--cloth wood] [--sleeve check] [--rest 1.5] [--players 4] [--askew 3]
+        [--back advert] [--face-down]
 """
 
 from __future__ import annotations
@@ -64,7 +74,7 @@ cv2.setNumThreads(1)
 from controller.scenarios import cribbage_deal, judge, skat_deal  # noqa: E402
 from vision.decks import find_deck  # noqa: E402
 from vision.layout import LAYOUT_DIR  # noqa: E402
-from vision.tablevideo import CLOTHS, SLEEVES, render_video, rested  # noqa: E402
+from vision.tablevideo import BACKS, CLOTHS, SLEEVES, render_video, rested  # noqa: E402
 from vision.watch import watch  # noqa: E402
 
 PX_PER_MM = 2.36
@@ -93,11 +103,21 @@ def run(
     rest: float = 0.0,
     players: int = 2,
     indices: int = 2,
+    askew: float = 1.0,
+    back: str = "lattice",
+    face_down: bool = False,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
-        scenario = skat_deal(seed, revoke=False)
+        scenario = skat_deal(seed, revoke=False, askew=askew)
     else:
-        scenario = cribbage_deal(seed, dealer=seed % players, overlap=overlap, players=players)
+        scenario = cribbage_deal(
+            seed,
+            dealer=seed % players,
+            overlap=overlap,
+            players=players,
+            askew=askew,
+            backs=face_down,
+        )
     actions = rested(scenario.actions, rest) if rest else scenario.actions
     faces = f"photos-{photos.resolve().name}" if photos else fonts
     framed = f"-{frame[0]}x{frame[1]}" if frame else ""
@@ -106,6 +126,9 @@ def run(
     framed += f"-{sleeve}" if sleeve != "bare" else ""
     framed += f"-rest{rest:g}" if rest else ""
     framed += f"-{indices}index" if indices != 2 else ""
+    framed += f"-askew{askew:g}" if askew != 1 else ""
+    framed += f"-{back}" if back != "lattice" else ""
+    framed += "-facedown" if face_down else ""
     game_of = f"{game}{players}" if game == "cribbage" and players != 2 else game
     video = folder / f"{game_of}-{seed}-{deck}-{faces}-{fps:g}-{overlap:g}{framed}.mp4"
     kept = video.with_suffix(".json")
@@ -135,6 +158,7 @@ def run(
             lean=lean,
             cloth=cloth,
             sleeve=sleeve,
+            back=back,
         )
         size, frames = list(info.size), info.frames
         facts = {"cleared": cleared, "size": size, "frames": frames, "render": RENDER}
@@ -152,6 +176,8 @@ def run(
     watched = time.perf_counter() - started
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     observed = [o for o in lines if "kind" in o]
+    # the times of the face-up cards' actions: what lies face down is no observation
+    cleared = [c for c, a in zip(cleared, actions, strict=True) if a.face_up]
     verdict = judge(scenario.truth["expected"], observed, cleared)
     verdict["video"] = f"{size[0]}x{size[1]}, {frames} frames at {fps:g} fps"
     verdict["seconds"] = {"render": round(rendered, 1), "watch": round(watched, 1)}
@@ -246,12 +272,34 @@ def main() -> int:
         help="the corners the rendered pack prints its index in: two opposite ones, or all "
         "four (many European packs, Skat's among them)",
     )
+    ap.add_argument(
+        "--askew",
+        type=float,
+        default=1.0,
+        help="scale each card's offset from its slot and its turn (at 1: 3 mm and 4 "
+        "degrees at most; 3: a hurried player's 9 mm and 12 degrees)",
+    )
+    ap.add_argument(
+        "--back",
+        choices=BACKS,
+        default="lattice",
+        help="the pack's back, that its face-down cards show: a dark lattice, a fine "
+        "ornament printed on white paper, a club's name and year and the four suits",
+    )
+    ap.add_argument(
+        "--face-down",
+        action="store_true",
+        help="cribbage: the pack lies at the starter's spot under the starter, the "
+        "discards face down in the crib zone until the dealer lays the crib out",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
         ap.error("--photos draws the faces photographed: --deck does not apply")
     if args.photos and args.indices != 2:
         ap.error("--photos draws the faces photographed: --indices does not apply")
+    if args.face_down and args.game != "cribbage":
+        ap.error("--face-down is cribbage's: a Skat deal's tricks are gathered face down")
     if args.players != 2 and args.game != "cribbage":
         ap.error("--players is cribbage's: a Skat deal is for three at skat-3.toml")
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,6 +325,9 @@ def main() -> int:
                     args.rest,
                     args.players,
                     args.indices,
+                    args.askew,
+                    args.back,
+                    args.face_down,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

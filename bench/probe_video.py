@@ -5,6 +5,7 @@ a real camera and its recorder would pass it on, to be watched again.
     .venv/bin/python bench/probe_video.py noise KEEP/VIDEO.mp4 OUTDIR [--sigma 6]
     .venv/bin/python bench/probe_video.py shake KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/probe_video.py knock KEEP/VIDEO.mp4 OUTDIR
+    .venv/bin/python bench/probe_video.py tilt KEEP/VIDEO.mp4 OUTDIR [--degrees 15]
     .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
 
 Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
@@ -24,6 +25,12 @@ deal's; the times of each card lying still are the kept run's).
 * ``knock``: the table knocked every 7 s from 3.5 s on: the picture sways along a
   slant, 4 px at first, at 4 Hz, dying away over 1.5 s (the thirtieth session's probe,
   docs/vision.md "A shaken camera's frames are taken back onto the table").
+* ``tilt``: the camera mounted leaning, not straight down: every frame as a camera
+  turned ``--degrees`` (15) about its horizontal axis sees it (the homography
+  K R K⁻¹ of a camera turned about its centre, a lens of 55° across the frame), in a
+  frame grown to hold the whole picture (a wider camera's frame: nothing shrunk).
+  The table is a trapezoid, the side nearer the camera seen larger (at 15°, the top
+  edge's middle 1.20 times, the bottom's 0.91: the thirty-second session's probe).
 
 Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
 """
@@ -96,13 +103,49 @@ def _knock(frames, fps: float):  # type: ignore[no-untyped-def]
         yield frame
 
 
+def tilted(
+    size: tuple[int, int], degrees: float
+) -> tuple[np.ndarray, tuple[int, int], tuple[float, float, float]]:
+    """The homography of a frame of ``size`` seen by a camera turned ``degrees`` about
+    its horizontal axis (a lens of 55° across the frame), moved so that the whole
+    picture lies in a frame grown to hold it (the camera's wider frame: nothing is
+    shrunk); that frame's size; and the scale it gives the far edge's middle, the
+    middle and the near edge's middle (along the rows, against the frame as it was)."""
+    w, h = size
+    f = 0.5 * w / math.tan(math.radians(55.0) / 2)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    a = math.radians(degrees)
+    turn = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
+    hom = k @ turn @ np.linalg.inv(k)
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(corners, hom).reshape(-1, 2)
+    lo, hi = np.floor(seen.min(axis=0)), np.ceil(seen.max(axis=0))
+    hom = np.array([[1, 0, -lo[0]], [0, 1, -lo[1]], [0, 0, 1]]) @ hom
+    grown = (int(hi[0] - lo[0]) // 2 * 2, int(hi[1] - lo[1]) // 2 * 2)
+
+    def scale_at(x: float, y: float) -> float:  # a short step along the rows, as seen
+        p = cv2.perspectiveTransform(np.float32([[[x - 1, y]], [[x + 1, y]]]), hom)
+        return float(np.linalg.norm(p[1, 0] - p[0, 0]) / 2)
+
+    return hom, grown, (scale_at(w / 2, 0.0), scale_at(w / 2, h / 2), scale_at(w / 2, float(h)))
+
+
+def _tilt(frames, size: tuple[int, int], degrees: float):  # type: ignore[no-untyped-def]
+    hom, grown, _ = tilted(size, degrees)
+    for frame in frames:
+        yield cv2.warpPerspective(
+            frame, hom, grown, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock"])
+    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock", "tilt"])
     ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
     ap.add_argument("out", type=Path, help="the folder to write the probe to")
     ap.add_argument("--sigma", type=float, default=6.0, help="noise: levels a pixel")
     ap.add_argument("--damping", type=float, default=0.3, help="wander: the exposure's")
+    ap.add_argument("--degrees", type=float, default=15.0, help="tilt: the camera's lean")
     args = ap.parse_args()
     kept = args.video.with_suffix(".json")
     if not args.video.is_file() or not kept.is_file():
@@ -130,6 +173,14 @@ def main() -> int:
         passed = _noise(frames(), args.sigma)
     elif args.probe == "knock":
         passed = _knock(frames(), fps)
+    elif args.probe == "tilt":
+        passed = _tilt(frames(), size, args.degrees)
+        _, size, (top, middle, bottom) = tilted(size, args.degrees)
+        print(
+            f"tilted {args.degrees:g} degrees: the top edge seen at {top:.2f} of its size, "
+            f"the middle at {middle:.2f}, the bottom edge at {bottom:.2f}, in a "
+            f"{size[0]}x{size[1]} frame"
+        )
     else:
         passed = _shake(frames(), fps)
     # the .json last: bench/live.py watches only a video whose .json is there

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.cribbage.autoplay import play_game
+from rules.cribbage.events import Deal, Discard, SetDealer, Show, Starter
 from rules.cribbage.events import Play as CribbagePlay
-from rules.cribbage.events import SetDealer, Show, Starter
 from rules.cribbage.game import CribbageGame
 from rules.cribbage.variants import CribbageRules
 from rules.skat.autoplay import random_deal
@@ -87,11 +87,56 @@ class Scenario:
         }
 
 
-def _jitter(rng: random.Random, mm: float = 3.0, deg: float = 4.0) -> tuple[float, float, float]:
-    return rng.uniform(-mm, mm), rng.uniform(-mm, mm), rng.uniform(-deg, deg)
+def _jitter(
+    rng: random.Random, mm: float = 3.0, deg: float = 4.0, askew: float = 1.0
+) -> tuple[float, float, float]:
+    """A card's offset from its slot (mm, mm) and its turn (degrees); ``askew`` scales
+    all three (the same draws, so a deal at 1 is the deal it always was)."""
+    return (
+        askew * rng.uniform(-mm, mm),
+        askew * rng.uniform(-mm, mm),
+        askew * rng.uniform(-deg, deg),
+    )
 
 
 # -- cribbage ----------------------------------------------------------------------------
+
+PACK = "pack"  # the face-down pack's name in a script (no card's code)
+
+
+def _face_down(
+    events: Sequence[Any],
+    dealer: int,
+    pack_at: tuple[float, float],
+    crib_at: tuple[float, float],
+    off: tuple[float, float],
+    seed: int,
+    askew: float,
+) -> tuple[list[list[Action]], list[Action]]:
+    """What a cribbage table shows face down (``backs``): the pack the dealer lays at
+    the starter's spot, then each player's discards laid face down on the crib's
+    spot (seed 000 THE DEAL; three-hand, the dealer's card from the pack too); the
+    steps, and the crib's cards as the dealer picks them up again to show them
+    (carried towards ``off``, past the table's edge at his side)."""
+    rng = random.Random(seed * 1000 + 3)  # draws of their own: the rest of the deal stays
+    steps = [[Action(0, "place", PACK, *pack_at, askew * rng.uniform(-3, 3), dealer, False)]]
+    crib: list[str] = []
+    for e in events:
+        cards: list[tuple[str, int]] = []
+        if isinstance(e, Deal) and e.crib_card is not None:
+            cards = [(str(e.crib_card), dealer)]
+        elif isinstance(e, Discard):
+            cards = [(str(c), e.seat) for c in e.crib_cards]
+        if not cards:
+            continue
+        step = []
+        for card, seat in cards:
+            dx, dy, da = _jitter(rng, 6.0, 10.0, askew)
+            step.append(Action(0, "place", card, crib_at[0] + dx, crib_at[1] + dy, da, seat, False))
+        steps.append(step)
+        crib += [card for card, _ in cards]
+    up = [Action(0, "remove", c, *off, 0.0, dealer, False) for c in crib]
+    return steps, up
 
 
 def _deal_to_the_crib(game: CribbageGame, seed: int, dealer: int) -> tuple[CribbageGame, list[Any]]:
@@ -134,7 +179,13 @@ def _cribbage_truth(
 
 
 def cribbage_deal(
-    seed: int = 7, dealer: int = 0, *, overlap: float = 0.0, players: int = 2
+    seed: int = 7,
+    dealer: int = 0,
+    *,
+    overlap: float = 0.0,
+    players: int = 2,
+    askew: float = 1.0,
+    backs: bool = False,
 ) -> Scenario:
     """One whole two-player six-card deal at ``cribbage-2.toml`` (with ``players`` 3
     or 4, a five-card deal at ``cribbage-3.toml`` or ``cribbage-4.toml``:
@@ -148,9 +199,21 @@ def cribbage_deal(
 
     With ``overlap`` (mm) the rows are laid as players lay them: each card over the
     one before, that far to its right (give or take 3 mm), so that only a strip of
-    each card shows: 23 leaves one corner index whole, 14 cuts into it."""
+    each card shows: 23 leaves one corner index whole, 14 cuts into it.
+
+    ``askew`` scales how far each card lies from its slot and how far it is turned
+    (3 mm and 4 degrees at most at 1; the crib's 2 mm and 3 degrees): 3 lays the
+    cards as a hurried player does, up to 12 degrees askew.
+
+    With ``backs`` the table shows what a real one does face down: the dealer lays
+    the pack at the starter's spot and turns the starter onto it, each player lays
+    his discards face down in the crib zone, the dealer picks them up to lay the
+    crib out face up, and takes the pack with the crib at the end. None of it is an
+    observation (a card back is no card)."""
+    if askew < 0 or not math.isfinite(askew):
+        raise ValueError(f"askew {askew!r}: expected a finite scale >= 0")
     if players != 2:
-        return _round_the_table(seed, dealer, overlap, players)
+        return _round_the_table(seed, dealer, overlap, players, askew, backs)
     name = "cribbage-2.toml"
     game, events = _deal_to_the_crib(CribbageGame(), seed, dealer)
     other = 1 - dealer
@@ -165,13 +228,21 @@ def cribbage_deal(
     where: dict[str, tuple[int, int]] = {}  # card -> (seat, slot)
     plays: list[dict[str, Any]] = []
     starter = next(e.card for e in events if isinstance(e, Starter))
-    steps.append([Action(0, "place", str(starter), 450.0, 450.0, jit.uniform(-5, 5), dealer)])
+    off = {0: -150.0, 1: 1050.0}
+    if backs:  # the pack at the starter's spot, the discards face down in the crib zone
+        down, crib_up = _face_down(
+            events, dealer, (450.0, 450.0), (615.0, 450.0), (450.0, off[dealer]), seed, askew
+        )
+        steps += down
+    steps.append(
+        [Action(0, "place", str(starter), 450.0, 450.0, askew * jit.uniform(-5, 5), dealer)]
+    )
     expected: list[dict[str, Any]] = [{"kind": "placed", "card": str(starter), "zone": "starter"}]
     laid = {0: 0, 1: 0}
     for e in events:
         if isinstance(e, CribbagePlay):
             card, seat = str(e.card), e.seat
-            dx, dy, da = _jitter(jit)
+            dx, dy, da = _jitter(jit, askew=askew)
             x, y = slots[laid[seat]] + dx, row_y[seat] + dy
             where[card] = (seat, laid[seat])
             laid[seat] += 1
@@ -185,28 +256,32 @@ def cribbage_deal(
         seat = show.seat
         for card in (str(c) for c in show.shown):
             _, slot = where[card]
-            dx, dy, da = _jitter(jit)
+            dx, dy, da = _jitter(jit, askew=askew)
             x, y = slots[slot] + dx, show_y[seat] + dy
             steps.append([Action(0, "move", card, x, y, upright[seat] + da, seat)])
             expected.append(
                 {"kind": "moved", "card": card, "zone": f"show.{seat}", "from_zone": f"play.{seat}"}
             )
     crib = next(e for e in shows if e.crib)
+    if backs:  # the dealer picks the face-down crib up to lay it out face up
+        steps.append(crib_up)
     # two rows of two in the crib zone, the north row first: every top index stays open
     spots = ((575.0, 486.0), (655.0, 486.0), (575.0, 412.0), (655.0, 412.0))
     for card, (x, y) in zip((str(c) for c in crib.shown), spots, strict=True):
-        dx, dy, da = _jitter(jit, 2.0, 3.0)
+        dx, dy, da = _jitter(jit, 2.0, 3.0, askew)
         steps.append([Action(0, "place", card, x + dx, y + dy, da, dealer)])
         expected.append({"kind": "placed", "card": card, "zone": "crib"})
     # clearing the table: each player takes his hand, the dealer the crib and the starter
-    off = {0: -150.0, 1: 1050.0}
+    # (and the pack under it)
     for seat in (other, dealer):
         cards = [str(c) for s in shows if s.seat == seat and not s.crib for c in s.shown]
         steps.append([Action(0, "remove", c, 450.0, off[seat], 0.0, seat) for c in cards])
     crib_cards = [str(c) for c in crib.shown] + [str(starter)]
     steps.append([Action(0, "remove", c, 450.0, off[dealer], 0.0, dealer) for c in crib_cards])
+    if backs:
+        steps[-1].append(Action(0, "remove", PACK, 450.0, off[dealer], 0.0, dealer, False))
     for step in steps[-3:]:
-        expected += [{"kind": "removed", "card": a.card} for a in step]
+        expected += [{"kind": "removed", "card": a.card} for a in step if a.face_up]
     truth = _cribbage_truth(game, seed, dealer, plays, shows, expected)
     return Scenario(name, tuple(pace(steps, start_s=1.5, still_s=STILL_S)), truth)
 
@@ -222,7 +297,9 @@ _SEATS = {
 }
 
 
-def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Scenario:
+def _round_the_table(
+    seed: int, dealer: int, overlap: float, players: int, askew: float = 1.0, backs: bool = False
+) -> Scenario:
     """One whole five-card deal for three or four players (four play as two
     partnerships) at ``cribbage-3.toml`` or ``cribbage-4.toml``: the table's side
     seats lay their rows along the table's sides, each card the right way up for its
@@ -266,13 +343,23 @@ def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Sc
     plays: list[dict[str, Any]] = []
     starter = next(e.card for e in events if isinstance(e, Starter))
     sx, sy = layout.zone("starter").centre
-    steps.append([Action(0, "place", str(starter), sx, sy, jit.uniform(-5, 5), dealer)])
+
+    def off_at(seat: int) -> tuple[float, float]:  # past the table's edge at his side
+        (fx, fy), _, _ = _SEATS[seat]
+        return (500.0 - fx * 650.0, 500.0 - fy * 650.0)
+
+    if backs:  # the pack at the starter's spot, the discards face down in the crib zone
+        down, crib_up = _face_down(
+            events, dealer, (sx, sy), layout.zone("crib").centre, off_at(dealer), seed, askew
+        )
+        steps += down
+    steps.append([Action(0, "place", str(starter), sx, sy, askew * jit.uniform(-5, 5), dealer)])
     expected: list[dict[str, Any]] = [{"kind": "placed", "card": str(starter), "zone": "starter"}]
     laid = dict.fromkeys(range(players), 0)
     for e in events:
         if isinstance(e, CribbagePlay):
             card, seat = str(e.card), e.seat
-            dx, dy, da = _jitter(jit)
+            dx, dy, da = _jitter(jit, askew=askew)
             x, y = along(f"play.{seat}", seat, laid[seat])
             slot_of[card] = laid[seat]
             laid[seat] += 1
@@ -285,7 +372,7 @@ def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Sc
             continue
         seat = show.seat
         for card in (str(c) for c in show.shown):
-            dx, dy, da = _jitter(jit)
+            dx, dy, da = _jitter(jit, askew=askew)
             x, y = along(f"show.{seat}", seat, slot_of[card])
             # (the show row's slot across from the play row's, where the play row is)
             px, py = along(f"play.{seat}", seat, slot_of[card])
@@ -295,25 +382,27 @@ def _round_the_table(seed: int, dealer: int, overlap: float, players: int) -> Sc
                 {"kind": "moved", "card": card, "zone": f"show.{seat}", "from_zone": f"play.{seat}"}
             )
     crib = next(e for e in shows if e.crib)
+    if backs:  # the dealer picks the face-down crib up to lay it out face up
+        steps.append(crib_up)
     x0, _, x1, y1 = zones["crib"]
     if x1 - x0 >= 140.0:  # two rows of two, as at the two-player table
         spots = [(x0 + 35.0 + 80.0 * (k % 2), y1 - 44.0 - 74.0 * (k // 2)) for k in range(4)]
     else:  # a column (the north card's top at the zone's edge)
         spots = [((x0 + x1) / 2, y1 - 44.0 - 45.0 * k) for k in range(4)]
     for card, (x, y) in zip((str(c) for c in crib.shown), spots, strict=True):
-        dx, dy, da = _jitter(jit, 2.0, 3.0)
+        dx, dy, da = _jitter(jit, 2.0, 3.0, askew)
         steps.append([Action(0, "place", card, x + dx, y + dy, da, dealer)])
         expected.append({"kind": "placed", "card": card, "zone": "crib"})
     order = [(dealer + k) % players for k in range(1, players + 1)]  # the dealer last
     for seat in order:
-        (fx, fy), _, _ = _SEATS[seat]
-        off = (500.0 - fx * 650.0, 500.0 - fy * 650.0)  # past the table's edge at his side
         cards = [str(c) for s in shows if s.seat == seat and not s.crib for c in s.shown]
         if seat == dealer:
             cards += [str(c) for c in crib.shown] + [str(starter)]
-        steps.append([Action(0, "remove", c, *off, 0.0, seat) for c in cards])
+        steps.append([Action(0, "remove", c, *off_at(seat), 0.0, seat) for c in cards])
+        if seat == dealer and backs:  # and the pack under the starter
+            steps[-1].append(Action(0, "remove", PACK, *off_at(seat), 0.0, seat, False))
     for step in steps[-players:]:
-        expected += [{"kind": "removed", "card": a.card} for a in step]
+        expected += [{"kind": "removed", "card": a.card} for a in step if a.face_up]
     truth = _cribbage_truth(game, seed, dealer, plays, shows, expected)
     return Scenario(name, tuple(pace(steps, start_s=1.5, still_s=STILL_S)), truth)
 
@@ -333,11 +422,15 @@ def _revoking_deal(seed: int, revoke: bool) -> tuple[Any, int | None]:
     raise ValueError(f"seed {seed} gives no revoke in a middle trick")
 
 
-def skat_deal(seed: int = 11, revoke: bool = True) -> Scenario:
+def skat_deal(seed: int = 11, revoke: bool = True, *, askew: float = 1.0) -> Scenario:
     """A deal of Skat at ``skat-3.toml`` (seat 2 deals, seat 0 is Vorhand), every card
     laid in its seat's ``trick.N`` zone in play order; after the third card a short
     pause and the winner gathers the trick face down to his ``tricks.N`` pile.
-    With ``revoke`` one player revokes in a middle trick (the engine flags it)."""
+    With ``revoke`` one player revokes in a middle trick (the engine flags it).
+    ``askew`` scales each card's offset from its spot and its turn (4 mm and 6
+    degrees at most at 1)."""
+    if askew < 0 or not math.isfinite(askew):
+        raise ValueError(f"askew {askew!r}: expected a finite scale >= 0")
     name = "skat-3.toml"
     deal, k = _revoking_deal(seed, revoke)
     game = SkatGame()
@@ -360,7 +453,7 @@ def skat_deal(seed: int = 11, revoke: bool = True) -> Scenario:
         trick = plays[n : n + 3]
         for p in trick:
             x, y, a = spot[p.seat]
-            dx, dy, da = _jitter(jit, 4.0, 6.0)
+            dx, dy, da = _jitter(jit, 4.0, 6.0, askew)
             steps.append([Action(0, "place", str(p.card), x + dx, y + dy, a + da, p.seat)])
             expected.append({"kind": "placed", "card": str(p.card), "zone": f"trick.{p.seat}"})
         winner = trick[contract.winner([p.card for p in trick])].seat

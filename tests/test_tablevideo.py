@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from controller.scenarios import VIDEOS, Scenario, cribbage_deal, judge, skat_deal
-from vision.faces import photo_faces
+from vision.faces import BACKS, photo_faces, render_back
 from vision.layout import LAYOUT_DIR, load_layout
 from vision.sources import VideoFileSource
 from vision.tablevideo import Action, _Table, pace, render_video, rested
@@ -188,6 +188,85 @@ def test_a_deal_for_three_or_four_lays_every_card_in_its_zone_the_right_way_up(p
         assert sorted(removed) == sorted(e["card"] for e in expected if e["kind"] == "placed")
     with pytest.raises(ValueError, match="players 5"):
         cribbage_deal(1, players=5)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_hurried_deal_lays_the_same_cards_further_askew_in_the_same_zones(players) -> None:
+    """``askew`` (``bench/live.py --askew``) scales each card's offset and turn from
+    the same draws: at 1 the deal is the one it always was; at 3 the cards lie up
+    to three times as far turned (the crib's 3 degrees, a row's 4, the starter's 5),
+    every one still in its zone; a scale below 0 is refused."""
+    for seed in range(6):
+        plain = cribbage_deal(seed, dealer=seed % players, overlap=23.0, players=players)
+        same = cribbage_deal(seed, dealer=seed % players, overlap=23.0, players=players, askew=1)
+        hurried = cribbage_deal(seed, dealer=seed % players, overlap=23.0, players=players, askew=3)
+        assert plain.actions == same.actions and plain.truth == hurried.truth
+        layout = hurried.load_layout()
+        turns = []
+        for a, b in zip(plain.actions, hurried.actions, strict=True):
+            assert (a.t, a.kind, a.card, a.seat) == (b.t, b.kind, b.card, b.seat)
+            if a.kind == "remove":
+                assert (a.x_mm, a.y_mm, a.angle_deg) == (b.x_mm, b.y_mm, b.angle_deg)
+                continue
+            zone = layout.zone_at(b.x_mm, b.y_mm)
+            assert zone is not None and zone.name == layout.zone_at(a.x_mm, a.y_mm).name
+            turns.append(abs((b.angle_deg - a.angle_deg + 180) % 360 - 180))
+        assert 4 < max(turns) <= (3 - 1) * 5 + 1e-9  # twice a draw more: 5 degrees at most
+    skat = skat_deal(3, revoke=False, askew=3)
+    assert skat.truth == skat_deal(3, revoke=False).truth
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="askew"):
+            cribbage_deal(1, askew=bad)
+        with pytest.raises(ValueError, match="askew"):
+            skat_deal(1, askew=bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_deal_with_its_face_down_cards_lays_the_pack_and_the_crib_face_down(players) -> None:
+    """``backs`` (``bench/live.py --face-down``): the pack lies at the starter's spot
+    before the starter is turned onto it, each player's discards lie face down in the
+    crib zone (seed 000 THE DEAL: two each for two, one each for three and four, and
+    three-hand's card from the pack), the dealer picks them up before he lays the
+    crib out face up, and takes the pack with the crib; the truth is the deal's, and
+    every face-up action is the one it was, in its order."""
+    for seed in range(4):
+        dealer = seed % players
+        plain = cribbage_deal(seed, dealer=dealer, overlap=23.0, players=players)
+        s = cribbage_deal(seed, dealer=dealer, overlap=23.0, players=players, backs=True)
+        assert s.truth == plain.truth
+        layout = s.load_layout()
+        up = [(a.kind, a.card, a.x_mm, a.y_mm) for a in s.actions if a.face_up]
+        assert up == [(a.kind, a.card, a.x_mm, a.y_mm) for a in plain.actions]
+        down = [a for a in s.actions if not a.face_up]
+        crib = [c for sh in s.truth["shows"] if sh["crib"] for c in sh["cards"]]
+        laid = [a for a in down if a.kind == "place" and a.card != "pack"]
+        assert sorted(a.card for a in laid) == sorted(crib)
+        assert all(layout.zone_at(a.x_mm, a.y_mm).name == "crib" for a in laid)
+        starter = next(a for a in s.actions if a.card == s.truth["starter"])
+        pack = [a for a in down if a.card == "pack"]
+        assert [a.kind for a in pack] == ["place", "remove"]
+        assert pack[0].t < starter.t and (pack[0].x_mm, pack[0].y_mm) == (
+            starter.x_mm,
+            starter.y_mm,
+        )
+        assert pack[1].t == max(a.t for a in s.actions)  # with the crib, at the end
+        for card in crib:  # face down, picked up, then laid face up
+            kinds = [(a.kind, a.face_up) for a in s.actions if a.card == card]
+            assert kinds[:3] == [("place", False), ("remove", False), ("place", True)]
+
+
+def test_a_packs_back_is_drawn_as_it_is_printed() -> None:
+    """The backs a table's face-down cards show (``render_video(back=...)``): the
+    lattice has no paper to print on; the ornament and the club's back are ink on
+    white paper; an unknown design names the ones there are."""
+    grey = {d: cv2.cvtColor(render_back(d).image, cv2.COLOR_BGR2GRAY) for d in BACKS}
+    inner = {d: g[30:-30, 30:-30] for d, g in grey.items()}
+    assert (inner["lattice"] > 200).mean() < 0.01
+    for design in ("ornate", "advert"):
+        paper, ink = (inner[design] > 200).mean(), (inner[design] < 120).mean()
+        assert paper > 0.5 and ink > 0.03, (design, paper, ink)
+    with pytest.raises(ValueError, match="lattice, ornate, advert"):
+        render_back("tartan")
 
 
 def _observe(video: Path, scenario: Scenario) -> tuple[list[dict[str, object]], float]:

@@ -24,7 +24,16 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["DECK_STYLES", "FONT_DIRS", "Anchor", "Face", "photo_faces", "render_face"]
+__all__ = [
+    "BACKS",
+    "DECK_STYLES",
+    "FONT_DIRS",
+    "Anchor",
+    "Face",
+    "photo_faces",
+    "render_back",
+    "render_face",
+]
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -258,6 +267,63 @@ def whole_font_set(fonts: str) -> None:
 def available_rank_fonts(fonts: str = "dejavu") -> list[str]:
     """The rank fonts of the set ``fonts`` (:data:`FONT_SETS`) that are installed."""
     return [n for n in FONT_SETS[fonts][0] if _installed(n)]
+
+
+# The backs a table's face-down cards show (render_back): a dark lattice with no ink on
+# paper; a fine blue ornament printed on white paper (ink on paper, as many Skat and
+# bridge backs); a club's or a sponsor's back: its name and year in letters of an
+# index's size and the four suits in its corners, on white paper.
+BACKS = ("lattice", "ornate", "advert")
+
+
+def render_back(design: str = "lattice") -> Face:
+    """A card back of one of :data:`BACKS`, with no index anchors (it is no card)."""
+    if design not in BACKS:
+        raise ValueError(f"back: expected one of {', '.join(BACKS)}, got {design!r}")
+    mask = _rounded_mask(14)
+    if design == "lattice":  # dark red with a lighter lattice and a white rim
+        img = np.full((H, W, 3), (40, 30, 150), np.uint8)
+        for k in range(-H, W + H, 18):
+            cv2.line(img, (k, 0), (k + H, H), (70, 60, 180), 3, cv2.LINE_AA)
+            cv2.line(img, (k, 0), (k - H, H), (70, 60, 180), 3, cv2.LINE_AA)
+        cv2.rectangle(img, (0, 0), (W - 1, H - 1), (235, 235, 235), 14)
+        return Face("back", img, mask, ())
+    img = np.full((H, W, 3), (232, 236, 238), np.uint8)
+    if design == "ornate":  # rosettes in a lattice of fine lines, blue on white
+        ink = (120, 50, 25)
+        cv2.rectangle(img, (12, 12), (W - 13, H - 13), ink, 2, cv2.LINE_AA)
+        cv2.rectangle(img, (17, 17), (W - 18, H - 18), ink, 1, cv2.LINE_AA)
+        inner = np.zeros_like(img)
+        for y in range(10, H, 26):
+            for x in range(10 + (13 if (y // 26) % 2 else 0), W, 26):
+                cv2.circle(inner, (x, y), 8, (1, 1, 1), 1, cv2.LINE_AA)
+                cv2.ellipse(inner, (x, y), (3, 8), 0, 0, 360, (1, 1, 1), 1, cv2.LINE_AA)
+                cv2.ellipse(inner, (x, y), (8, 3), 0, 0, 360, (1, 1, 1), 1, cv2.LINE_AA)
+        for k in range(-H, W + H, 26):
+            cv2.line(inner, (k, 0), (k + H, H), (1, 1, 1), 1, cv2.LINE_AA)
+            cv2.line(inner, (k, 0), (k - H, H), (1, 1, 1), 1, cv2.LINE_AA)
+        inside = np.zeros((H, W), bool)
+        inside[21 : H - 21, 21 : W - 21] = True
+        img[inside & (inner[..., 0] > 0)] = ink
+        return Face("back", img, mask, ())
+    # advert: a club's name and year in the middle, the four suits in the corners
+    ink, red = (110, 40, 20), (40, 30, 200)
+    cv2.rectangle(img, (10, 10), (W - 11, H - 11), red, 3, cv2.LINE_AA)
+    pil = Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
+    draw = ImageDraw.Draw(pil)
+    rgb = (ink[2], ink[1], ink[0])
+    letters = _font("DejaVuSans-Bold.ttf", 30)
+    for text, y in (("SKATCLUB", 120), ("KIEBITZ", 165), ("1987", 215)):
+        _draw_centred(
+            draw, text, letters if text != "1987" else _font("DejaVuSans.ttf", 28), (W / 2, y), rgb
+        )
+    suits = _font(SUIT_FONT, 24)
+    for k, (x, y) in enumerate(((32, 34), (W - 32, 34), (32, H - 34), (W - 32, H - 34))):
+        suit = "SHDC"[k]
+        colour = (red[2], red[1], red[0]) if suit in "HD" else rgb
+        _draw_centred(draw, SUIT_CHARS[suit], suits, (x, y), colour)
+    img = cv2.cvtColor(np.asarray(pil), cv2.COLOR_RGB2BGR)
+    return Face("back", img, mask, ())
 
 
 def _rounded_mask(radius: int) -> NDArray[np.uint8]:

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.faces import Face, photo_faces, render_face
+from vision.faces import BACKS, Face, photo_faces, render_back, render_face
 from vision.faces import H as FACE_H
 from vision.faces import W as FACE_W
 from vision.geometry import render_marker_sheet
@@ -45,6 +45,7 @@ from vision.layout import TableLayout
 from vision.synth import CODES
 
 __all__ = [
+    "BACKS",
     "CARRY_S",
     "CLOTHS",
     "LEAVE_S",
@@ -188,6 +189,7 @@ class _Table:
         frame: tuple[int, int] | None = None,
         cloth: str = "green",
         indices: int = 2,
+        back: str = "lattice",
     ):
         if cloth not in CLOTHS:
             raise ValueError(f"cloth: expected one of {', '.join(CLOTHS)}, got {cloth!r}")
@@ -229,7 +231,7 @@ class _Table:
             self.margin = (mx, my)
         self._faces: dict[str, Face] = {}
         self.empty = self._empty()
-        self.back = self._back()
+        self.back = self._back(back)
         rng = np.random.default_rng([seed, 7])
         yy, xx = np.mgrid[0 : self.h, 0 : self.w].astype(np.float32)
         gx, gy = 0.10, -0.07  # a lamp a little to the north-west
@@ -288,16 +290,12 @@ class _Table:
         mottle = coarse * 6 + fine if self.cloth != "pale" else coarse * 3 + fine * 0.4
         return np.array(base, np.float32)[None, None, :] + mottle[:, :, None]
 
-    def _back(self) -> Face:
-        """A card back: dark red with a lighter lattice and a white rim, no ink on paper
-        (so nothing on it looks like an index)."""
-        img = np.full((FACE_H, FACE_W, 3), (40, 30, 150), np.uint8)
-        for k in range(-FACE_H, FACE_W + FACE_H, 18):
-            cv2.line(img, (k, 0), (k + FACE_H, FACE_H), (70, 60, 180), 3, cv2.LINE_AA)
-            cv2.line(img, (k, 0), (k - FACE_H, FACE_H), (70, 60, 180), 3, cv2.LINE_AA)
-        cv2.rectangle(img, (0, 0), (FACE_W - 1, FACE_H - 1), (235, 235, 235), 14)
+    def _back(self, design: str) -> Face:
+        """The pack's back (:func:`vision.faces.render_back`): by default a dark red
+        lattice with a white rim, no ink on paper; ``ornate`` and ``advert`` print ink
+        on white paper, the latter letters of an index's size and the four suits."""
         face = render_face("AS", np.random.default_rng(0))  # for its rounded mask
-        return Face("back", img, face.alpha, ())
+        return Face("back", render_back(design).image, face.alpha, ())
 
     def face(self, card: str) -> Face:
         """The card's face: the first of its renderings (by seed) whose index is as large
@@ -638,6 +636,7 @@ def script_frames(
     lean: bool = False,
     cloth: str = "green",
     sleeve: str = "bare",
+    back: str = "lattice",
 ) -> Iterable[tuple[float, Image, bool]]:
     """The frames of a script: ``(t, image, fresh)``; ``fresh`` is False for a frame that
     repeats the one before it (nothing moved).
@@ -654,7 +653,8 @@ def script_frames(
     ``frame``: the frame's width and height in pixels (a camera's, 3840 x 2160 say),
     the layout in its middle and felt round it; by default the layout and
     ``margin_mm`` round it. ``cloth``: what the cards lie on (:data:`CLOTHS`);
-    ``sleeve``: what the players' arms wear (:data:`SLEEVES`).
+    ``sleeve``: what the players' arms wear (:data:`SLEEVES`); ``back``: the pack's
+    back, that face-down cards show (:data:`vision.faces.BACKS`).
     ``cleared``, when given, gets for each action (in the order given) the time of
     the first frame after its card lands in which neither the hand nor its shadow
     touches the card: from then on it lies still in plain sight."""
@@ -671,6 +671,7 @@ def script_frames(
         photos=photos,
         frame=frame,
         cloth=cloth,
+        back=back,
     )
     if sleeve not in SLEEVES:
         raise ValueError(f"sleeve: expected one of {', '.join(SLEEVES)}, got {sleeve!r}")
@@ -850,6 +851,7 @@ def render_video(
     lean: bool = False,
     cloth: str = "green",
     sleeve: str = "bare",
+    back: str = "lattice",
 ) -> VideoInfo:
     """Render a script to a video file that :class:`~vision.sources.VideoFileSource`
     reads back: ``.mp4`` (MPEG-4, ``mp4v``) or ``.avi`` (Motion JPEG)."""
@@ -883,6 +885,7 @@ def render_video(
             lean=lean,
             cloth=cloth,
             sleeve=sleeve,
+            back=back,
         ):
             if writer is None:
                 size = (img.shape[1], img.shape[0])
