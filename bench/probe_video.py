@@ -6,6 +6,7 @@ a real camera and its recorder would pass it on, to be watched again.
     .venv/bin/python bench/probe_video.py shake KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/probe_video.py knock KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/probe_video.py tilt KEEP/VIDEO.mp4 OUTDIR [--degrees 15]
+    .venv/bin/python bench/probe_video.py cast KEEP/VIDEO.mp4 OUTDIR [--gains 1.35 1 0.75]
     .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
 
 Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
@@ -25,6 +26,10 @@ deal's; the times of each card lying still are the kept run's).
 * ``knock``: the table knocked every 7 s from 3.5 s on: the picture sways along a
   slant, 4 px at first, at 4 Hz, dying away over 1.5 s (the thirtieth session's probe,
   docs/vision.md "A shaken camera's frames are taken back onto the table").
+* ``cast``: a camera with no white balance to speak of (a Pi camera without its tuning
+  file, a room lit by one kind of lamp): every frame's blue, green and red gains
+  (``--gains``, 1.35 1 0.75: the strong blue cast of the Pi camera's stills in
+  issue 11), then the exposure made 0.8 of it (the thirty-second session's probe).
 * ``tilt``: the camera mounted leaning, not straight down: every frame as a camera
   turned ``--degrees`` (15) about its horizontal axis sees it (the homography
   K R K⁻¹ of a camera turned about its centre, a lens of 55° across the frame), in a
@@ -65,6 +70,12 @@ def _wander(frames, fps: float, damping: float):  # type: ignore[no-untyped-def]
         yield np.clip(out, 0, 255).astype(np.uint8)
         # the camera sees this frame's mean and moves towards its target, damped
         exposure *= (target / max(mean * gain, 1.0)) ** damping
+
+
+def _cast(frames, gains: tuple[float, float, float]):  # type: ignore[no-untyped-def]
+    scale = np.float32(gains) * np.float32(0.8)
+    for frame in frames:
+        yield np.clip(frame.astype(np.float32) * scale, 0, 255).astype(np.uint8)
 
 
 def _noise(frames, sigma: float):  # type: ignore[no-untyped-def]
@@ -140,12 +151,20 @@ def _tilt(frames, size: tuple[int, int], degrees: float):  # type: ignore[no-unt
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock", "tilt"])
+    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock", "tilt", "cast"])
     ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
     ap.add_argument("out", type=Path, help="the folder to write the probe to")
     ap.add_argument("--sigma", type=float, default=6.0, help="noise: levels a pixel")
     ap.add_argument("--damping", type=float, default=0.3, help="wander: the exposure's")
     ap.add_argument("--degrees", type=float, default=15.0, help="tilt: the camera's lean")
+    ap.add_argument(
+        "--gains",
+        type=float,
+        nargs=3,
+        default=(1.35, 1.0, 0.75),
+        metavar=("BLUE", "GREEN", "RED"),
+        help="cast: the channels' gains",
+    )
     args = ap.parse_args()
     kept = args.video.with_suffix(".json")
     if not args.video.is_file() or not kept.is_file():
@@ -173,6 +192,8 @@ def main() -> int:
         passed = _noise(frames(), args.sigma)
     elif args.probe == "knock":
         passed = _knock(frames(), fps)
+    elif args.probe == "cast":
+        passed = _cast(frames(), tuple(args.gains))
     elif args.probe == "tilt":
         passed = _tilt(frames(), size, args.degrees)
         _, size, (top, middle, bottom) = tilted(size, args.degrees)

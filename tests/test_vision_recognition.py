@@ -879,6 +879,27 @@ def test_an_index_at_the_edge_of_a_card_over_it_is_not_on_its_face():
     assert "impossible" in readings["3C"].flags
 
 
+def test_a_suit_at_a_cards_corner_read_with_the_next_cards_corner_is_impossible():
+    # the live check's seed 118 under a strong blue cast (bench/probe_video.py cast):
+    # a crib row's 3C, its lower index's rank under the 2C laid below it, its small
+    # club left in the open; the 2C's rounded corner, its outline's dark edge on the
+    # 3C's paper, read as a 7 with that club: a 7C at 0.91 turned 27 degrees, whose
+    # index lies 11.5 pixels (0.39 of its size) inside the 3C's outline and whose
+    # card would hide the 3C's upper index. A suit at a corner lies about half an
+    # index inside its own card: the 7C was kept at ON_FACE 0.5 and, once the show
+    # row's 7C was taken away, the tracker moved it into the crib (a false `moved`)
+    from vision.recognize import ON_FACE, IndexDetection
+
+    three = IndexDetection("3", "C", 1.0, 1.0, 1512.2, 1117.3, -0.023, 0.9997, 22.0)
+    seven = IndexDetection("7", "C", 0.913, 0.972, 1635.6, 1265.7, -0.447, -0.8945, 29.4)
+    readings = {r.card: r for r in Recognizer(threshold=0.0).cards([three, seven])}
+    assert readings["3C"].flags == () and readings["3C"].confidence == 1.0
+    assert "impossible" in readings["7C"].flags and readings["7C"].confidence < 0.1
+    # the bound is the outlines' error (the keystoned 3C's 4.6 of 27.7 pixels, above)
+    # with room, not the half an index a corner's suit lies inside its card
+    assert 4.6 / 27.7 < ON_FACE < 11.5 / 29.4
+
+
 def test_an_index_at_another_scale_than_the_packs_is_outsize():
     # a single picture holds one pack at one scale: print read as an index 2.5 times
     # the size of the indices read surely round it counts a tenth as sure

@@ -100,9 +100,12 @@ SQUEEZE_SURE = 0.98
 # this many index sizes inside that card's outline: an outline drawn from where a
 # card's index lies is good to a few pixels, and less where the picture is keystoned
 # (a phone held a little off overhead). The 3C of a bidly deal keystoned 70 %, under
-# the 2H by its right half, had its index 4.6 pixels inside the 2H's outline (d 27.7)
-# and was thrown out as impossible; print on a face lies deep inside it.
-ON_FACE = 0.5
+# the 2H by its right half, had its index 4.6 pixels inside the 2H's outline (d 27.7,
+# 0.17 of it) and was thrown out as impossible; print on a face lies deep inside it.
+# Not half an index (until 2026-12-06): a corner's suit lies about that far inside
+# its own card, and its reading with the print beside it (a card's rounded corner
+# laid below it read as a 7: a 7C 0.39 inside a 3C's outline) was kept.
+ON_FACE = 0.3
 # From one index to the opposite one, in units of the index's d, along (v, u) (where a
 # typical index sits on a 250 x 350 face: vision.pips.INDEX_ANCHOR, INDEX_D).
 _OTHER_CORNER = ((FACE_W - 2 * INDEX_ANCHOR[0]) / INDEX_D, (FACE_H - 2 * INDEX_ANCHOR[1]) / INDEX_D)
