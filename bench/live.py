@@ -23,8 +23,9 @@ player lean in as they reach, their head and shoulders shading the table beside 
 ``--cloth`` lays the cards on a blue or red felt, a wooden table with its grain or a pale
 laminate; ``--sleeve`` dresses the arms in a white shirt's sleeves or a checked one's.
 
-``--askew K`` scales how far each card lies from its slot and how far it is turned (3
-mm and 4 degrees at most at 1; 3 lays them as a hurried player does, 12 degrees askew).
+``--askew K`` scales how far each card lies from its slot and how far it is turned (a
+cribbage row's 3 mm and 4 degrees at most at 1, Skat's tricks 4 mm and 6; 3 lays them
+as a hurried player does, three times that).
 
 ``--back ornate`` or ``advert`` prints the pack's back as many real backs are, ink on white
 paper (an ornament; a club's name and year in letters of an index's size and the four
@@ -276,8 +277,8 @@ def main() -> int:
         "--askew",
         type=float,
         default=1.0,
-        help="scale each card's offset from its slot and its turn (at 1: 3 mm and 4 "
-        "degrees at most; 3: a hurried player's 9 mm and 12 degrees)",
+        help="scale each card's offset from its slot and its turn (at 1 a cribbage row's "
+        "3 mm and 4 degrees at most, Skat's tricks 4 mm and 6; 3: three times that)",
     )
     ap.add_argument(
         "--back",

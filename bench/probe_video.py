@@ -33,9 +33,12 @@ deal's; the times of each card lying still are the kept run's).
 * ``tilt``: the camera mounted leaning, not straight down: every frame as a camera
   turned ``--degrees`` (15) about its horizontal axis sees it (the homography
   K R K⁻¹ of a camera turned about its centre, a lens of 55° across the frame), in a
-  frame grown to hold the whole picture (a wider camera's frame: nothing shrunk).
-  The table is a trapezoid, the side nearer the camera seen larger (at 15°, the top
-  edge's middle 1.20 times, the bottom's 0.91: the thirty-second session's probe).
+  frame grown to hold the whole picture (nothing shrunk), its corners filled by the
+  picture mirrored at its border (felt, and near the larger side some of the table's
+  edge: more clutter than a wider camera would see, not less). The table is a
+  trapezoid, the side nearer the camera seen larger (at 15°, in a square frame the
+  top edge's middle 1.20 times, the bottom's 0.91; in a 3840 x 2160 one 1.12 and
+  0.96: the thirty-second session's probe).
 
 Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
 """

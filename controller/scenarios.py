@@ -198,8 +198,9 @@ def cribbage_deal(
     up in the ``crib`` zone; at the end every card leaves the table.
 
     With ``overlap`` (mm) the rows are laid as players lay them: each card over the
-    one before, that far to its right (give or take 3 mm), so that only a strip of
-    each card shows: 23 leaves one corner index whole, 14 cuts into it.
+    one before, that far to its right (give or take 3 mm at ``askew`` 1), so that
+    only a strip of each card shows: 23 leaves one corner index whole, 14 cuts into
+    it (at ``askew`` 3 and 12 mm a card may land left of the one before).
 
     ``askew`` scales how far each card lies from its slot and how far it is turned
     (3 mm and 4 degrees at most at 1; the crib's 2 mm and 3 degrees): 3 lays the
