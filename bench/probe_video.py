@@ -169,6 +169,10 @@ def main() -> int:
         help="cast: the channels' gains",
     )
     args = ap.parse_args()
+    if not abs(args.degrees) <= 40:  # (a 55-degree lens sees its horizon at 62.5)
+        ap.error(f"--degrees {args.degrees:g}: a camera leaning 40 degrees or less")
+    if not all(g > 0 for g in args.gains):
+        ap.error("--gains: three gains above 0")
     kept = args.video.with_suffix(".json")
     if not args.video.is_file() or not kept.is_file():
         print(f"{args.video}: not a kept video of bench/live.py (with its .json)", file=sys.stderr)
@@ -210,6 +214,9 @@ def main() -> int:
     # the .json last: bench/live.py watches only a video whose .json is there
     (args.out / kept.name).unlink(missing_ok=True)
     writer = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        print(f"{target}: OpenCV cannot write a {size[0]}x{size[1]} video here", file=sys.stderr)
+        return 2
     count = 0
     for frame in passed:
         writer.write(frame)

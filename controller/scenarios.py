@@ -99,6 +99,11 @@ def _jitter(
     )
 
 
+def _check_askew(askew: float) -> None:
+    if askew < 0 or not math.isfinite(askew):
+        raise ValueError(f"askew {askew!r}: expected a finite scale >= 0")
+
+
 # -- cribbage ----------------------------------------------------------------------------
 
 PACK = "pack"  # the face-down pack's name in a script (no card's code)
@@ -211,8 +216,7 @@ def cribbage_deal(
     his discards face down in the crib zone, the dealer picks them up to lay the
     crib out face up, and takes the pack with the crib at the end. None of it is an
     observation (a card back is no card)."""
-    if askew < 0 or not math.isfinite(askew):
-        raise ValueError(f"askew {askew!r}: expected a finite scale >= 0")
+    _check_askew(askew)
     if players != 2:
         return _round_the_table(seed, dealer, overlap, players, askew, backs)
     name = "cribbage-2.toml"
@@ -430,8 +434,7 @@ def skat_deal(seed: int = 11, revoke: bool = True, *, askew: float = 1.0) -> Sce
     With ``revoke`` one player revokes in a middle trick (the engine flags it).
     ``askew`` scales each card's offset from its spot and its turn (4 mm and 6
     degrees at most at 1)."""
-    if askew < 0 or not math.isfinite(askew):
-        raise ValueError(f"askew {askew!r}: expected a finite scale >= 0")
+    _check_askew(askew)
     name = "skat-3.toml"
     deal, k = _revoking_deal(seed, revoke)
     game = SkatGame()

@@ -293,18 +293,17 @@ def render_back(design: str = "lattice") -> Face:
         ink = (120, 50, 25)
         cv2.rectangle(img, (12, 12), (W - 13, H - 13), ink, 2, cv2.LINE_AA)
         cv2.rectangle(img, (17, 17), (W - 18, H - 18), ink, 1, cv2.LINE_AA)
-        inner = np.zeros_like(img)
+        inner = np.zeros((H, W), np.uint8)  # where the ornament's lines run
         for y in range(10, H, 26):
             for x in range(10 + (13 if (y // 26) % 2 else 0), W, 26):
-                cv2.circle(inner, (x, y), 8, (1, 1, 1), 1, cv2.LINE_AA)
-                cv2.ellipse(inner, (x, y), (3, 8), 0, 0, 360, (1, 1, 1), 1, cv2.LINE_AA)
-                cv2.ellipse(inner, (x, y), (8, 3), 0, 0, 360, (1, 1, 1), 1, cv2.LINE_AA)
+                cv2.circle(inner, (x, y), 8, 1, 1, cv2.LINE_AA)
+                cv2.ellipse(inner, (x, y), (3, 8), 0, 0, 360, 1, 1, cv2.LINE_AA)
+                cv2.ellipse(inner, (x, y), (8, 3), 0, 0, 360, 1, 1, cv2.LINE_AA)
         for k in range(-H, W + H, 26):
-            cv2.line(inner, (k, 0), (k + H, H), (1, 1, 1), 1, cv2.LINE_AA)
-            cv2.line(inner, (k, 0), (k - H, H), (1, 1, 1), 1, cv2.LINE_AA)
-        inside = np.zeros((H, W), bool)
-        inside[21 : H - 21, 21 : W - 21] = True
-        img[inside & (inner[..., 0] > 0)] = ink
+            cv2.line(inner, (k, 0), (k + H, H), 1, 1, cv2.LINE_AA)
+            cv2.line(inner, (k, 0), (k - H, H), 1, 1, cv2.LINE_AA)
+        inner[:21], inner[H - 21 :], inner[:, :21], inner[:, W - 21 :] = 0, 0, 0, 0
+        img[inner > 0] = ink
         return Face("back", img, mask, ())
     # advert: a club's name and year in the middle, the four suits in the corners
     ink, red = (110, 40, 20), (40, 30, 200)

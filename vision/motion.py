@@ -267,9 +267,9 @@ def _shift_at(
         idx, then, g = idx[keep], then[keep], g[:, keep]
         if not _pins_both_ways(g):
             return None
-    if _quiet(small, idx, then, level):
+    d = _change(small, idx, then)
+    if _quiet(d, level):
         return None
-    d = small.ravel()[idx].astype(np.float32) - then
     cap = float(level * level)
     use = np.abs(d) <= np.abs(g).sum(axis=0) * REGISTER_MAX + 6.0
     w = small.shape[1]
@@ -314,12 +314,16 @@ def _shift_at(
     return sx, sy
 
 
-def _quiet(
-    small: NDArray[np.uint8], idx: NDArray[np.intp], then: NDArray[np.float32], level: int
-) -> bool:
-    """Whether the cells ``idx`` of ``small`` lie as they lay (``then``): 2 levels a
-    cell or less on the whole, each counted up to ``level`` (nothing to explain)."""
-    d = small.ravel()[idx].astype(np.float32) - then
+def _change(
+    small: NDArray[np.uint8], idx: NDArray[np.intp], then: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """How the cells ``idx`` of ``small`` differ from how they lay (``then``)."""
+    return small.ravel()[idx].astype(np.float32) - then
+
+
+def _quiet(d: NDArray[np.float32], level: int) -> bool:
+    """Whether cells that changed by ``d`` (:func:`_change`) lie as they lay: 2 levels
+    a cell or less on the whole, each counted up to ``level`` (nothing to explain)."""
     return float(np.minimum(d * d, float(level * level)).sum()) < 4.0 * d.size
 
 
@@ -1109,7 +1113,7 @@ class MotionGate:
         if points is None or (not lately and not 0 <= t - points[0] < REGISTER_RENEW_S):
             if points is not None and points[1] is not None:
                 idx, then, _ = points[1]
-                if _quiet(small, idx, then, self.level):
+                if _quiet(_change(small, idx, then), self.level):
                     return None  # (a table lying as it lay: the old cells serve)
             self._register = points = (t, _steep_points(base, REGISTER_POINTS))
         if points[1] is None:

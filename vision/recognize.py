@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -706,11 +706,31 @@ def _at_other_corner(pair: list[IndexDetection], det: IndexDetection) -> bool:
     return False
 
 
+def _either(confidences: Iterable[float]) -> float:
+    """How sure a card read at one corner or two is: that not every corner is wrong
+    (math.prod multiplies them in the order np.prod does)."""
+    return 1 - float(math.prod([1 - c for c in confidences]))
+
+
+def _other_corner_hits(cards: list[list[IndexDetection]]) -> list[tuple[int, int]]:
+    """The (read pair, one corner) of one card code's readings (``cards``, as
+    :func:`_four_corners` takes them) where the corner lies where the pair has one
+    of its others (:func:`_at_other_corner`), the pairs and the corners in order."""
+    return [
+        (i, j)
+        for i, pair in enumerate(cards)
+        if len(pair) == 2
+        for j, one in enumerate(cards)
+        if len(one) == 1 and _at_other_corner(pair, one[0])
+    ]
+
+
 def _four_corners(
     cards: list[list[IndexDetection]],
     read_as: dict[int, IndexDetection],
     loose: bool,
     sides: dict[int, IndexDetection] | None = None,
+    hits: Sequence[tuple[int, int]] | None = None,
 ) -> list[tuple[list[IndexDetection], tuple[IndexDetection, ...]]]:
     """Readings of one card code (``cards``: each its top left and bottom right
     corners as :func:`_same_card` joined them, or one corner) joined where they are
@@ -751,11 +771,8 @@ def _four_corners(
                     parent[root(j)] = root(i)
     else:
         ones = [i for i in range(n) if len(cards[i]) == 1]
-        for i in range(n):  # a corner where a read pair has its others
-            if len(cards[i]) == 2:
-                for j in ones:
-                    if _at_other_corner(cards[i], cards[j][0]):
-                        parent[root(j)] = root(i)
+        for i, j in _other_corner_hits(cards) if hits is None else hits:
+            parent[root(j)] = root(i)  # a corner where a read pair has its others
         for j in ones:
             for k in ones:
                 p, q = cards[j][0], cards[k][0]
@@ -1502,18 +1519,12 @@ class Recognizer:
         # calibrated camera: one table, one pack) the cards of earlier frames count too
         one_copy = self.deck is None or self.deck.copies == 1
         paired = {card for card, cards in clusters.items() if any(len(c) == 2 for c in cards)}
-        witnesses = {
-            card
+        hits = {
+            card: _other_corner_hits(cards)
             for card, cards in clusters.items()
-            if one_copy
-            and any(
-                _at_other_corner(pair, one[0])
-                for pair in cards
-                if len(pair) == 2
-                for one in cards
-                if len(one) == 1
-            )
+            if one_copy and len(cards) > 1
         }
+        witnesses = {card for card, found in hits.items() if found}
         if self.calibration is not None:
             self._four_witnesses |= witnesses
             self._paired |= paired
@@ -1521,10 +1532,10 @@ class Recognizer:
         four = len(witnesses) >= max(FOUR_WITNESSES, FOUR_SHARE * len(paired))
         also: dict[int, tuple[IndexDetection, ...]] = {}  # by the card's first corner
         sides: dict[int, IndexDetection] = {}  # ... and its other side's top left
+        loose = four and self.deck is not None
         for card, cards in clusters.items():
             if len(cards) > 1 and one_copy:
-                loose = four and self.deck is not None
-                read_so = _four_corners(cards, read_as, loose, sides)
+                read_so = _four_corners(cards, read_as, loose, sides, hits[card])
                 also.update((id(members[0]), more) for members, more in read_so if more)
                 cards = [members for members, _ in read_so]
             groups += [(card, members, len(cards)) for members in cards]
@@ -1603,7 +1614,7 @@ class Recognizer:
             q = groups[i][1][0]
             for card, members, _ in groups:
                 if len(members) == 2 and card != q.card and _at_other_corner(members, q):
-                    sure = 1 - float(math.prod([1 - m.confidence for m in members]))
+                    sure = _either(m.confidence for m in members)
                     against[i] = max(against.get(i, 0.0), sure)
         # one index's ink read at two scales as two cards (a URW 4H's rank and heart
         # read again with 1.4 times the index size as a 4D, both at 1.00): the reading
@@ -1633,9 +1644,8 @@ class Recognizer:
             outsize = set()
         readings: list[CardReading] = []
         for i, (card, members, copies) in enumerate(groups):
-            # one corner or two: math.prod multiplies them in the order np.prod does
-            conf = 1 - float(math.prod([1 - m.confidence for m in members]))
-            rank_conf = 1 - float(math.prod([1 - m.rank_confidence for m in members]))
+            conf = _either(m.confidence for m in members)
+            rank_conf = _either(m.rank_confidence for m in members)
             flags = []
             if i in against:
                 if against[i] >= conf:  # the other corner is as sure: this one gives way
