@@ -282,7 +282,10 @@ class Picture:
         # the window ink is judged darker than its surroundings in (narrower where a
         # calibrated camera gives the index size, ``index_d`` in this picture's pixels)
         self.background_k = background_window((h, w), index_d)
-        self.reach = ink_reach((h, w))
+        # how far its ink tests look round a pixel: with a calibrated camera the
+        # narrower window's half (a region's crops grow by this, not the uncalibrated
+        # window's: 34 pixels, not 56, at 2.74 px/mm in a 2688 x 2688 frame)
+        self.reach = ink_reach((h, w), index_d)
         # The most ink blobs read: a photograph of a whole deal spread on cork has
         # 500 that pass the paper test, a 2688 x 2688 table frame 150; noise or a
         # page of print many thousands, and pairing them costs their number squared.
@@ -792,7 +795,7 @@ class Picture:
         far the paper's sheet test looks (:data:`PAPER_CORE`, in half-size pixels:
         a box's mask differs from the whole's that far in from its edge). (Until
         the ninth session the card's paper was given the ink's reach as well.)"""
-        return crop_margin(self.shape, d)
+        return crop_margin(self.shape, d, self.index_d)
 
     def ink_margin(self, d: float) -> int:
         """How far round a region (``roi`` of :meth:`crop`) its ink is read, for
@@ -851,15 +854,16 @@ def background_window(shape: tuple[int, int], index_d: float | None = None) -> i
     return k
 
 
-def ink_reach(shape: tuple[int, int]) -> int:
-    """How far the ink tests of a pixel look round it in a picture of ``shape``: the
+def ink_reach(shape: tuple[int, int], index_d: float | None = None) -> int:
+    """How far the ink tests of a pixel look round it in a picture of ``shape`` (with
+    the calibrated index size ``index_d``, :func:`background_window`): the
     background window's half, or the ink closing's reach (its dilation's and its
     erosion's), whichever is further (the closing's below a 672-pixel shorter side).
 
-    >>> ink_reach((480, 640)), ink_reach((2592, 4608))
-    (14, 54)
+    >>> ink_reach((480, 640)), ink_reach((2592, 4608)), ink_reach((2592, 4608), 20.0)
+    (14, 54, 30)
     """
-    return max(background_window(shape) // 2, INK_CLOSE - 1)
+    return max(background_window(shape, index_d) // 2, INK_CLOSE - 1)
 
 
 def ink_margin(d: float) -> int:
@@ -867,10 +871,12 @@ def ink_margin(d: float) -> int:
     return int(np.ceil(INK_MARGIN * d)) + 8
 
 
-def crop_margin(shape: tuple[int, int], d: float) -> int:
-    """:meth:`Picture.margin` of a picture of ``shape``."""
+def crop_margin(shape: tuple[int, int], d: float, index_d: float | None = None) -> int:
+    """:meth:`Picture.margin` of a picture of ``shape`` (calibrated index size
+    ``index_d``: :func:`ink_reach`)."""
     sheet = 2 * (PAPER_CORE // 2 + PAPER_CORE_REACH)
-    return max(int(np.ceil(11 * d)) + 8 + sheet, ink_margin(d) + ink_reach(shape) + 2)
+    reach = ink_reach(shape, index_d)
+    return max(int(np.ceil(11 * d)) + 8 + sheet, ink_margin(d) + reach + 2)
 
 
 def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:

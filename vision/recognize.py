@@ -960,7 +960,9 @@ class Recognizer:
         (:meth:`Picture.margin` for this camera), give or take the grid it is cut on."""
         s = self.scale if self.shrinks else 1.0
         h, w = frame_shape
-        return crop_margin((int(h * s), int(w * s)), self._region_d(index_px)) / s
+        # the working picture's calibrated index size (:meth:`picture`)
+        index_d = None if self.index_px is None else self.index_px * s
+        return crop_margin((int(h * s), int(w * s)), self._region_d(index_px), index_d) / s
 
     @property
     def shrinks(self) -> bool:
