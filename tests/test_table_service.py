@@ -569,6 +569,32 @@ class FakePanel(Part):
         pass
 
 
+def test_a_new_game_command_has_the_camera_forget_the_pack(
+    broker: MemoryBroker, listener: Listener, services: list[TableService]
+) -> None:
+    """The panel's new_game (a long press) may come with another pack on the table: the
+    service passes it to the watcher (TableWatcher.new_game: what the frames showed
+    of the pack, such as whether it prints four indices, is forgotten); an undo is
+    no new game."""
+    called: list[str] = []
+
+    class Watcher(TableWatcher):
+        def new_game(self) -> None:
+            called.append("new_game")
+            super().new_game()
+
+    watcher = Watcher(Recognizer(DEFAULT_MODEL), layout=load_layout(TABLE))
+    service = TableService("t1", MemoryBus(broker, "t1-table"), watcher=watcher)
+    services.append(service)
+    service.start()
+    service.send_command({"command": "undo"})
+    assert called == []
+    service.send_command({"command": "new_game"})
+    assert called == ["new_game"]
+    eventually(lambda: len(listener.bodies(CMD)) == 2, "both commands")
+    assert listener.bodies(CMD) == [{"command": "undo"}, {"command": "new_game"}]
+
+
 def test_close_closes_source_board_panel_bus_in_that_order_once(broker: MemoryBroker) -> None:
     log: list[str] = []
 

@@ -1624,6 +1624,39 @@ def test_four_corners_of_one_code_join_only_in_a_pack_of_one_of_each():
     assert len(two) == 2 and all("duplicate" in r.flags for r in two)
 
 
+def test_a_new_game_forgets_that_the_pack_printed_four_indices():
+    """In the live loop (a calibrated camera) what earlier frames showed of the pack
+    holds: two cards read at a third corner once, and two readings of one code beside
+    each other are one four-index card in every later frame. A new game (the panel's
+    ``new_game``, passed on by the table service: TableWatcher.new_game) may bring
+    another pack, a two-index one whose neighbour misread as the card must stay a
+    reading of its own: the evidence is forgotten then, before the next frame."""
+    from vision.decks import find_deck
+    from vision.geometry import calibrate, render_marker_sheet
+    from vision.layout import LAYOUT_DIR, load_layout
+    from vision.recognize import _OTHER_CORNER, IndexDetection
+    from vision.watch import TableWatcher
+
+    d = 20.0
+    left = IndexDetection("K", "S", 0.45, 0.45, 200.0, 150.0, 0.0, 1.0, d)
+    right = IndexDetection("K", "S", 0.99, 0.99, 200.0 + _OTHER_CORNER[0] * d, 151.0, 0.0, 1.0, d)
+    witnesses = _three_corners("2", "C", 600.0, 150.0, d) + _three_corners("3", "D", 600, 400, d)
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    sheet = cv2.cvtColor(render_marker_sheet(layout), cv2.COLOR_GRAY2BGR)
+    rec = Recognizer(threshold=0.5, deck=find_deck("french-52"))
+    rec.calibration = calibrate(sheet, layout)
+    rec.cards([left, right, *witnesses])  # a frame that shows the pack prints four
+    (ks,) = rec.cards([left, right])  # later frames: the two corners are one card
+    assert ks.flags == () and set(map(id, ks.also)) == {id(left), id(right)}
+    watcher = TableWatcher(rec, layout=layout)
+    watcher.new_game()
+    (ks,) = rec.cards([left, right])  # (forgotten before the next frame, not at once)
+    assert ks.flags == ()
+    watcher.process(0.0, sheet)
+    (ks,) = rec.cards([left, right])
+    assert ks.flags == ("duplicate",) and ks.indices == (right,)
+
+
 def test_a_four_index_card_seen_at_one_edge_says_where_it_lies_were_it_on_the_other_side():
     """A four-index card seen only at its left edge's two corners (the strip a row laid
     each card over the one before leaves in sight) is read at the surer, as a top

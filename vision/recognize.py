@@ -931,6 +931,15 @@ class Recognizer:
         self.one_camera = False
         self.colour_seen = False
 
+    def forget_pack(self) -> None:
+        """Forget what the live loop learnt of the pack (whether it prints its index in
+        four corners: the cards read again at another corner, and those read at two):
+        a new game, whose pack may be another (``TableWatcher.new_game``). A two-index
+        pack read with a four-index pack's evidence joins what lies beside a card's
+        corner to it."""
+        self._four_witnesses = set()
+        self._paired = set()
+
     @property
     def calibration(self) -> Calibration | None:
         return self._calibration

@@ -210,6 +210,15 @@ class TableWatcher:
         self._marker_bounds = None
         # the calibration and frame size the gate's cells off the table are of
         self._outside_of: tuple[Calibration, int, int] | None = None
+        # a new game was called (new_game): the pack's evidence is forgotten before the
+        # next frame is read (by the thread that reads them)
+        self._new_game = False
+
+    def new_game(self) -> None:
+        """A new game begins (the panel's ``new_game``): the pack may have been swapped,
+        so what the frames so far showed of it (:meth:`Recognizer.forget_pack`) is
+        forgotten before the next frame is read. Safe to call from another thread."""
+        self._new_game = True
 
     def try_calibrate(self, image: NDArray[np.uint8]) -> float | None:
         """Calibrate from this frame if not done yet; the error in mm, or ``None``."""
@@ -549,6 +558,9 @@ class TableWatcher:
         """Observations this frame settles, and the flagged readings it made afresh.
         ``small``: the camera's own small grey copy of the frame, for the motion gate."""
         t0 = time.perf_counter()
+        if self._new_game:
+            self._new_game = False
+            self.recognizer.forget_pack()
         # the grey copies the gate and the regions' reading share (the regions read it
         # only when the frame is read at its own scale)
         picture = Picture(image) if self.recognizer.shrinks else self.recognizer.picture(image)

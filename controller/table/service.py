@@ -547,6 +547,9 @@ class TableService:
         """Publish ``command`` (a command body) on ``table/command``; PayloadError if bad."""
         env = self._send(topic(self.table, COMMAND), "command", dict(command))
         self._count("commands")
+        if command.get("command") == "new_game" and self.watcher is not None:
+            # the pack may be another now: what the camera learnt of the old one goes
+            self.watcher.new_game()
         return env
 
     def _send(
