@@ -589,11 +589,17 @@ def live_table(rec: Recognizer) -> None:
 
     Twice: with the frame alone (a USB camera, a video: the motion gate watches an
     eighth-size grey copy of the frame), and with two streams as the Pi's camera
-    gives them (``PiCameraSource``: the gate watches the camera's own small grey
-    stream, which the ISP makes at no cost to the CPU; here it is made before the
-    loop is timed). The frames that read a change lying still (a card laid, moved,
-    taken up: the changed boxes with the cards the tracker waits on) are counted
-    apart from those that only look again at cards the tracker waits on."""
+    gives them (``PiCameraSource``: the gate watches the camera's own small stream,
+    its Y plane and its colour, which the ISP makes at no cost to the CPU; here it is
+    made before the loop is timed, and nothing of the frame is read for the gate).
+    The frames that read a change lying still (a card laid, moved, taken up, or an
+    arm come to rest: the changed boxes with the cards the tracker waits on) are
+    counted apart from those that only look again at cards the tracker waits on;
+    and of them, those with no arm over any changed box (a card
+    laid, moved or taken up, the hand gone: what the issue's "a card laid" times)
+    apart from those that read a resting arm as well (``MotionGate.arm_in``: a hand
+    resting on the table is read with what changed beside it, its box as large as
+    the arm)."""
     from vision.layout import load_layout
     from vision.sources import open_source
 
@@ -643,24 +649,33 @@ def live_table(rec: Recognizer) -> None:
 
         watcher.gate.look = looked  # type: ignore[method-assign, assignment]
         by_kind: dict[str, list[float]] = {"whole": [], "change": [], "again": [], "nothing": []}
+        # the change frames again, by whether an arm lies over a changed region (a hand
+        # resting on the table, read with what changed beside it) or none does (a card
+        # laid, moved or taken up, the hand gone)
+        clear: list[float] = []
+        armed: list[float] = []
         settling: list[float] = []
         events = 0
         for t, image in frames():
-            small = None
-            if two:  # the Pi's lores stream (an eighth each way, grey): made by its ISP
-                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                small = cv2.resize(grey, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+            small = colour = None
+            if two:  # the Pi's lores stream (an eighth each way, its Y plane and its
+                # colour: PiCameraSource): made by its ISP
+                colour = cv2.resize(image, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+                small = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
             if watcher.recognizer.calibration is None:
                 watcher.try_calibrate(image)
             whole = watcher.full_reads
             t0 = time.perf_counter()
-            observations, _ = watcher.process(t, image, small)
+            observations, _ = watcher.process(t, image, small, colour)
             dt = time.perf_counter() - t0
             events += len(observations)
             if watcher.full_reads > whole:
                 by_kind["whole"].append(dt)
             elif watcher.timings["regions"]:
                 by_kind["change" if looks[-1].regions else "again"].append(dt)
+                if looks[-1].regions:
+                    arm = any(watcher.gate.arm_in(b) for b in looks[-1].regions)
+                    (armed if arm else clear).append(dt)
             else:
                 by_kind["nothing"].append(dt)
             if observations:
@@ -668,9 +683,17 @@ def live_table(rec: Recognizer) -> None:
         print(f"  {streams}: {events} events")
         print(f"    read whole: {len(by_kind['whole'])} frames, {ms(by_kind['whole'])}")
         print(
-            f"    a change lying still read (a card laid, moved, taken up), with the cards "
-            f"waited on: {len(by_kind['change'])} frames, {ms(by_kind['change'])} "
-            "(target a card laid <= 15 ms)"
+            f"    a change lying still read (a card laid, moved, taken up, or an arm come to "
+            f"rest), with the cards waited on: {len(by_kind['change'])} frames, "
+            f"{ms(by_kind['change'])}"
+        )
+        print(
+            f"      of them, no arm over what changed (a card laid, moved or taken up, the "
+            f"hand gone): {len(clear)} frames, {ms(clear)} (target a card laid <= 15 ms)"
+        )
+        print(
+            f"      of them, an arm resting over or beside what changed, read with it: "
+            f"{len(armed)} frames, {ms(armed)}"
         )
         print(
             f"    only cards waited on looked at again: {len(by_kind['again'])} frames, "

@@ -825,8 +825,10 @@ def test_an_arm_resting_still_over_the_table_covers_what_lies_under_it_until_it_
     assert gate.arm_near(175, 100) and not gate.moving_near(175, 100, 1.1, light=True)
     assert gate.arm_near(175, 100, still=True)  # a card under it is not laid yet
     assert not gate.arm_near(45, 195)  # the card laid is the table's now, no arm
+    assert gate.arm_in((150, 90, 200, 140)) and not gate.arm_in((20, 170, 70, 220))
     _rest(gate, laid, 1.2, 1.5)  # the arm goes
     assert not gate.arm_near(175, 100) and not gate.arm_near(45, 195)
+    assert not gate.arm_in((0, 0, 320, 240))
 
 
 def test_a_hand_seen_only_where_it_lies_over_a_card_is_the_arms():
@@ -1055,7 +1057,7 @@ def _wooden_table(h: int = 240, w: int = 320) -> np.ndarray:
     return np.full((h, w, 3), _WOOD, np.uint8)
 
 
-@pytest.mark.parametrize("camera_small", [False, True])
+@pytest.mark.parametrize("camera_small", [False, True, "colour"])
 def test_an_arm_as_grey_as_the_table_is_found_by_its_colour(camera_small):
     """A bare forearm over a wooden table is as grey as the wood (148 levels over 142):
     to the grey alone only its shadow showed, narrower than an arm's core, and the
@@ -1064,16 +1066,20 @@ def test_an_arm_as_grey_as_the_table_is_found_by_its_colour(camera_small):
     one seat 1.3 s early). Its colour is not the wood's (``CHROMA_GAIN``): it is an
     arm, moving (over bare wood, where the grey sees nothing move) or resting, and a
     card under it is not laid yet; gone, it leaves none. The camera's own small
-    stream in grey (the frame sampled for its colour) serves as the frame does."""
+    stream in grey (the frame sampled for its colour) serves as the frame does, and so
+    does that stream in colour as well (the Pi camera's: nothing of the frame read)."""
     gate = MotionGate(refresh_s=100.0)
     table = _wooden_table()
 
     def look(t: float, frame: np.ndarray) -> None:
-        small = None
+        small = colour = None
         if camera_small:
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
             small = cv2.resize(grey, (40, 30), interpolation=cv2.INTER_AREA)
-        look = gate.look(t, frame, small)
+        if camera_small == "colour":
+            colour = cv2.resize(frame, (40, 30), interpolation=cv2.INTER_AREA)
+            frame = np.zeros_like(frame)  # (the gate reads nothing of it)
+        look = gate.look(t, frame, small, colour)
         gate.mark_read(t, None if look.full else look.regions)
 
     look(0.0, table)

@@ -151,9 +151,15 @@ class FakePicamera2:
     lens = 0.68
     fails_to_start: Exception | None = None
 
+    # the colour space picamera2 chose for the streams (camera_config), as libcamera's
+    # ColorSpace says it: its Y'CbCr encoding and range; and the lores rows' stride
+    colour_space: object = None
+    stride = 0  # 0: the width; else rows that long (a driver's padding)
+
     def __init__(self, camera: int = 0) -> None:
         self.camera = camera
         self.config: dict | None = None
+        self.camera_config: dict | None = None
         self.started = self.closed = False
         self.requests = 0
         self.cycles = 0
@@ -164,6 +170,7 @@ class FakePicamera2:
 
     def configure(self, config):
         self.config = config
+        self.camera_config = {**config, "colour_space": self.colour_space}
 
     def start(self):
         if self.fails_to_start is not None:
@@ -211,14 +218,62 @@ class FakePicamera2:
                     return camera._main()
                 w, h = camera.config["lores"]["size"]
                 small = cv2.resize(camera.scene, (w, h), interpolation=cv2.INTER_AREA)
-                y = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-                chroma = np.full((h // 2, w), 128, np.uint8)  # U and V, a quarter each
-                return np.vstack([y, chroma])
+                return _yuv420(small, camera.colour_space, camera.stride or w)
 
             def release(self):
                 Request.released = True
 
         return Request()
+
+
+class FakeColourSpace:
+    """A libcamera ``ColorSpace`` as its Python binding shows it: enums for its
+    Y'CbCr encoding and range, and its name."""
+
+    def __init__(self, name: str, encoding: str, span: str) -> None:
+        self.name = name
+        self.ycbcrEncoding = f"YcbcrEncoding.{encoding}"
+        self.range = f"Range.{span}"
+
+    def __repr__(self) -> str:
+        return f"<libcamera.ColorSpace '{self.name}'>"
+
+
+REC709 = FakeColourSpace("Rec709", "Rec709", "Limited")
+SYCC = FakeColourSpace("sYCC", "Rec601", "Full")
+SMPTE170M = FakeColourSpace("SMPTE170M", "Rec601", "Limited")
+
+
+def _yuv420(bgr: np.ndarray, space: object, stride: int) -> np.ndarray:
+    """``bgr`` as a YUV420 buffer in ``space`` (Y, then U and V at half size, each 2 x 2
+    block's mean), rows ``stride`` long, as picamera2's make_array gives it; a space
+    libcamera names neither way (None): a grey picture's, Y from the grey."""
+    from vision.sources import _YUV_BGR, yuv_encoding
+
+    h, w = bgr.shape[:2]
+    encoding = yuv_encoding(space)
+    if encoding is None:
+        y = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float64)
+        u = v = np.full((h // 2, w // 2), 128.0)
+    else:
+        cy, off, rv, gu, gv, bu = _YUV_BGR[encoding]
+        # BGR = A (Y - off, U - 128, V - 128): solved for Y, U, V
+        a = np.array([[cy, bu, 0.0], [cy, gu, gv], [cy, 0.0, rv]])
+        yuv = bgr.reshape(-1, 3).astype(np.float64) @ np.linalg.inv(a).T
+        yuv = yuv.reshape(h, w, 3) + np.array([off, 128.0, 128.0])
+        y = yuv[:, :, 0]
+        u, v = (
+            cv2.resize(yuv[:, :, k], (w // 2, h // 2), interpolation=cv2.INTER_AREA) for k in (1, 2)
+        )
+    out = np.zeros((h * 3 // 2, stride), np.uint8)
+    out[:h, :w] = np.clip(np.round(y), 0, 255)
+    flat = out.reshape(-1)
+    n = h * stride
+    for k, plane in enumerate((u, v)):
+        rows = np.zeros((h // 2, stride // 2), np.uint8)
+        rows[:, : w // 2] = np.clip(np.round(plane), 0, 255)
+        flat[n + k * n // 4 : n + (k + 1) * n // 4] = rows.reshape(-1)
+    return out
 
 
 @pytest.fixture
@@ -232,6 +287,8 @@ def picamera2(monkeypatch):
     monkeypatch.setattr(FakePicamera2, "camera_controls", dict(FakePicamera2.camera_controls))
     monkeypatch.setattr(FakePicamera2, "focuses", True)
     monkeypatch.setattr(FakePicamera2, "fails_to_start", None)
+    monkeypatch.setattr(FakePicamera2, "colour_space", SYCC)  # (Y is the grey)
+    monkeypatch.setattr(FakePicamera2, "stride", 0)
     monkeypatch.setitem(sys.modules, "picamera2", module)
     return FakePicamera2
 
@@ -255,6 +312,42 @@ def test_the_pi_camera_gives_the_gate_its_own_small_grey_stream(picamera2):
     assert picamera2.instances[-1].config["lores"] is None and plain.read().small is None
 
 
+@pytest.mark.parametrize(
+    ("space", "stride"), [(REC709, 0), (SYCC, 192), (SMPTE170M, 0), ("Rec709", 0)]
+)
+def test_the_pi_cameras_small_stream_comes_in_colour_too(picamera2, space, stride):
+    """The gate tells a hand by its colour as well as its grey: the small stream's YUV
+    brought to BGR in the colour space picamera2 chose (Rec. 709 for a full HD stream
+    and more, limited range; sYCC with some versions), whatever the rows' stride."""
+    scene = np.zeros((720, 1280, 3), np.uint8)
+    colours = [(40, 120, 60), (200, 200, 200), (60, 90, 200), (230, 70, 30), (20, 20, 20)]
+    for k, c in enumerate(colours):
+        scene[:, 256 * k : 256 * (k + 1)] = c
+    picamera2.scene = scene
+    picamera2.colour_space, picamera2.stride = space, stride
+    source = PiCameraSource(width=1280, height=720)
+    source.open()
+    frame = source.read()
+    assert frame.small_colour is not None and frame.small_colour.shape == (90, 160, 3)
+    for k, c in enumerate(colours):  # the middle of each band, away from the chroma's blocks
+        got = frame.small_colour[45, 32 * k + 16].astype(int)
+        assert np.abs(got - np.array(c)).max() <= 3, (space, c, got)
+    # the grey is the Y plane, in the full range the frame's grey has (a limited
+    # range's 16 to 235 taken to 0 to 255), its luma weights the colour space's
+    grey = cv2.cvtColor(frame.small_colour, cv2.COLOR_BGR2GRAY).astype(int)
+    assert frame.small.shape == (90, 160)
+    assert np.abs(frame.small.astype(int) - grey)[:, ::32].max() <= 10
+    assert frame.small[45, 16 + 32 * 4] < 25 and frame.small[45, 16 + 32] > 190  # dark, white
+
+
+def test_a_small_stream_in_a_colour_space_not_known_gives_its_grey_alone(picamera2):
+    picamera2.colour_space = None
+    source = PiCameraSource(width=1280, height=720)
+    source.open()
+    frame = source.read()
+    assert frame.small is not None and frame.small_colour is None
+
+
 def test_the_gate_reads_a_card_laid_from_the_small_stream_alone(picamera2):
     from vision.motion import MotionGate
 
@@ -273,7 +366,8 @@ def test_the_gate_reads_a_card_laid_from_the_small_stream_alone(picamera2):
     for k in range(1, 4):
         frame = source.read()
         # the gate never looks at the main frame: a blank one changes nothing
-        looks.append(gate.look(k / 10, np.zeros_like(frame.image), frame.small).regions)
+        blank = np.zeros_like(frame.image)
+        looks.append(gate.look(k / 10, blank, frame.small, frame.small_colour).regions)
     assert looks[0] == () and len(looks[1]) == 1
     x0, y0, x1, y1 = looks[1][0]
     assert x0 <= 600 and y0 <= 300 and x1 >= 740 and y1 >= 500

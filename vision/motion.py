@@ -808,15 +808,20 @@ class MotionGate:
         t: float,
         image: NDArray[np.uint8] | Picture,
         small: NDArray[np.uint8] | None = None,
+        small_colour: NDArray[np.uint8] | None = None,
     ) -> Look:
         """Take the next frame taken at ``t`` (BGR, its grey copy, or a
         :class:`~vision.proposals.Picture` of it); say what to read. ``small`` is a
         grey copy of the frame the camera made itself (any size; it is brought to an
         ``shrink``-th of the frame; or in colour): then the frame itself is sampled
-        only for its colour (:meth:`_colour`)."""
+        only for its colour (:meth:`_colour`), unless the camera gave that too
+        (``small_colour``, BGR, of the small copy's size: the Pi camera's small stream
+        in colour): then the gate reads nothing of the frame."""
         given = small
         small = self._small(image, given)
-        raw = self._colour(image, given, small.shape[::-1])
+        raw = self._colour(
+            image, small_colour if small_colour is not None else given, small.shape[::-1]
+        )
         if t < max(self._shaken_at, self._adopted_at):  # (a replay started again)
             self._shaken_at, self._adopted_at, self._settling = -np.inf, -np.inf, None
         self.settled = None
@@ -1209,6 +1214,19 @@ class MotionGate:
             edge |= outside
         self._edges = (shape, outside, edge, np.flatnonzero(edge))
         return edge, self._edges[3]
+
+    def arm_in(self, box: Box) -> bool:
+        """Does an arm (moving or resting) lie over any of the gate's cells in ``box``
+        (the frame's pixels) now? (``bench/vision.py --only live`` sorts the frames
+        that read a change by it: a card laid clear of any hand, or a change read with
+        the resting arm beside it.)"""
+        arm = self._arm
+        if arm is None:
+            return False
+        s = self.shrink
+        x0, y0, x1, y1 = box
+        cells = arm[max(0, y0 // s) : max(0, -(-y1 // s)), max(0, x0 // s) : max(0, -(-x1 // s))]
+        return bool(cells.any())
 
     def arm_near(
         self, x_px: float, y_px: float, *, radius_px: float | None = None, still: bool = False

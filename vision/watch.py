@@ -553,10 +553,15 @@ class TableWatcher:
         self._doubts = sorted(now, key=lambda w: (w[3], w[4]))
 
     def process(
-        self, t: float, image: NDArray[np.uint8], small: NDArray[np.uint8] | None = None
+        self,
+        t: float,
+        image: NDArray[np.uint8],
+        small: NDArray[np.uint8] | None = None,
+        small_colour: NDArray[np.uint8] | None = None,
     ) -> tuple[list[Observation], list[CardReading]]:
         """Observations this frame settles, and the flagged readings it made afresh.
-        ``small``: the camera's own small grey copy of the frame, for the motion gate."""
+        ``small``: the camera's own small grey copy of the frame, for the motion gate;
+        ``small_colour``: the same in colour (:meth:`MotionGate.look`)."""
         t0 = time.perf_counter()
         if self._new_game:
             self._new_game = False
@@ -568,7 +573,7 @@ class TableWatcher:
         index_px = self.recognizer.index_px
         self.gate.px_per_mm = None if index_px is None else index_px / INDEX_D_MM
         self._off_table(image.shape[0], image.shape[1])
-        look = self.gate.look(t, picture, small)
+        look = self.gate.look(t, picture, small, small_colour)
         # the camera moved: what was read before lies elsewhere in the frame now
         moved = self._recheck(t, image, look.full, look.regions)
         if moved:
@@ -792,7 +797,9 @@ def watch(
                         said = str(exc)
                         more = "; said again only when it changes"
                         emit({"warning": f"frame {frame.index}: {exc}{more}"})
-            observations, flagged = watcher.process(frame.t, frame.image, frame.small)
+            observations, flagged = watcher.process(
+                frame.t, frame.image, frame.small, frame.small_colour
+            )
             for kind, note in watcher.take_notes():  # the camera moved (docs/vision.md)
                 cal = watcher.recognizer.calibration
                 moved: dict[str, object] = {"status": kind, "warning": note}

@@ -481,7 +481,9 @@ class TableService:
                 for trouble in cal.trouble() if cal is not None else []:
                     self._error(f"calibration: {trouble}")
         try:
-            observations, flagged = watcher.process(frame.t, frame.image, frame.small)
+            observations, flagged = watcher.process(
+                frame.t, frame.image, frame.small, frame.small_colour
+            )
         except Exception as exc:  # a frame the recogniser chokes on: skip it, keep going
             log.exception("frame %d could not be read", frame.index)
             self._count("unreadable_frames")
