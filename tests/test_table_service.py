@@ -574,8 +574,8 @@ def test_a_new_game_command_has_the_camera_forget_the_pack(
 ) -> None:
     """The panel's new_game (a long press) may come with another pack on the table: the
     service passes it to the watcher (TableWatcher.new_game: what the frames showed
-    of the pack, such as whether it prints four indices, is forgotten); an undo is
-    no new game."""
+    of the pack, such as whether it prints four indices, is forgotten), and so it
+    does a new game or match the referee says it read; an undo is no new game."""
     called: list[str] = []
 
     class Watcher(TableWatcher):
@@ -593,6 +593,23 @@ def test_a_new_game_command_has_the_camera_forget_the_pack(
     assert called == ["new_game"]
     eventually(lambda: len(listener.bodies(CMD)) == 2, "both commands")
     assert listener.bodies(CMD) == [{"command": "undo"}, {"command": "new_game"}]
+    # a new game or match the referee read, whoever asked for it (the web view's
+    # operators publish their commands straight to the referee), as its game events
+    # say it; other events change nothing
+    referee = MemoryBus(broker, "t1-referee")
+    referee.start()
+    events = Stamper("t1/referee")
+
+    def event(body: dict[str, Any]) -> None:
+        referee.publish("kiebitz/v1/t1/game/event", encode(events.stamp("event", body)))
+
+    event({"type": "event", "index": 4, "event": {"type": "play", "seat": 0, "card": "5H"}})
+    event({"type": "recount", "since": 2})
+    event({"type": "event", "index": 9, "event": {"type": "new_game"}})
+    eventually(lambda: len(called) == 2, "the new game read")
+    event({"type": "new_match", "setup": {"game": "skat"}})
+    eventually(lambda: len(called) == 3, "the new match")
+    assert called == ["new_game"] * 3
 
 
 def test_close_closes_source_board_panel_bus_in_that_order_once(broker: MemoryBroker) -> None:

@@ -18,6 +18,7 @@ from vision.sources import (
     Reconnecting,
     VideoFileSource,
     open_source,
+    yuv420_to_bgr,
 )
 
 
@@ -248,18 +249,23 @@ def _yuv420(bgr: np.ndarray, space: object, stride: int) -> np.ndarray:
     """``bgr`` as a YUV420 buffer in ``space`` (Y, then U and V at half size, each 2 x 2
     block's mean), rows ``stride`` long, as picamera2's make_array gives it; a space
     libcamera names neither way (None): a grey picture's, Y from the grey."""
-    from vision.sources import _YUV_BGR, yuv_encoding
-
     h, w = bgr.shape[:2]
-    encoding = yuv_encoding(space)
-    if encoding is None:
+    # picamera2's own YUV-to-RGB matrices (picamera2/converters.py: rows Y, U, V,
+    # columns R, G, B), and the luma offset of a limited range, by the space's name
+    matrices = {
+        "sYCC": ([[1.0, 1.0, 1.0], [0.0, -0.344, 1.772], [1.402, -0.714, 0.0]], 0.0),
+        "SMPTE170M": ([[1.164] * 3, [0.0, -0.392, 2.017], [1.596, -0.813, 0.0]], 16.0),
+        "Rec709": ([[1.164] * 3, [0.0, -0.213, 2.112], [1.793, -0.533, 0.0]], 16.0),
+    }
+    name = getattr(space, "name", space)
+    if name not in matrices:
         y = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float64)
         u = v = np.full((h // 2, w // 2), 128.0)
     else:
-        cy, off, rv, gu, gv, bu = _YUV_BGR[encoding]
-        # BGR = A (Y - off, U - 128, V - 128): solved for Y, U, V
-        a = np.array([[cy, bu, 0.0], [cy, gu, gv], [cy, 0.0, rv]])
-        yuv = bgr.reshape(-1, 3).astype(np.float64) @ np.linalg.inv(a).T
+        m, off = matrices[name]
+        # RGB = (Y - off, U - 128, V - 128) M: solved for Y, U, V
+        rgb = bgr[:, :, ::-1].reshape(-1, 3).astype(np.float64)
+        yuv = rgb @ np.linalg.inv(np.array(m))
         yuv = yuv.reshape(h, w, 3) + np.array([off, 128.0, 128.0])
         y = yuv[:, :, 0]
         u, v = (
@@ -272,7 +278,10 @@ def _yuv420(bgr: np.ndarray, space: object, stride: int) -> np.ndarray:
     for k, plane in enumerate((u, v)):
         rows = np.zeros((h // 2, stride // 2), np.uint8)
         rows[:, : w // 2] = np.clip(np.round(plane), 0, 255)
-        flat[n + k * n // 4 : n + (k + 1) * n // 4] = rows.reshape(-1)
+        at = n + k * (n // 4)
+        # (an odd height's buffer, one no camera gives, takes what fits)
+        seg = rows.reshape(-1)[: min(n // 4, flat.size - at)]
+        flat[at : at + seg.size] = seg
     return out
 
 
@@ -317,8 +326,10 @@ def test_the_pi_camera_gives_the_gate_its_own_small_grey_stream(picamera2):
 )
 def test_the_pi_cameras_small_stream_comes_in_colour_too(picamera2, space, stride):
     """The gate tells a hand by its colour as well as its grey: the small stream's YUV
-    brought to BGR in the colour space picamera2 chose (Rec. 709 for a full HD stream
-    and more, limited range; sYCC with some versions), whatever the rows' stride."""
+    brought to BGR in the colour space picamera2 chose for the streams (sYCC with an
+    RGB main stream in some versions, Rec. 709's limited range for one of 1280 x 720
+    and more in others, SMPTE 170M below that), whatever the rows' stride; the
+    stand-in codes it with picamera2's own matrices."""
     scene = np.zeros((720, 1280, 3), np.uint8)
     colours = [(40, 120, 60), (200, 200, 200), (60, 90, 200), (230, 70, 30), (20, 20, 20)]
     for k, c in enumerate(colours):
@@ -344,8 +355,24 @@ def test_a_small_stream_in_a_colour_space_not_known_gives_its_grey_alone(picamer
     picamera2.colour_space = None
     source = PiCameraSource(width=1280, height=720)
     source.open()
+    assert "small stream 160x90 grey (its colour space, None, not known)" in source.detail
     frame = source.read()
     assert frame.small is not None and frame.small_colour is None
+
+
+def test_a_small_stream_not_laid_out_as_asked_gives_its_grey_and_the_frame(picamera2):
+    """libcamera may size the small stream otherwise than asked: its size as configured
+    is the one read; a buffer that is not the YUV420 of it (an odd height) gives the
+    grey alone, and the frame is read all the same, not lost."""
+    picamera2.scene = np.full((720, 1280, 3), (40, 120, 60), np.uint8)
+    source = PiCameraSource(width=1280, height=720, lores=(160, 91))
+    source.open()
+    assert "small stream 160x91 in colour" in source.detail
+    frame = source.read()
+    assert frame.image.shape == (720, 1280, 3) and frame.small.shape == (91, 160)
+    assert frame.small_colour is None
+    with pytest.raises(ValueError, match="not a YUV420 buffer of 160x91"):
+        yuv420_to_bgr(np.zeros((136, 160), np.uint8), (160, 91), ("601", "full"))
 
 
 def test_the_gate_reads_a_card_laid_from_the_small_stream_alone(picamera2):
@@ -386,7 +413,8 @@ def test_the_pi_camera_opens_its_full_mode_and_focuses_once_on_the_table(picamer
     assert camera.config["buffer_count"] == 3  # 36 MB a frame: not six of them
     assert camera.cycles == 1
     assert source.detail == (
-        "picamera:0 4608x2592, focused once (lens at 0.68 dioptres, 1.47 m), held"
+        "picamera:0 4608x2592, small stream 576x324 in colour (BT.601, full range), "
+        "focused once (lens at 0.68 dioptres, 1.47 m), held"
     )
     frame = source.read()
     assert frame.image.shape == (2592, 4608, 3) and frame.small.shape == (324, 576)
@@ -472,7 +500,11 @@ def test_a_reconnected_camera_reports_what_it_opened(picamera2):
     picamera2.scene = np.full((2592, 4608, 3), 90, np.uint8)
     assert src.read() is not None
     assert states == [
-        ("open", "picamera:0 4608x2592, focused once (lens at 0.68 dioptres, 1.47 m), held")
+        (
+            "open",
+            "picamera:0 4608x2592, small stream 576x324 in colour (BT.601, full range), "
+            "focused once (lens at 0.68 dioptres, 1.47 m), held",
+        )
     ]
 
 

@@ -781,9 +781,13 @@ class MotionGate:
         millisecond for a 4608 x 2592 frame), blurred as the grey is; else four pixels
         of one row a cell (about a millisecond for a 2688 x 2688 frame fresh from the
         camera, not in the processor's cache: every eighth row is read), evened over
-        5 x 5 cells. ``None`` for a grey frame."""
+        5 x 5 cells. ``None`` for a grey frame. A camera's small stream of another size
+        than the gate's (the Pi's is made even: 506 cells for a 4056-pixel side, not
+        507) is brought to it as its grey is, not sampled as a frame is."""
         if given is not None and given.ndim == 3:
             colour = given
+            if colour.shape[1::-1] != size:
+                colour = cv2.resize(colour, size, interpolation=cv2.INTER_AREA)
         elif isinstance(image, Picture) and image.eighth_colour is not None:
             colour = image.eighth_colour
         else:

@@ -101,8 +101,8 @@ def yuv_encoding(colour_space: Any) -> tuple[str, str] | None:
     ``sYCC``, ``JPEG``, ``SMPTE170M``, ``Rec709``); ``None`` where it names neither
     (the small stream's colour is then not used: the gate samples the frame's).
 
-    >>> yuv_encoding("Rec709"), yuv_encoding("sYCC"), yuv_encoding(None)
-    (('709', 'limited'), ('601', 'full'), None)
+    >>> yuv_encoding("Rec709"), yuv_encoding("sYCC"), yuv_encoding("sRGB"), yuv_encoding(None)
+    (('709', 'limited'), ('601', 'full'), ('601', 'full'), None)
     """
     if colour_space is None:
         return None
@@ -117,6 +117,9 @@ def yuv_encoding(colour_space: Any) -> tuple[str, str] | None:
     for key, found in (
         ("sycc", ("601", "full")),
         ("jpeg", ("601", "full")),
+        # an RGB stream's sYCC as picamera2 reports it (the main stream's, its Y'CbCr
+        # encoding dropped): what an older picamera2 asks of every stream with RGB main
+        ("srgb", ("601", "full")),
         ("smpte170m", ("601", "limited")),
         ("rec709", ("709", "limited")),
     ):
@@ -132,14 +135,20 @@ def yuv420_to_bgr(
     picamera2's ``make_array`` gives it (rows of the stride's width: the Y plane's
     ``height`` rows, then the U and the V planes at half size, packed), in the colour
     space ``encoding`` (:func:`yuv_encoding`). The chroma is taken to each pixel of
-    its 2 x 2 block; a fifth of a millisecond for 576 x 324 on one core here."""
+    its 2 x 2 block; a fifth of a millisecond for 576 x 324 on one core here. A
+    buffer not so laid out (an odd side, fewer rows or a narrower stride than
+    ``size`` needs) is a ValueError."""
     w, h = size
-    stride = yuv.shape[1]
-    flat = yuv.reshape(-1)
-    n = h * stride
+    if yuv.ndim != 2 or yuv.shape[0] % 3 or w % 2 or h % 2:
+        raise ValueError(f"not a YUV420 buffer of {w}x{h}: {yuv.shape}")
+    rows, stride = yuv.shape[0] * 2 // 3, yuv.shape[1]  # the Y plane's rows (padded)
+    if rows < h or stride < w or stride % 2 or rows % 2:
+        raise ValueError(f"not a YUV420 buffer of {w}x{h}: {yuv.shape}")
+    flat = np.ascontiguousarray(yuv).reshape(-1)
+    n = rows * stride
     y = yuv[:h, :w]
-    u = flat[n : n + n // 4].reshape(h // 2, stride // 2)[:, : w // 2]
-    v = flat[n + n // 4 : n + n // 2].reshape(h // 2, stride // 2)[:, : w // 2]
+    u = flat[n : n + n // 4].reshape(rows // 2, stride // 2)[: h // 2, : w // 2]
+    v = flat[n + n // 4 : n + n // 2].reshape(rows // 2, stride // 2)[: h // 2, : w // 2]
     u = cv2.resize(u, (w, h), interpolation=cv2.INTER_NEAREST)
     v = cv2.resize(v, (w, h), interpolation=cv2.INTER_NEAREST)
     cy, off, rv, gu, gv, bu = _YUV_BGR[encoding]
@@ -434,11 +443,18 @@ class PiCameraSource:
                 **streams, **({"buffer_count": 3} if big else {})
             )
             picam.configure(config)
-            # the small stream's colour space (picamera2 picks it by the size asked):
-            # how its YUV is brought to BGR for the gate (yuv420_to_bgr)
+            # the streams' colour space, as picamera2 chose it (by its version and the
+            # main stream's format and size): how the small stream's YUV is brought to
+            # BGR for the gate (yuv420_to_bgr); and the small stream's size as
+            # configured (libcamera may align it)
             chosen = getattr(picam, "camera_config", None)
-            space = chosen.get("colour_space") if isinstance(chosen, dict) else None
-            self._encoding = yuv_encoding(space)
+            chosen = chosen if isinstance(chosen, dict) else {}
+            space = chosen.get("colour_space")
+            self._encoding = yuv_encoding(space) if self.lores is not None else None
+            lores_config = chosen.get("lores")
+            configured = lores_config.get("size") if isinstance(lores_config, dict) else None
+            if self.lores is not None and configured is not None and len(configured) == 2:
+                self.lores = (int(configured[0]), int(configured[1]))
             picam.start()
             focus = self._focus(picam)
         except Exception as exc:  # picamera2 raises RuntimeError, IndexError, OSError...
@@ -448,7 +464,15 @@ class PiCameraSource:
             raise SourceError(f"cannot open {self.name}: {exc}") from exc
         self._picam = picam
         self._index = 0
-        self.detail = f"{self.name} {self.width}x{self.height}, {focus}"
+        small = ""
+        if self.lores is not None:
+            w, h = self.lores
+            if self._encoding is not None:
+                enc, span = self._encoding
+                small = f", small stream {w}x{h} in colour (BT.{enc}, {span} range)"
+            else:
+                small = f", small stream {w}x{h} grey (its colour space, {space}, not known)"
+        self.detail = f"{self.name} {self.width}x{self.height}{small}, {focus}"
 
     @staticmethod
     def _focus(picam: Any) -> str:
@@ -488,9 +512,10 @@ class PiCameraSource:
                     request.release()
                 small = np.ascontiguousarray(yuv[: self.lores[1], : self.lores[0]])  # Y plane
                 if self._encoding is not None:  # ... and its colour, for the gate
-                    colour = yuv420_to_bgr(yuv, self.lores, self._encoding)
                     if self._encoding[1] == "limited":  # Y from 16 to 235: the grey's range
                         small = cv2.LUT(small, _FULL_RANGE)
+                    with contextlib.suppress(ValueError):  # (else the grey alone)
+                        colour = yuv420_to_bgr(yuv, self.lores, self._encoding)
         except Exception as exc:
             raise SourceError(f"{self.name} stopped delivering frames: {exc}") from exc
         frame = Frame(

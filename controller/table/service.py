@@ -10,8 +10,11 @@ and its clock):
   (:class:`~controller.board.link.BoardLink`) and the GPIO panel
   (:class:`~controller.gpio.panel.Panel`);
 * the panel's button presses published on ``table/command``;
+* with a camera, the referee's ``game/event``: a new game or a new match (from the
+  panel, the web view, anywhere) may bring another pack, and the camera forgets
+  what it learnt of the old one (:meth:`~vision.watch.TableWatcher.new_game`);
 * trouble (a rejected message, calibration, an unreadable frame, a state the
-  board cannot show) published as an ``error`` event on ``game/event``, never
+  board cannot show) published as an ``error`` event on ``table/event``, never
   raised out of a handler.
 
 The bus is built by the caller with the retained last will, from
@@ -53,6 +56,7 @@ from controller.bus.dispatch import Dispatcher, Publisher
 from controller.bus.envelope import Envelope, PayloadError, Stamper, encode
 from controller.bus.topics import (
     COMMAND,
+    EVENT,
     OBSERVATION,
     STATE,
     TABLE_EVENT,
@@ -239,6 +243,8 @@ class TableService:
             self.panel = _make_panel(panel, self._command_from_panel)
         self.dispatcher.route(topic(table, STATE), "state", self._on_state)
         self.dispatcher.route(_status_topic(table, "referee"), "status", self._on_referee)
+        if watcher is not None:
+            self.dispatcher.route(topic(table, EVENT), "event", self._on_game_event)
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -609,6 +615,18 @@ class TableService:
                 self._error(f"panel: {exc}", topic=topic(self.table, STATE))
             else:
                 self.panel.show(status)
+
+    def _on_game_event(self, topic_: str, env: Envelope) -> None:
+        """The referee's game events: a new game (``new_game`` read, from the panel, the
+        web view or anywhere) or a new match may bring another pack to the table, so
+        the camera forgets what it learnt of the old one (``TableWatcher.new_game``)."""
+        if self.watcher is None or self._foreign(topic_, env):
+            return
+        body = env.body
+        inner = body.get("event")
+        new_game = isinstance(inner, dict) and inner.get("type") == "new_game"
+        if body.get("type") == "new_match" or (body.get("type") == "event" and new_game):
+            self.watcher.new_game()
 
     def _on_referee(self, topic_: str, env: Envelope) -> None:
         """The referee's retained status: while it is offline the panel says so."""
