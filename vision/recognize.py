@@ -957,11 +957,20 @@ class Recognizer:
             self.index_px = _index_px_at(value, (float(centre[0]), float(centre[1])))
             self.scale = min(1.0, WORK_D / self.index_px)
 
+    @property
+    def working_index_d(self) -> float | None:
+        """The calibrated index size in the working picture's pixels (:meth:`picture`);
+        ``None`` without a calibration."""
+        if self.index_px is None:
+            return None
+        return self.index_px * (self.scale if self.shrinks else 1.0)
+
     def _region_d(self, index_px: float | None) -> float:
         """The index size regions are cut for, in the working picture's pixels."""
+        calibrated = self.working_index_d
+        if calibrated is not None:
+            return calibrated
         s = self.scale if self.shrinks else 1.0
-        if self.index_px is not None:
-            return self.index_px * s
         return index_px * s if index_px is not None else UNCALIBRATED_D
 
     def region_margin(self, frame_shape: tuple[int, int], index_px: float | None = None) -> float:
@@ -969,9 +978,8 @@ class Recognizer:
         (:meth:`Picture.margin` for this camera), give or take the grid it is cut on."""
         s = self.scale if self.shrinks else 1.0
         h, w = frame_shape
-        # the working picture's calibrated index size (:meth:`picture`)
-        index_d = None if self.index_px is None else self.index_px * s
-        return crop_margin((int(h * s), int(w * s)), self._region_d(index_px), index_d) / s
+        shape = (int(h * s), int(w * s))
+        return crop_margin(shape, self._region_d(index_px), self.working_index_d) / s
 
     @property
     def shrinks(self) -> bool:
@@ -1003,11 +1011,10 @@ class Recognizer:
         calibrated index size where there is one (:func:`~vision.proposals.
         background_window`). A caller that makes the working frame's
         :class:`Picture` itself for :meth:`detect_regions` makes it so."""
-        index_d = None
-        if self.index_px is not None:
-            index_d = self.index_px * (self.scale if self.shrinks else 1.0)
         warm = self.deck is not None and self.deck.four_colour
-        return Picture(self.working(as_bgr(image)), index_d, self._index_d_at(), warm_ink=warm)
+        return Picture(
+            self.working(as_bgr(image)), self.working_index_d, self._index_d_at(), warm_ink=warm
+        )
 
     def _index_d_at(self) -> Callable[[float, float], float] | None:
         """The calibrated index size at a point of the working picture, in its pixels

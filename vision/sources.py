@@ -369,6 +369,21 @@ class CameraSource(_CaptureBase):
         return frame
 
 
+def _configured(picam: Any) -> tuple[Any, tuple[int, int] | None]:
+    """The streams' colour space as picamera2 chose it (by its version and the main
+    stream's format and size: how the small stream's YUV is brought to BGR for the
+    gate, :func:`yuv420_to_bgr`), and the small stream's size as configured
+    (libcamera may align it; ``None``: not said)."""
+    chosen = getattr(picam, "camera_config", None)
+    if not isinstance(chosen, dict):
+        return None, None
+    lores = chosen.get("lores")
+    size = lores.get("size") if isinstance(lores, dict) else None
+    if size is None or len(size) != 2:
+        return chosen.get("colour_space"), None
+    return chosen.get("colour_space"), (int(size[0]), int(size[1]))
+
+
 class PiCameraSource:
     """A Raspberry Pi camera module through ``picamera2``, with two streams.
 
@@ -443,18 +458,10 @@ class PiCameraSource:
                 **streams, **({"buffer_count": 3} if big else {})
             )
             picam.configure(config)
-            # the streams' colour space, as picamera2 chose it (by its version and the
-            # main stream's format and size): how the small stream's YUV is brought to
-            # BGR for the gate (yuv420_to_bgr); and the small stream's size as
-            # configured (libcamera may align it)
-            chosen = getattr(picam, "camera_config", None)
-            chosen = chosen if isinstance(chosen, dict) else {}
-            space = chosen.get("colour_space")
-            self._encoding = yuv_encoding(space) if self.lores is not None else None
-            lores_config = chosen.get("lores")
-            configured = lores_config.get("size") if isinstance(lores_config, dict) else None
-            if self.lores is not None and configured is not None and len(configured) == 2:
-                self.lores = (int(configured[0]), int(configured[1]))
+            space, configured = _configured(picam)
+            if self.lores is not None:
+                self._encoding = yuv_encoding(space)
+                self.lores = configured or self.lores
             picam.start()
             focus = self._focus(picam)
         except Exception as exc:  # picamera2 raises RuntimeError, IndexError, OSError...
@@ -510,10 +517,12 @@ class PiCameraSource:
                     yuv = request.make_array("lores")
                 finally:
                     request.release()
-                small = np.ascontiguousarray(yuv[: self.lores[1], : self.lores[0]])  # Y plane
+                y = yuv[: self.lores[1], : self.lores[0]]  # the Y plane
+                if self._encoding is not None and self._encoding[1] == "limited":
+                    small = cv2.LUT(y, _FULL_RANGE)  # Y from 16 to 235: the grey's range
+                else:
+                    small = np.ascontiguousarray(y)
                 if self._encoding is not None:  # ... and its colour, for the gate
-                    if self._encoding[1] == "limited":  # Y from 16 to 235: the grey's range
-                        small = cv2.LUT(small, _FULL_RANGE)
                     with contextlib.suppress(ValueError):  # (else the grey alone)
                         colour = yuv420_to_bgr(yuv, self.lores, self._encoding)
         except Exception as exc:
