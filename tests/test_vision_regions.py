@@ -928,6 +928,54 @@ def test_a_resting_arm_is_no_ghost_for_the_bases_steps_round_its_holes_or_thin_p
     assert not _left_behind(now, base, part, edge, none, 18, SHADE_DETAIL, 2.0, 9)
 
 
+def test_a_change_outlined_only_beside_what_the_base_took_in_is_judged_by_its_light():
+    """``_left_behind`` on a change whose whole outline lies beside cells the base
+    took a change into, so that no ghost's outline can be judged. A player leaning in
+    slowly over a row to gather it: the soft shadow's fringe came past the gate's
+    level a little at a time, clear of the arm, and was taken in all round, the base
+    holding the table as it lay within, and the row's cards; the hand has gone with
+    them. It is light alone, no arm (it was a resting arm, the row's spots covered,
+    until the player sat back: the live check's seed 122, a show row removed 2.07 s
+    late). A flat sleeve whose own shadow's fringe was taken in all round it is
+    outlined now, steeper than the base beside it: an arm still."""
+    h, w = 60, 80
+    edge = np.zeros((h, w), bool)
+    edge[0, :] = True
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    table = np.full((h, w), 200, np.float32)  # a pale table
+    # the player's head and shoulders from the top edge: a third darker, its edge
+    # blurred over ten cells (45 mm at the recommended mounting is 13)
+    disc = ((xx - 40) / 28) ** 2 + (yy / 26) ** 2 <= 1
+    alpha = cv2.GaussianBlur(disc.astype(np.float32), (0, 0), 10.0)
+    now = (table * (1 - 0.33 * alpha)).astype(np.uint8)
+    base = now.copy()
+    base[np.abs(now.astype(int) - 200) > 25] = 200  # the table as it lay, held out
+    base[4:9, 18:24] = base[6:11, 26:32] = 250  # the row gathered
+    diff = np.abs(now.astype(int) - base)
+    part = cv2.dilate((diff > 18).view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+    part &= diff > 9
+    took = ~part & (np.abs(base.astype(int) - 200) > 18)  # the fringe taken in
+    # (every cell round it, but at the picture's border, beside a cell taken in)
+    grow = np.ones((3, 3), np.uint8)
+    rim = (cv2.dilate(part.view(np.uint8), grow) > 0) & ~part
+    rim[0, :] = rim[-1, :] = rim[:, 0] = rim[:, -1] = False
+    assert rim.any() and not (rim & (cv2.dilate(took.view(np.uint8), grow) == 0)).any()
+    assert _left_behind(now, base, part, edge, took, 18, SHADE_DETAIL, 2.0, 9)
+    # a flat sleeve over the table from the top edge, its soft shadow's fringe taken in
+    sleeve = np.zeros((h, w), bool)
+    sleeve[0:22, 20:30] = True
+    shade = cv2.GaussianBlur(
+        cv2.dilate(sleeve.view(np.uint8), np.ones((5, 5), np.uint8)).astype(np.float32), (0, 0), 1.5
+    )
+    now = (table * (1 - 0.3 * shade)).astype(np.uint8)
+    now[sleeve] = 230
+    base = now.copy()
+    base[sleeve] = 200
+    base[sleeve & (yy > 15)] = 250  # a card under the hand
+    took = ~sleeve & (np.abs(now.astype(int) - 200) > 18)
+    assert not _left_behind(now, base, sleeve, edge, took, 18, SHADE_DETAIL, 2.0, 9)
+
+
 def test_an_arm_cut_from_the_border_for_a_frame_or_two_is_still_an_arm_after():
     """A resting arm whose part at the border differs from the table by less than the
     gate's level for a frame or two (a sleeve near the table's grey, and noise) is no
