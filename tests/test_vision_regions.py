@@ -19,6 +19,7 @@ from vision.motion import (
     ARM_BREAK_S,
     ARM_HOLD_S,
     ARM_REST_S,
+    ARM_STILL_S,
     SHADE_DETAIL,
     Look,
     MotionGate,
@@ -873,6 +874,38 @@ def test_a_faint_soft_sleeve_lighter_than_the_table_is_an_arm_outlined_at_its_ha
     assert gate.arm_near(170, 140) and gate.arm_near(170, 140, still=True)
 
 
+def test_an_arm_stopping_for_a_moment_on_its_way_out_is_not_resting():
+    """An arm at 30 fps going out that stops for a few frames (a hand pausing at the
+    table's edge) is an arm, but not one resting on what lies near it until nothing
+    of it has moved for ``ARM_STILL_S``: the card just laid beside it, joined to it by
+    the light a player leaning back left, had its stable time restarted, and was
+    placed 0.6 s after it lay clear (the live check's seeds 116 and 122). A hand
+    that stays is resting."""
+    gate, base = _gate_over_the_table()
+    card = base.copy()
+    card[160:220, 60:110] = 240
+    _rest(gate, card, 0.1, 0.5)
+
+    def look(t: float, reach: int) -> None:
+        frame = card.copy()
+        frame[0:reach, 130:220] = 200
+        look = gate.look(t, frame)
+        gate.mark_read(t, None if look.full else look.regions)
+
+    t = 0.6
+    for reach in (150, 150, 150, 150, 150, 150, 120, 90, 90, 90, 90, 60, 30, 0):
+        look(t, reach)
+        if reach < 150:  # going out, stopping for four frames on the way
+            assert not gate.arm_near(175, 20, still=True), f"t={t:.3f}"
+        t += 1 / 30
+    assert not gate.arm_near(175, 20)
+    for _ in range(12):  # in again, and staying
+        look(t, 90)
+        t += 1 / 30
+    assert gate.arm_near(175, 20, still=True)
+    assert ARM_STILL_S < 0.2  # (a hand resting on a card rests longer)
+
+
 def test_an_arm_resting_longer_than_the_hold_is_the_table_as_it_is_now():
     """An elbow left on the table for good covers nothing for ever: after
     ``ARM_HOLD_S`` it is the table as it lies (and a card under it is laid after
@@ -1206,7 +1239,8 @@ def test_a_white_balance_passed_on_by_a_codec_is_judged_whole():
     for i, reach in enumerate((40, 90, 140)):  # it comes in from the top edge
         arm[0:reach, 150:240] = _SKIN
         look(0.6 + 0.1 * i, arm)
-    for t in np.arange(0.9, 2.95, 0.1):  # resting on the card's corner
+    look(0.9, arm)  # resting on the card's corner (from its second frame: ARM_STILL_S)
+    for t in np.arange(1.0, 2.95, 0.1):
         look(float(t), arm)
         assert gate.arm_near(165, 130, still=True), f"t={t:.1f}"
     for t in np.arange(3.0, 3.45, 0.1):  # it goes

@@ -107,6 +107,12 @@ ARM_HOLD_S = 15.0
 # arm at rest too, and would hold a card laid there for ARM_HOLD_S; a hand resting
 # longer on a card has let it go
 ARM_REST_S = 3.0
+# ... and only once nothing of it has moved for ARM_STILL_S: an arm going out that
+# stood still at the table's edge for a frame or two at 30 fps, joined to the card
+# just laid by the light a player leaning back left, restarted that card's stable
+# time (the live check's seeds 116 and 122, a 9S and a 2H placed 0.6 s after they lay
+# clear). A hand resting on a card rests longer; one stopping for less is moving.
+ARM_STILL_S = 0.1
 # ... an arm is broad: a change is one only where a core of it ARM_CORE_MM across (a
 # forearm is some 85 mm, a palm more) reaches the border or off the table, joined to
 # it through parts that broad. The thin residue a video codec leaves along the edges
@@ -747,6 +753,8 @@ class MotionGate:
         self._base: NDArray[np.uint8] | None = None
         self._arm: NDArray[np.bool_] | None = None
         self._arm_still: NDArray[np.bool_] | None = None  # of arms nothing of which moves now
+        # since when each cell has been of an arm nothing of which moves (NaN: not)
+        self._still_since: NDArray[np.float64] | None = None
         self._arm_since: NDArray[np.float64] | None = None
         self._arm_seen: NDArray[np.float64] | None = None  # when each cell last was one
         # the cells that took a change by the gate's level into the base since it was
@@ -981,6 +989,7 @@ class MotionGate:
             self._arm = np.zeros(small.shape, bool)
             self._arm_still = self._arm
             self._arm_since = np.full(small.shape, np.nan, np.float64)
+            self._still_since = np.full(small.shape, np.nan, np.float64)
             self._arm_seen = None
             self._took = np.zeros(small.shape, bool)
             self._under = small.copy()
@@ -1019,6 +1028,8 @@ class MotionGate:
             if self._arm is None or self._arm.shape != small.shape or self._arm.any():
                 self._arm = self._arm_still = np.zeros(small.shape, bool)
             self._arm_since.fill(np.nan)  # (an arm taken in last frame too)
+            if self._still_since is not None:
+                self._still_since.fill(np.nan)
             np.copyto(base, small, where=moving_now == 0)
             if cbase is not None and colour is not None:
                 np.copyto(cbase, colour, where=(moving_now == 0)[None])
@@ -1083,7 +1094,15 @@ class MotionGate:
         np.copyto(base, small, where=table)
         if cbase is not None and colour is not None:
             np.copyto(cbase, colour, where=table[None])
-        self._arm, self._arm_still = arm, still
+        # resting: still for ARM_STILL_S (a frame's time short of it: frame times are
+        # not exact)
+        rest = self._still_since
+        if rest is None or rest.shape != small.shape:
+            rest = self._still_since = np.full(small.shape, np.nan, np.float64)
+        np.copyto(rest, np.nan, where=~still)
+        np.copyto(rest, t, where=still & np.isnan(rest))
+        self._arm = arm
+        self._arm_still = still & (t - rest >= ARM_STILL_S - 1e-6)
 
     def _moving_level(self, t: float, span: bool) -> int:
         """The change that is motion from the frames this one is judged against (the
