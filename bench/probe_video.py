@@ -7,6 +7,8 @@ a real camera and its recorder would pass it on, to be watched again.
     .venv/bin/python bench/probe_video.py knock KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/probe_video.py tilt KEEP/VIDEO.mp4 OUTDIR [--degrees 15]
     .venv/bin/python bench/probe_video.py cast KEEP/VIDEO.mp4 OUTDIR [--gains 1.35 1 0.75]
+    .venv/bin/python bench/probe_video.py edge KEEP/VIDEO.mp4 OUTDIR [--light 0.45 --blur 3]
+    .venv/bin/python bench/probe_video.py glare KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
 
 Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
@@ -39,6 +41,18 @@ deal's; the times of each card lying still are the kept run's).
   trapezoid, the side nearer the camera seen larger (at 15°, in a square frame the
   top edge's middle 1.20 times, the bottom's 0.91; in a 3840 x 2160 one 1.12 and
   0.96: the thirty-second session's probe).
+
+* ``edge``: a lamp's hard shadow lying across the table for the whole video (the
+  edge of a lampshade's shadow, a standing onlooker's): a straight edge at a slant
+  through the frame's middle, blurred over ``--blur`` pixels (3), the far side at
+  ``--light`` (0.45) of the light, a little bluer (lit by the room, not the lamp).
+  Every card laid beside it, across it or in it stays so: the paper and ink stages'
+  local contrast, a patch a shadow's edge crosses evened, under a camera's own
+  frames (the thirty-fourth session's probe).
+* ``glare``: a lamp's glare off the table and the cards' gloss for the whole video:
+  a bright patch a sixth of the frame across, its middle 110 levels brighter
+  (paper clipped white there), fading over as much again, a little off the middle
+  of the frame (the thirty-fourth session's probe).
 
 Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
 """
@@ -117,6 +131,44 @@ def _knock(frames, fps: float):  # type: ignore[no-untyped-def]
         yield frame
 
 
+def _edge_mask(size: tuple[int, int], light: float, blur: float) -> np.ndarray:
+    """The light a lamp's hard shadow leaves each pixel: 1 on the lit side of a straight
+    edge through the middle of a ``size`` frame (leaning 25 degrees off its rows),
+    ``light`` beyond it, the step blurred over ``blur`` pixels; as a BGR gain, the
+    shadow a little bluer (lit by the room's light, not the lamp's)."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = math.radians(25.0)
+    side = (yy - h / 2) * math.cos(a) - (xx - w / 2) * math.sin(a)  # > 0: in the shadow
+    lit = np.clip(0.5 - side / max(blur, 0.5), 0.0, 1.0)
+    lit = cv2.GaussianBlur(lit, (0, 0), max(blur, 0.5) / 2)
+    gain = np.stack([lit + (1 - lit) * light * k for k in (1.1, 1.0, 0.9)], axis=2)
+    return gain.astype(np.float32)
+
+
+def _glare_add(size: tuple[int, int]) -> np.ndarray:
+    """The light a lamp's glare adds each pixel of a ``size`` frame: 110 levels at its
+    middle (a little up and left of the frame's), a sixth of the frame across, fading
+    over as much again."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = min(w, h) / 12
+    cx, cy = 0.42 * w, 0.4 * h
+    dist = np.hypot(xx - cx, yy - cy)
+    add = 110.0 * np.clip(1.5 - dist / (2 * r), 0.0, 1.0) ** 1.5
+    return np.repeat(add[:, :, None], 3, axis=2).astype(np.float32)
+
+
+def _lit(frames, gain: np.ndarray | None, add: np.ndarray | None):  # type: ignore[no-untyped-def]
+    for frame in frames:
+        out = frame.astype(np.float32)
+        if gain is not None:
+            out *= gain
+        if add is not None:
+            out += add
+        yield np.clip(out, 0, 255).astype(np.uint8)
+
+
 def tilted(
     size: tuple[int, int], degrees: float
 ) -> tuple[np.ndarray, tuple[int, int], tuple[float, float, float]]:
@@ -154,12 +206,16 @@ def _tilt(frames, size: tuple[int, int], degrees: float):  # type: ignore[no-unt
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("probe", choices=["wander", "noise", "shake", "knock", "tilt", "cast"])
+    ap.add_argument(
+        "probe", choices=["wander", "noise", "shake", "knock", "tilt", "cast", "edge", "glare"]
+    )
     ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
     ap.add_argument("out", type=Path, help="the folder to write the probe to")
     ap.add_argument("--sigma", type=float, default=6.0, help="noise: levels a pixel")
     ap.add_argument("--damping", type=float, default=0.3, help="wander: the exposure's")
     ap.add_argument("--degrees", type=float, default=15.0, help="tilt: the camera's lean")
+    ap.add_argument("--light", type=float, default=0.45, help="edge: the shadow's light")
+    ap.add_argument("--blur", type=float, default=3.0, help="edge: the step's pixels")
     ap.add_argument(
         "--gains",
         type=float,
@@ -173,6 +229,10 @@ def main() -> int:
         ap.error(f"--degrees {args.degrees:g}: a camera leaning 40 degrees or less")
     if not all(g > 0 for g in args.gains):
         ap.error("--gains: three gains above 0")
+    if not 0 < args.light <= 1:
+        ap.error(f"--light {args.light:g}: the shadow's share of the light, above 0, 1 at most")
+    if not args.blur >= 0:
+        ap.error(f"--blur {args.blur:g}: pixels, 0 or more")
     kept = args.video.with_suffix(".json")
     if not args.video.is_file() or not kept.is_file():
         print(f"{args.video}: not a kept video of bench/live.py (with its .json)", file=sys.stderr)
@@ -201,6 +261,10 @@ def main() -> int:
         passed = _knock(frames(), fps)
     elif args.probe == "cast":
         passed = _cast(frames(), tuple(args.gains))
+    elif args.probe == "edge":
+        passed = _lit(frames(), _edge_mask(size, args.light, args.blur), None)
+    elif args.probe == "glare":
+        passed = _lit(frames(), None, _glare_add(size))
     elif args.probe == "tilt":
         passed = _tilt(frames(), size, args.degrees)
         _, size, (top, middle, bottom) = tilted(size, args.degrees)

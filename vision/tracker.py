@@ -115,6 +115,8 @@ class _Track:
     hx: float = 0.0
     hy: float = 0.0
     here_since: float = 0.0
+    # placed, and last read away from where it lies in a moving hand: being carried
+    carried: bool = False
 
 
 # Times that differ by less than this are one time: frame times read from a video's
@@ -133,7 +135,10 @@ LOST_EVERY_S = 1.0
 # zone, under the hand that moved it) is not removed for this long after it was last
 # seen there, while that spot is read every frame: the compressed video's QH, carried
 # to the show row, was removed from the play row and then placed in the show row
-# (two events where there was one move) when it could be read there 0.5 s later
+# (two events where there was one move) when it could be read there 0.5 s later.
+# Nor is one last read in the moving hand carrying it away (a move under a lamp's
+# glare, or across a hard shadow's edge, the card unread in the hand for 1.5 s until
+# it lay in the show row: removed 0.2 s after its old spot was clear, then placed)
 LOST_HOLD_S = 2.0
 
 # A card read from one corner where a placed card lies that is read from its other
@@ -252,13 +257,14 @@ class Tracker:
         return out
 
     def _moving_off(self, tr: _Track, t: float) -> bool:
-        """Whether a placed card was last seen lying away from where it lies (for
-        ``stable_s`` or more: put down elsewhere, under the hand that moved it), no
-        more than ``LOST_HOLD_S`` before ``t``: it is not removed yet."""
+        """Whether a placed card was last seen away from where it lies, lying there
+        (for ``stable_s`` or more: put down elsewhere, under the hand that moved it)
+        or in the moving hand carrying it, no more than ``LOST_HOLD_S`` before ``t``:
+        it is not removed yet."""
         return (
             tr.placed
             and not self._near(tr, tr.x, tr.y)
-            and _lasted(tr.last_seen - tr.here_since, self.stable_s)
+            and (tr.carried or _lasted(tr.last_seen - tr.here_since, self.stable_s))
             and _within(t - tr.last_seen, LOST_HOLD_S)
         )
 
@@ -359,6 +365,7 @@ class Tracker:
             ):
                 tr.hx, tr.hy, tr.here_since = s.x_mm, s.y_mm, t
             moving = busy is not None and busy(s.x_mm, s.y_mm)
+            tr.carried = moving and tr.placed and not self._near(tr, s.x_mm, s.y_mm)
             drifted = math.hypot(s.x_mm - tr.x0, s.y_mm - tr.y0) > self.still
             if moving:  # in a moving hand or under one: start the stable time again
                 tr.zone, tr.since, tr.frames, tr.looks, tr.confidence_sum = s.zone, t, 0, 0, 0.0
