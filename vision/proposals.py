@@ -122,6 +122,9 @@ RED_STEP = 12
 # The white balance is taken from paper (Picture.gains) where a sample of the picture
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
+# ... of which the less saturated kind, where two kinds lie this far apart in their
+# mean saturation (of 255: a third of the brightest channel)
+PALE_APART = 85.0
 # A sample (Picture.sample) of this many pixels sets the picture's bright end and the
 # first paper bar the white balance is taken under; a smaller picture's eighth-size
 # copy does (Picture._by_sample)
@@ -666,6 +669,25 @@ class Picture:
             mask = lit.view(np.uint8)
             median = hist_percentile(_hist(grey, mask), n_lit, 50)
             paper = cv2.bitwise_and(mask, cv2.compare(grey, median, cv2.CMP_GE))
+            # ... and of those the less saturated kind (Otsu's split of their
+            # saturation): what passes the bar beside the paper (a wooden table's
+            # light grain where few cards lie in the light, wood under a lamp's
+            # glare) is more saturated than card paper under any light, and as much
+            # of it as of paper set the gains to the wood's orange (1.84, 1.0,
+            # 0.69): a worn card in a bluish shadow was then no neutral paper
+            spread = cv2.subtract(brightest, cv2.min(cv2.min(b, g), r))
+            saturation = cv2.divide(spread, brightest, scale=255.0)
+            # (two kinds only where they lie apart: paper's own spread of tints, in
+            # a cast or glare, is no second kind)
+            values = saturation[paper > 0]
+            split = cv2.threshold(values, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0]
+            low, high = values[values <= split], values[values > split]
+            if (
+                len(low) >= PAPER_SAMPLE
+                and len(high)
+                and float(high.mean()) - float(low.mean()) >= PALE_APART
+            ):
+                paper = cv2.bitwise_and(paper, cv2.compare(saturation, split, cv2.CMP_LE))
             n = cv2.countNonZero(paper)
             colour = np.array(
                 [hist_percentile(_hist(ch, paper), n, 50) for ch in (b, g, r)], np.float32
