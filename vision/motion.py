@@ -1099,10 +1099,14 @@ class MotionGate:
         rest = self._still_since
         if rest is None or rest.shape != small.shape:
             rest = self._still_since = np.full(small.shape, np.nan, np.float64)
-        np.copyto(rest, np.nan, where=~still)
-        np.copyto(rest, t, where=still & np.isnan(rest))
         self._arm = arm
-        self._arm_still = still & (t - rest >= ARM_STILL_S - 1e-6)
+        if still.any():
+            np.copyto(rest, np.nan, where=~still)
+            np.copyto(rest, t, where=still & np.isnan(rest))
+            self._arm_still = still & (t - rest >= ARM_STILL_S - 1e-6)
+        else:  # (most frames: no arm at rest, and no work over the grid for it)
+            rest.fill(np.nan)
+            self._arm_still = still
 
     def _moving_level(self, t: float, span: bool) -> int:
         """The change that is motion from the frames this one is judged against (the
