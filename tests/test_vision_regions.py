@@ -5,6 +5,7 @@ card without reading the whole frame again."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -1864,6 +1865,68 @@ def test_an_index_read_doubtfully_is_read_again_where_nothing_changed_for_a_whil
     settled = int(5 * (doubt_s + 0.4))
     assert looks[-1] == looks[settled if again else 5], looks
     assert (looks[settled] - looks[5] >= 5 * (doubt_s - 1)) == again, looks
+
+
+class _OneCornerDoubtful(Recognizer):
+    """A recogniser that reads one corner of a card doubtfully (``doubtful``: its
+    midpoint), and its other corner not at all until ``sure_at`` (the test's clock,
+    ``now``): a German B read as an 8 at one corner under a lamp's shadow, its other
+    corner unread while the hand that laid it leaves."""
+
+    card = ""
+    doubtful = (0.0, 0.0)
+    now = 0.0
+    sure_at = float("inf")
+
+    def _doubt(self, dets):
+        out = []
+        for d in dets:
+            if d.card != self.card:
+                out.append(d)
+            elif math.hypot(d.x - self.doubtful[0], d.y - self.doubtful[1]) < d.d:
+                out.append(replace(d, confidence=0.6, rank_confidence=0.6))
+            elif self.now >= self.sure_at:
+                out.append(d)
+        return out
+
+    def detect_indices(self, image):
+        return self._doubt(super().detect_indices(image))
+
+    def detect_regions(self, image, rois, **kw):
+        return self._doubt(super().detect_regions(image, rois, **kw))
+
+
+def test_a_doubtful_index_is_read_again_with_its_whole_card():
+    # vision/watch.py DOUBT_S: a German JD laid under a lamp's shadow was read 8D at
+    # one corner, its other corner unread; the box read again round the doubtful
+    # corner alone left the other corner out, and the JD was placed 3.5 s late
+    d_range = (d_for_mounting(2.35), d_for_mounting(2.8))
+    size = (2400, 1600)
+    before = make_scene(np.random.default_rng(801), size=size, d_range=d_range, hands=0.0)
+    other = make_scene(np.random.default_rng(804), size=size, d_range=d_range, hands=0.0)
+    x0, y0, x1, y1 = (820, 400, 1200, 730)  # a KC laid, turned a quarter
+    after = before.image.copy()
+    after[y0:y1, x0:x1] = other.image[y0:y1, x0:x1]
+    rec = _OneCornerDoubtful()
+    (card,) = [r for r in rec.read(after) if r.card == "KC"]
+    a, b = card.indices
+    # its other corner read surely from 1.4 s after it was laid, if looked at
+    rec.card, rec.doubtful, rec.sure_at = card.card, (a.x, a.y), 3.4
+    # a box round the doubtful corner alone, as wide as a card is long, misses it
+    reach = 0.62 * 350 / 36 * a.d
+    assert max(abs(b.x - a.x), abs(b.y - a.y)) > 1.3 * reach
+    watcher = TableWatcher(rec)
+    placed: dict[str, float] = {}
+    t = 0.0
+    for image, seconds in ((before.image, 2.0), (after, 3.0)):
+        for _ in range(int(seconds * 5)):
+            rec.now = t
+            for obs in watcher.process(t, image)[0]:
+                placed.setdefault(obs.card, t)
+            t += 0.2
+    # nothing changed after the card was laid: the doubtful corner is read again with
+    # its whole card, and the card placed as soon as its other corner can be read
+    assert 3.4 <= placed["KC"] <= 4.0, placed
 
 
 def test_a_doubtful_index_never_makes_a_small_frame_one_to_read_whole(monkeypatch):

@@ -128,6 +128,9 @@ _ROOM = (128, 192)
 # room's width; and ink is what lies under this share of the paper near it
 _PANEL_BROAD = 0.35
 _INK_SHARE = 0.65
+# ... judged against paper no brighter than the room closed over a square this share
+# of its width (a hard shadow's step across the card is kept: shade is paper there)
+_SHADE_CLOSE = 0.7
 # ... and where the other corner is only guessed (court_between's own_middle), the
 # panel's own middle lies within this share of the room's width and length of the
 # room's middle
@@ -300,6 +303,16 @@ def court_between(
     # the card was all "ink"
     near = max(3, w0 // 6 | 1)
     paper = cv2.dilate(room, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (near, near)))
+    # ... and no brighter than the room closed over a square _SHADE_CLOSE of its width:
+    # a hard shadow's edge across the card keeps its step there (the shade is wider),
+    # so paper in the shade is judged against paper in the shade, not the lit paper
+    # beyond the edge (that made the shaded paper at the edge a line of "ink", joining
+    # pips turned half about the middle into a court's panel: a photographed 10H laid
+    # across a lamp's shadow was doubted and never placed), while ink and a court's
+    # print narrower than the square are closed over and judged as before
+    side = max(3, int(_SHADE_CLOSE * w0) | 1)
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    paper = cv2.min(paper, cv2.morphologyEx(room, cv2.MORPH_CLOSE, square))
     ink = cv2.compare(room, cv2.multiply(paper, 1.0, scale=_INK_SHARE), cv2.CMP_LT)
     _, labels, stats, _ = labelled(ink)
     sw, sh = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]

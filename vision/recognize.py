@@ -75,7 +75,7 @@ from vision.proposals import (
     grey_percentile,
 )
 
-__all__ = ["CardReading", "IndexDetection", "Recognizer", "suppress"]
+__all__ = ["CardReading", "IndexDetection", "Recognizer", "card_middle", "suppress"]
 
 # The size in pixels the classifier works at: a calibrated camera's frames are shrunk
 # to it (an index's INDEX_D_MM, the distance from rank centre to suit centre on a
@@ -398,6 +398,13 @@ def _card_outline(det: IndexDetection) -> tuple[tuple[float, float], ...]:
         dx, dy = (fx - ax) * s, (fy - ay) * s
         pts.append((det.x + dx * vx + dy * det.ux, det.y + dx * vy + dy * det.uy))
     return tuple(pts)
+
+
+def card_middle(det: IndexDetection, d: float | None = None) -> tuple[float, float]:
+    """Where the middle of the card whose corner index ``det`` is lies (a typical
+    card's proportions), for an index ``d`` across (default: ``det.d``, as read; a
+    misread index is often read smaller than it is printed)."""
+    return _centre(_card_outline(det if d is None else replace(det, d=d)))
 
 
 def _joined_outline(members: list[IndexDetection]) -> tuple[tuple[float, float], ...]:
@@ -923,6 +930,10 @@ class Recognizer:
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
         self._courts: dict[tuple[float, ...], bool] = {}
+        # whether a hand is over a point of the frame (its pixels) now: the live loop's
+        # motion gate says it, for the frame cards() weighs; a number card read at one
+        # corner is looked at for a court's face where none is (_court_read_as_number)
+        self.hands: Callable[[float, float], bool] | None = None
         # the readings of one corner found to be letters in a line of print, by where
         # they and the readings near them lie (_in_print)
         self._lines: dict[tuple[float, ...], bool] = {}
@@ -1786,18 +1797,22 @@ class Recognizer:
         between them (:func:`vision.pips.court_between`): a court whose index is
         printed in a font the network never met, read surely as a number (a swash Q
         as a 9C at 1.00 in a single photograph; a German pack's B as an 8D laid in a
-        trick, a false ``placed``). Both corners on a table frame: a fanned hand's
-        card seldom shows both, and its face then lies under the next card. In a
-        single picture (:meth:`read_any_scale`: one card, or a deal laid out) a
-        number read at one corner, whose face does not plainly show its pips, is
-        looked at as well, between that corner and where a typical card puts the
-        other (a URW QS shot by a phone, one corner read 9S at 0.96, the other not
-        at all). Looked at once per pair of corners (the live loop weighs its
-        readings afresh every frame)."""
+        trick, a false ``placed``). A number read at one corner, whose face does not
+        plainly show its pips, is looked at as well, between that corner and where a
+        typical card puts the other: in a single picture (:meth:`read_any_scale`:
+        one card, or a deal laid out; a URW QS shot by a phone, one corner read 9S at
+        0.96, the other not at all), and in the live loop where no hand is over it
+        (:attr:`hands`; a German B laid under a lamp's shadow read 8D at 0.97 at one
+        corner, the other unread, and placed; a hand's fingers over a 9D it was
+        picking up made a panel). Looked at once per pair of corners, or corner (the
+        live loop weighs its readings afresh every frame)."""
         if card[:-1] not in PIP_RANKS or self.faces is None:
             return False
-        if len(members) == 1 and self.squeezes:
-            return self._court_at_one_corner(members[0], dets)
+        if len(members) == 1:
+            a = members[0]
+            if not (self.squeezes or (self.hands is not None and not self.hands(a.x, a.y))):
+                return False  # a table frame that does not say where hands are
+            return self._court_at_one_corner(a, dets)
         if len(members) != 2:
             return False
         return self._court_face(*members)
@@ -1891,10 +1906,18 @@ class Recognizer:
             fx, fy = INDEX_ANCHOR[0] + across / k, INDEX_ANCHOR[1] + along / k
             if np.any((fx >= 0) & (fx <= FACE_W) & (fy >= 0) & (fy <= FACE_H)):
                 continue
-            o = _opposite_index(replace(a, d=a.d * k))
-            if court_between(
-                self.faces, (a.x, a.y, a.ux, a.uy), (o.x, o.y, o.ux, o.uy), own_middle=True
-            ):
+            # looked at once per corner and size, as a pair is (_court_face)
+            key = (round(a.x, 1), round(a.y, 1), round(a.ux, 1), round(a.uy, 1), round(a.d, 1), k)
+            court = self._courts.get(key)
+            if court is None:
+                if len(self._courts) >= COURTS_KEPT:
+                    self._courts.clear()
+                o = _opposite_index(replace(a, d=a.d * k))
+                court = court_between(
+                    self.faces, (a.x, a.y, a.ux, a.uy), (o.x, o.y, o.ux, o.uy), own_middle=True
+                )
+                self._courts[key] = court
+            if court:
                 return True
         return False
 

@@ -46,6 +46,7 @@ from vision.recognize import (
     CardReading,
     IndexDetection,
     Recognizer,
+    card_middle,
     suppress,
 )
 from vision.sources import (
@@ -199,8 +200,8 @@ class TableWatcher:
         # card -> (x, y as the sightings give them, the gate's patch)
         self._spots: dict[str, tuple[float, float, NDArray[np.uint8]]] = {}
         # where an index was read doubtfully, in the frame's pixels, and since when:
-        # (x, y, d, first read so, how sure) (DOUBT_S)
-        self._doubts: list[tuple[float, float, float, float, float]] = []
+        # (x, y, d, first read so, how sure, where its card's middle lies) (DOUBT_S)
+        self._doubts: list[tuple[float, float, float, float, float, tuple[float, float]]] = []
         # the last frame's readings' directions (_angle), by their corners' identity:
         # (corners, the calibration they were turned with, the angle)
         self._angles: dict[int, tuple[tuple[tuple[float, float], ...], Calibration | None, float]]
@@ -532,6 +533,7 @@ class TableWatcher:
         read = {id(d) for r in self.readings if r.confidence >= sure for d in r.indices + r.also}
         new = {id(d) for d in fresh}
         was = self._doubts
+        index_d = self.recognizer.index_px  # the table's, where it is calibrated
         now = []
         for d in self.dets:
             if id(d) in read:
@@ -549,7 +551,7 @@ class TableWatcher:
                     ),
                     t,
                 )
-            now.append((d.x, d.y, d.d, since, d.confidence))
+            now.append((d.x, d.y, d.d, since, d.confidence, card_middle(d, index_d)))
         self._doubts = sorted(now, key=lambda w: (w[3], w[4]))
 
     def process(
@@ -637,9 +639,12 @@ class TableWatcher:
             most = self.full_share * shape[0] * shape[1]
             # the doubtful spots due now (none under a moving hand), the latest: read
             # with the rest where that does not make the frame one to read whole
+            # (each read with its whole card, that its other corner may be read too: a
+            # box round the index alone left a German B's other corner out, and its
+            # one corner, misread as an 8D, was read again and again for DOUBT_S)
             doubts = [
-                (x, y)
-                for x, y, _, since, _ in self._doubts
+                middle
+                for x, y, _, since, _, middle in self._doubts
                 if t - since <= DOUBT_S and not self.gate.moving_near(x, y, t, radius_px=half_card)
             ][-DOUBTS:]
             if doubts:
@@ -689,7 +694,15 @@ class TableWatcher:
                 return any(b[0] <= px < b[2] and b[1] <= py < b[3] for b in rois)
 
         t2 = time.perf_counter()
-        self.readings = self.recognizer.cards(self.dets)
+        # (a card under a hand, moving or at rest, is no face to look at from one corner)
+        self.recognizer.hands = lambda x, y: (
+            self.gate.moving_near(x, y, t, radius_px=half_card)
+            or self.gate.arm_near(x, y, radius_px=half_card)
+        )
+        try:
+            self.readings = self.recognizer.cards(self.dets)
+        finally:
+            self.recognizer.hands = None
         self._doubted(t, fresh, None if full else look.regions)
         new = {id(d) for d in fresh}
         flagged = [
