@@ -506,6 +506,50 @@ def test_a_light_wooden_table_passing_the_paper_bar_sets_no_white_balance():
     assert np.allclose(pic.gains, 1.0, atol=0.05), pic.gains
 
 
+def test_paper_in_a_lamps_bluer_shadow_is_judged_against_the_light_there():
+    """A calibrated camera's table half under a lamp's hard shadow, lit there by the
+    room's bluer light (45 % of the light, blue up a tenth, red down a tenth: the live
+    check's lamp probe). A worn card, its paper a fifth off grey in the lamp's light,
+    lay in the shadow a third off grey after the lamp's balance: no neutral paper,
+    unread for 10.7 s (seed 120's 6S). The table's own colour there says what the
+    light's is (:attr:`Picture.cast`), and the card's paper is judged against it. A
+    picture whose table is lit alike throughout, or a single photograph (no
+    calibration: its surroundings are no one table), has no cast."""
+    from vision.proposals import Picture, _neutral
+
+    h, w = 1200, 1600
+    rng = np.random.default_rng(7)
+    felt = np.zeros((h, w, 3), np.float32)
+    felt[:] = (60, 120, 45)  # green cloth (BGR)
+    felt += rng.normal(0, 3, (h, w, 1))
+    worn = (180, 155, 140)  # a worn card's paper: a fifth off grey (blue-grey)
+    new = (232, 230, 228)
+    cards = {(300, 200): new, (1100, 250): new, (350, 800): worn, (1150, 850): new}
+    for (x, y), colour in cards.items():
+        felt[y : y + 210, x : x + 150] = colour
+    shade = np.ones((h, w, 3), np.float32)
+    shade[h // 2 :] = (0.45 * 1.1, 0.45, 0.45 * 0.9)  # the lower half in the shadow
+    image = np.clip(felt * shade, 0, 255).astype(np.uint8)
+
+    def grey(neutral: np.ndarray, x: int, y: int) -> float:  # (quarter size)
+        return float(neutral[(y + 40) // 4 : (y + 170) // 4, (x + 30) // 4 : (x + 120) // 4].mean())
+
+    pic = Picture(image, index_d=20.0)  # 2.36 px/mm: an index 20 px, a card 149 wide
+    assert pic.cast is not None
+    cast = pic.cast[(3 * h // 4) // 4, (w // 2) // 4]
+    assert cast[0] > 1.05 and cast[2] < 0.95, cast  # the shadow's light: bluer
+    assert np.allclose(pic.cast[(h // 4) // 4, (w // 2) // 4], 1.0, atol=0.03)
+    assert grey(pic.neutral, 350, 800) > 0.9 * 255  # the worn card in the shadow
+    assert grey(pic.neutral, 1150, 850) > 0.9 * 255 and grey(pic.neutral, 300, 200) > 0.9 * 255
+    assert grey(pic.neutral, 700, 1000) == 0 and grey(pic.neutral, 700, 300) == 0  # the felt
+    # taken against the lamp's light alone (as before), no neutral paper there
+    assert grey(_neutral(pic.quarter_colour, pic.gains), 350, 800) < 0.1 * 255
+    assert pic.paper()[(800 + 100) // 2, (350 + 75) // 2] > 0
+    assert Picture(image).cast is None  # a single photograph
+    # the table lit alike throughout: no cast
+    assert Picture(np.clip(felt, 0, 255).astype(np.uint8), index_d=20.0).cast is None
+
+
 def test_a_bright_cork_table_in_an_overexposed_picture_is_not_paper():
     """One stop over, card paper is clipped white and a cork table is lit to 150-210
     grey: anything over 150 was light (the first paper bar's cap), and with every

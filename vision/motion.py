@@ -146,6 +146,13 @@ ARM_BREAK_S = 0.25
 # beside such a step is about the level (a leaning player's shadow over a resting
 # hand had its step taken for a ghost's outline, and the hand for no arm).
 GHOST_SIDE = 2.0
+# A placed card's spot looks as it did when the card was last read there (a card the
+# recogniser misses there has not gone: MotionGate.unchanged) where fewer than a tenth
+# of its cells differ by the gate's level, or by this share of the light (the greater
+# grey, and 8) and this many levels: the gate's level is a seventh of a mid grey's
+# light, and two fifths of a lamp's shadow's
+UNCHANGED_SHARE = 0.15
+UNCHANGED_FLOOR = 6
 GHOST_MIN_CELLS = 4
 # An arm as grey as the table is no arm to the grey alone: a bare forearm over a honey
 # wooden table is 148 grey levels over the wood's 142, and only its shadow, narrower
@@ -564,8 +571,9 @@ def _left_behind(
     where what is
     there now (the change's edges within it: the change in log light less its own
     blur over ``sigma`` cells, taken over the cells the base holds alone, so that
-    their border is no edge, by more than ``detail``; and the outline's cells
-    steeper now) lies nowhere within a cell of the ``edge``: anything in it (a card
+    their border is no edge, by more than ``detail``, where the picture now has an
+    edge by as much, not the base alone; and the outline's cells steeper now) lies
+    nowhere within a cell of the ``edge``: anything in it (a card
     laid in a player's still shadow) lies clear of the edge, no arm. ``detail``
     ``None``: no light test. A patch whose colour changed where its grey did not
     (``tinted``: :func:`_tinted`, less the cells the grey saw change: a card laid in
@@ -641,6 +649,12 @@ def _left_behind(
     # (less the base's own steps, steeper in it than now: the fringe of an arm's
     # shadow taken into it while the arm lay there, left along where it lay)
     thing = held & (cv2.absdiff(d, smooth) > detail) & ~(slope_base > GHOST_SIDE * slope_now)
+    # ... that shows now: an edge of the picture now, not of the base alone (an arm
+    # that rested over a show row in a lamp's shadow was taken into the base, and
+    # left with the row: its checked sleeve's pattern, in the base alone, was
+    # "something" at the table's edge, an arm, over the emptied row until the end)
+    log_now = cv2.LUT(now, _LOG)
+    thing &= cv2.absdiff(log_now, cv2.GaussianBlur(log_now, (0, 0), sigma)) > detail
     thing[outline] |= by_now
     if not thing.any():
         return True  # a change of light alone
@@ -1422,11 +1436,21 @@ class MotionGate:
         self, before: NDArray[np.uint8], x_px: float, y_px: float, radius_px: float
     ) -> bool:
         """Does the spot look now as ``before`` (its :meth:`patch` then)? Fewer than one
-        cell in ten differs by the gate's level."""
+        cell in ten differs by the gate's level, or in the shade by as large a share of
+        the light (:data:`UNCHANGED_SHARE`, and :data:`UNCHANGED_FLOOR` levels): in a
+        lamp's shadow, at 45 % of the light, a hand gathering a show row there was 12
+        levels off the cloth, and the row's spot recorded with it over the cards
+        looked as the bare cloth did after: a card held on the table, doubtful, to
+        the video's end, and the row under it never removed."""
         now = self.patch(x_px, y_px, radius_px)
         if now is None or now.shape != before.shape:
             return False
-        return bool(np.count_nonzero(cv2.absdiff(now, before) > self.level) < 0.1 * now.size)
+        off = cv2.absdiff(now, before)
+        light = cv2.max(now, before).astype(np.float32) + 8.0
+        differ = (off > self.level) | (
+            (off > UNCHANGED_FLOOR) & (off.astype(np.float32) > UNCHANGED_SHARE * light)
+        )
+        return bool(np.count_nonzero(differ) < 0.1 * now.size)
 
     def moving_near(
         self,

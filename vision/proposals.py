@@ -122,6 +122,16 @@ RED_STEP = 12
 # The white balance is taken from paper (Picture.gains) where a sample of the picture
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
+# A calibrated camera's table lit by two lights (a lamp, and the room's bluer light in
+# the lamp's shadow): paper's neutral test is taken against the light where it lies,
+# measured by the table's own colour there. The table's colour is its median over a
+# window CAST_CARDS card widths across, and its share of each channel against the
+# table's over the whole picture is the light's cast there (Picture.cast): a cast of
+# more than CAST_MAX in a channel (or less than its inverse) is no light but another
+# cloth, or cards lying thick; under CAST_MIN in every channel, none at all
+CAST_CARDS = 3.0
+CAST_MAX = 1.35
+CAST_MIN = 1.06
 # ... of which the less saturated kind, where two kinds lie this far apart in their
 # mean saturation (of 255: a third of the brightest channel)
 PALE_APART = 85.0
@@ -713,7 +723,10 @@ class Picture:
             if "neutral" in self.__dict__:
                 neutral = self.neutral[cut]
             else:  # a region's alone (the whole picture's is a few ms at 4608 x 2592)
-                neutral = _neutral(self.quarter_colour_in(box), self.gains)
+                cast = self.cast
+                neutral = _neutral(
+                    self.quarter_colour_in(box), self.gains, None if cast is None else cast[cut]
+                )
             return _paper(gray, bar, near, neutral)
         tiles = self._paper_tiles()
         if tiles is None:
@@ -751,9 +764,44 @@ class Picture:
 
     @cached_property
     def neutral(self) -> NDArray[np.uint8]:
-        """255 at each quarter-size pixel whose colour, balanced (:attr:`gains`), is
-        near grey (:func:`_neutral`): what the second paper bar asks."""
-        return _neutral(self.quarter_colour, self.gains)
+        """255 at each quarter-size pixel whose colour, balanced (:attr:`gains`) and
+        taken against the light's cast there (:attr:`cast`), is near grey
+        (:func:`_neutral`): what the second paper bar asks."""
+        return _neutral(self.quarter_colour, self.gains, self.cast)
+
+    @cached_property
+    def cast(self) -> NDArray[np.float32] | None:
+        """The colour of the light at each quarter-size pixel against the picture's
+        whole (:data:`CAST_CARDS`): each channel's share of the table's local colour
+        over its share where the table is lit best (the brightest tenth of the local
+        colours over the whole :attr:`sample`: the light the balance's paper lies in),
+        where that is a light's (within :data:`CAST_MAX`), else 1. ``None``: no calibrated camera
+        (a single photograph's surroundings are no one table), no colour, or no cast
+        over :data:`CAST_MIN` anywhere. A lamp's shadow lit by the room's bluer light
+        made a worn card there (its paper a fifth off grey in the lamp's light) a third
+        off grey after the lamp's balance, no neutral paper: the live check's lamp
+        probe left a 6S and an 8D unread for 10.7 and 14.7 s."""
+        if self.index_d is None:
+            return None
+        sample = self.sample
+        if sample.ndim != 3 or sample.shape[2] != 3 or min(sample.shape[:2]) < 8:
+            return None
+        # a card's width in the sample's pixels (a sixteenth of the picture's each way)
+        card = self.index_d * CARD_INDICES[0] / 16.0
+        k = max(3, int(CAST_CARDS * card) | 1)
+        local = cv2.medianBlur(sample, min(k, 255)).astype(np.float32) + 1.0
+        grey = local.mean(axis=2)
+        share = local / grey[..., None]
+        # against the table where it is lit best (a tenth of it), whose light the
+        # paper the balance is taken from lies in (Picture.gains)
+        lit = grey >= np.percentile(grey, 90)
+        cast = share / np.median(share[lit], axis=0)
+        light = np.all((cast <= CAST_MAX) & (cast >= 1.0 / CAST_MAX), axis=2)
+        cast[~light] = 1.0
+        if not np.any(np.abs(cast - 1.0) > CAST_MIN - 1.0):
+            return None
+        h, w = self.shape  # the quarter-size copy's (_quartered)
+        return cv2.resize(cast, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_LINEAR)
 
     def _paper_tiles(self) -> NDArray[np.bool_] | None:
         """The tiles of ``PAPER_TILE`` half-size pixels where a solid square of paper
@@ -1705,10 +1753,20 @@ def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.f
     return np.clip(mean.mean() / mean, 0.5, 2.0).astype(np.float32)
 
 
-def _neutral(colour: NDArray[np.uint8], gains: NDArray[np.float32]) -> NDArray[np.uint8]:
+def _neutral(
+    colour: NDArray[np.uint8],
+    gains: NDArray[np.float32],
+    cast: NDArray[np.float32] | None = None,
+) -> NDArray[np.uint8]:
     """255 where the balanced colour is near grey: the channels within ``NEUTRAL`` of
-    the brightest one (and 8 levels); uint8 arithmetic throughout (a few SIMD passes)."""
-    balanced = cv2.transform(colour, np.diag(gains.astype(np.float64)))
+    the brightest one (and 8 levels); uint8 arithmetic throughout (a few SIMD passes).
+    ``cast``: the light's colour at each pixel (:attr:`Picture.cast`), taken out."""
+    if cast is None:
+        balanced = cv2.transform(colour, np.diag(gains.astype(np.float64)))
+    else:
+        balanced = cv2.divide(colour, cast, scale=1.0, dtype=cv2.CV_32F)
+        scale = (float(gains[0]), float(gains[1]), float(gains[2]), 0.0)
+        balanced = cv2.convertScaleAbs(cv2.multiply(balanced, scale))
     b, g, r = channels(balanced)
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)
