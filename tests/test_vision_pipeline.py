@@ -546,6 +546,13 @@ def test_paper_in_a_lamps_bluer_shadow_is_judged_against_the_light_there():
     assert grey(_neutral(pic.quarter_colour, pic.gains), 350, 800) < 0.1 * 255
     assert pic.paper()[(800 + 100) // 2, (350 + 75) // 2] > 0
     assert Picture(image).cast is None  # a single photograph
+    # a lamp's glare off the cloth adds white, no light of another colour: no cast
+    # there (taken for one, a card carried past it was unread in the hand)
+    yy, xx = np.mgrid[0:h, 0:w]
+    glare = 110.0 * np.clip(1.5 - np.hypot(xx - 800, yy - 300) / 200.0, 0, 1)[..., None]
+    glared = np.clip(felt * shade + glare, 0, 255).astype(np.uint8)
+    cast = Picture(glared, index_d=20.0).cast
+    assert cast is not None and np.allclose(cast[300 // 4, 800 // 4], 1.0)
     # the table lit alike throughout: no cast
     assert Picture(np.clip(felt, 0, 255).astype(np.uint8), index_d=20.0).cast is None
 

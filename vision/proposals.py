@@ -125,13 +125,16 @@ PAPER_SAMPLE = 50
 # A calibrated camera's table lit by two lights (a lamp, and the room's bluer light in
 # the lamp's shadow): paper's neutral test is taken against the light where it lies,
 # measured by the table's own colour there. The table's colour is its median over a
-# window CAST_CARDS card widths across, and its share of each channel against the
-# table's over the whole picture is the light's cast there (Picture.cast): a cast of
-# more than CAST_MAX in a channel (or less than its inverse) is no light but another
-# cloth, or cards lying thick; under CAST_MIN in every channel, none at all
+# window CAST_CARDS card widths across, and its share of each channel against its
+# share where the table is lit better is the light's cast there (Picture.cast): a
+# cast of more than CAST_MAX in a channel (or less than its inverse) is no light but
+# another cloth, or cards lying thick; under CAST_MIN in every channel, none at all
 CAST_CARDS = 3.0
 CAST_MAX = 1.35
 CAST_MIN = 1.06
+# ... and only where the table is in shade: its local grey under this share of its
+# grey where it is lit better
+CAST_SHADE = 0.9
 # ... of which the less saturated kind, where two kinds lie this far apart in their
 # mean saturation (of 255: a third of the brightest channel)
 PALE_APART = 85.0
@@ -773,9 +776,10 @@ class Picture:
     def cast(self) -> NDArray[np.float32] | None:
         """The colour of the light at each quarter-size pixel against the picture's
         whole (:data:`CAST_CARDS`): each channel's share of the table's local colour
-        over its share where the table is lit best (the brightest tenth of the local
+        over its share where the table is lit better (the brighter half of the local
         colours over the whole :attr:`sample`: the light the balance's paper lies in),
-        where that is a light's (within :data:`CAST_MAX`), else 1. ``None``: no calibrated camera
+        where the table is in shade (:data:`CAST_SHADE`) and that is a light's (within
+        :data:`CAST_MAX`), else 1. ``None``: no calibrated camera
         (a single photograph's surroundings are no one table), no colour, or no cast
         over :data:`CAST_MIN` anywhere. A lamp's shadow lit by the room's bluer light
         made a worn card there (its paper a fifth off grey in the lamp's light) a third
@@ -786,17 +790,32 @@ class Picture:
         sample = self.sample
         if sample.ndim != 3 or sample.shape[2] != 3 or min(sample.shape[:2]) < 8:
             return None
-        # a card's width in the sample's pixels (a sixteenth of the picture's each way)
-        card = self.index_d * CARD_INDICES[0] / 16.0
+        # judged at a quarter of the sample's size (the table's colour over windows of
+        # cards is smooth; the frame's sixteenth took 2.2 ms a frame, this 0.2), a
+        # card's width there (a 64th of the picture's each way)
+        sh, sw = sample.shape[:2]
+        small = cv2.resize(sample, (max(1, sw // 4), max(1, sh // 4)), interpolation=cv2.INTER_AREA)
+        card = self.index_d * CARD_INDICES[0] / 64.0
         k = max(3, int(CAST_CARDS * card) | 1)
-        local = cv2.medianBlur(sample, min(k, 255)).astype(np.float32) + 1.0
+        local = cv2.medianBlur(small, min(k, 255)).astype(np.float32) + 1.0
         grey = local.mean(axis=2)
         share = local / grey[..., None]
-        # against the table where it is lit best (a tenth of it), whose light the
-        # paper the balance is taken from lies in (Picture.gains)
-        lit = grey >= np.percentile(grey, 90)
-        cast = share / np.median(share[lit], axis=0)
-        light = np.all((cast <= CAST_MAX) & (cast >= 1.0 / CAST_MAX), axis=2)
+        # against the table where it is lit better (the brighter half of it: the light
+        # the paper the balance is taken from lies in, Picture.gains; not its brightest
+        # tenth, which a lamp's glare washes white: against that, all the rest of a
+        # green cloth had a cast, and a card laid by the glare was unread for 23 s)
+        # (medians by partition: a third of np.median's time on so few pixels)
+        half = grey.size // 2
+        lit = grey >= np.partition(grey.ravel(), half)[half]
+        shares = share[lit]
+        middle = len(shares) // 2
+        cast = share / np.partition(shares, middle, axis=0)[middle]
+        # a light's where the table is in shade, under CAST_SHADE of its lit grey (a
+        # glare adds white, no light of another colour: taken for one, a card carried
+        # past it was unread in the hand, and its move told as a removal and a placing)
+        greys = grey[lit]
+        shade = grey < CAST_SHADE * float(np.partition(greys, len(greys) // 2)[len(greys) // 2])
+        light = np.all((cast <= CAST_MAX) & (cast >= 1.0 / CAST_MAX), axis=2) & shade
         cast[~light] = 1.0
         if not np.any(np.abs(cast - 1.0) > CAST_MIN - 1.0):
             return None
