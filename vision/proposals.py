@@ -819,7 +819,7 @@ class Picture:
         cast[~light] = 1.0
         if not np.any(np.abs(cast - 1.0) > CAST_MIN - 1.0):
             return None
-        h, w = self.shape  # the quarter-size copy's (_quartered)
+        h, w = self.shape  # (the quarter-size copy's size is made from it: _quartered)
         return cv2.resize(cast, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_LINEAR)
 
     def _paper_tiles(self) -> NDArray[np.bool_] | None:
@@ -1779,7 +1779,8 @@ def _neutral(
 ) -> NDArray[np.uint8]:
     """255 where the balanced colour is near grey: the channels within ``NEUTRAL`` of
     the brightest one (and 8 levels); uint8 arithmetic throughout (a few SIMD passes).
-    ``cast``: the light's colour at each pixel (:attr:`Picture.cast`), taken out."""
+    ``cast``: the light's colour at each pixel (:attr:`Picture.cast`), taken out (in
+    float, then uint8 again: only where a picture has a cast)."""
     if cast is None:
         balanced = cv2.transform(colour, np.diag(gains.astype(np.float64)))
     else:

@@ -930,9 +930,10 @@ class Recognizer:
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
         self._courts: dict[tuple[float, ...], bool] = {}
-        # whether a hand is over a point of the frame (its pixels) now: the live loop's
-        # motion gate says it, for the frame cards() weighs; a number card read at one
-        # corner is looked at for a court's face where none is (_court_read_as_number)
+        # whether a hand is over a card whose middle lies at a point of the frame (its
+        # pixels) now: the live loop's motion gate says it, for the frame cards()
+        # weighs; a number card read at one corner is looked at for a court's face where
+        # none is (_court_read_as_number)
         self.hands: Callable[[float, float], bool] | None = None
         # the readings of one corner found to be letters in a line of print, by where
         # they and the readings near them lie (_in_print)
@@ -1810,8 +1811,11 @@ class Recognizer:
             return False
         if len(members) == 1:
             a = members[0]
-            if not (self.squeezes or (self.hands is not None and not self.hands(a.x, a.y))):
-                return False  # a table frame that does not say where hands are
+            # a table frame: where no hand is over the card (or one that does not say)
+            if not self.squeezes and (
+                self.hands is None or self.hands(*card_middle(a, self.index_px))
+            ):
+                return False
             return self._court_at_one_corner(a, dets)
         if len(members) != 2:
             return False

@@ -694,10 +694,12 @@ class TableWatcher:
                 return any(b[0] <= px < b[2] and b[1] <= py < b[3] for b in rois)
 
         t2 = time.perf_counter()
-        # (a card under a hand, moving or at rest, is no face to look at from one corner)
+        # (a card under a hand, moving or at rest, is no face to look at from one corner:
+        # anything within half a card's length of its middle)
+        half_long = 0.5 * CARD_D * (index_d or UNCALIBRATED_D)
         self.recognizer.hands = lambda x, y: (
-            self.gate.moving_near(x, y, t, radius_px=half_card)
-            or self.gate.arm_near(x, y, radius_px=half_card)
+            self.gate.moving_near(x, y, t, radius_px=half_long)
+            or self.gate.arm_near(x, y, radius_px=half_long)
         )
         try:
             self.readings = self.recognizer.cards(self.dets)
