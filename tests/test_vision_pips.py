@@ -332,18 +332,16 @@ def test_one_corner_is_looked_at_on_a_table_frame_too_but_not_under_another_card
     # one whose hands lie elsewhere (the live loop's gate): the live check's German
     # B, its other corner unread under a lamp's shadow, was read 8D at 0.97 at one
     # corner and placed
-    rec.hands = lambda x, y: math.hypot(x - det.x, y - det.y) > 300
-    assert "court-face" in rec.cards([det])[0].flags
+    elsewhere = lambda x, y: math.hypot(x - det.x, y - det.y) > 300  # noqa: E731
+    assert "court-face" in rec.cards([det], hands=elsewhere)[0].flags
     # a hand over it: a hand's fingers over a 9D it was picking up made a "panel"
-    rec.hands = lambda x, y: True
-    assert rec.cards([det])[0].flags == ()
+    assert rec.cards([det], hands=lambda x, y: True)[0].flags == ()
     # looked at once per corner and size: the same corner in the next frame is not
     # looked at again (its face is remembered)
-    rec.hands = lambda x, y: False
     looked = len(rec._courts)
     assert looked >= 1
     rec.faces = np.full_like(img, FELT)  # (were it looked at again, no court)
-    assert "court-face" in rec.cards([det])[0].flags
+    assert "court-face" in rec.cards([det], hands=lambda x, y: False)[0].flags
     assert len(rec._courts) == looked
     # a nine under the queen laid across it: the queen's panel lies on the nine's
     # face, and the queen's index there says that face may be another card's
@@ -351,9 +349,10 @@ def test_one_corner_is_looked_at_on_a_table_frame_too_but_not_under_another_card
     under = IndexDetection("9", "S", 1.0, 1.0, *_anchor(nine, 0, 210.0, 210.0, 0.0, 0.6))
     over = IndexDetection("Q", "S", 1.0, 1.0, *_anchor(queen, 0, 210.0, 210.0, 90.0, 0.6))
     rec.faces = cross
-    readings = {r.card: r for r in rec.cards([under, over])}
+    nowhere = lambda x, y: False  # noqa: E731 - no hand over the table
+    readings = {r.card: r for r in rec.cards([under, over], hands=nowhere)}
     assert "court-face" not in readings["9S"].flags
-    assert "court-face" in rec.cards([under])[0].flags  # the queen's index unread
+    assert "court-face" in rec.cards([under], hands=nowhere)[0].flags  # the queen's index unread
 
 
 def test_a_pack_whose_index_is_small_for_its_card_still_shows_its_pips():

@@ -1855,6 +1855,20 @@ def test_a_card_laid_is_read_and_placed_without_reading_the_whole_frame_again():
     assert any(kw.get("clear_px", 0) > 0 for kw in marked)
 
 
+def _watched(watcher: TableWatcher, rec, stretches) -> list:
+    """``(t, observation)`` for each observation of ``watcher`` shown each picture of
+    ``stretches`` ((picture, seconds), ...) at 5 fps in turn, ``rec.now`` kept at the
+    frame's time (the test recognisers' clock)."""
+    out = []
+    t = 0.0
+    for image, seconds in stretches:
+        for _ in range(int(seconds * 5)):
+            rec.now = t
+            out += [(t, obs) for obs in watcher.process(t, image)[0]]
+            t += 0.2
+    return out
+
+
 class _Doubtful(Recognizer):
     """A recogniser that reads one card's indices doubtfully until ``sure_at`` (the
     test's clock, ``now``): a card in a font the network never met, read as it
@@ -1905,15 +1919,11 @@ def test_an_index_read_doubtfully_is_read_again_where_nothing_changed_for_a_whil
     rec.card = sorted(new)[0]
     rec.sure_at = 3.5  # read surely from half a second after it was laid, if looked at
     watcher = TableWatcher(rec)
-    placed: dict[str, float] = {}
-    t = 0.0
-    for image, seconds in ((before.image, 2.0), (after, 8.0)):
-        for _ in range(int(seconds * 5)):
-            rec.now = t
-            for obs in watcher.process(t, image)[0]:
-                if obs.kind == "placed":
-                    placed[obs.card] = t
-            t += 0.2
+    placed = {
+        obs.card: t
+        for t, obs in _watched(watcher, rec, ((before.image, 2.0), (after, 8.0)))
+        if obs.kind == "placed"
+    }
     if again:
         assert 3.5 <= placed[rec.card] <= 4.2  # three frames read surely
     else:
@@ -1985,13 +1995,8 @@ def test_a_doubtful_index_is_read_again_with_its_whole_card():
     assert max(abs(b.x - a.x), abs(b.y - a.y)) > 1.3 * reach
     watcher = TableWatcher(rec)
     placed: dict[str, float] = {}
-    t = 0.0
-    for image, seconds in ((before.image, 2.0), (after, 3.0)):
-        for _ in range(int(seconds * 5)):
-            rec.now = t
-            for obs in watcher.process(t, image)[0]:
-                placed.setdefault(obs.card, t)
-            t += 0.2
+    for t, obs in _watched(watcher, rec, ((before.image, 2.0), (after, 3.0))):
+        placed.setdefault(obs.card, t)
     # nothing changed after the card was laid: the doubtful corner is read again with
     # its whole card, and the card placed as soon as its other corner can be read
     assert 3.4 <= placed["KC"] <= 4.0, placed
@@ -2026,8 +2031,8 @@ class _Flicker(Recognizer):
 
     drop: frozenset[str] = frozenset()
 
-    def cards(self, dets):
-        return [r for r in super().cards(dets) if r.card not in self.drop]
+    def cards(self, dets, hands=None):
+        return [r for r in super().cards(dets, hands) if r.card not in self.drop]
 
 
 @pytest.mark.parametrize("seed", [803, 805])

@@ -609,7 +609,8 @@ def _left_behind(
         if sides >= max(GHOST_MIN_CELLS, len(a) / 20):
             return False
     a, b = slope_now[outline], slope_base[outline]
-    d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(base, _LOG))  # the change in log light
+    log_now = cv2.LUT(now, _LOG)
+    d = cv2.subtract(log_now, cv2.LUT(base, _LOG))  # the change in log light
     # the most the light changed within two cells, as a ratio: an object's contrast
     # where one lay; where the base stepped on its own, the level's ratio to the
     # grey beside the step at most (a change of light, and a card's edge in it, is
@@ -653,7 +654,6 @@ def _left_behind(
     # that rested over a show row in a lamp's shadow was taken into the base, and
     # left with the row: its checked sleeve's pattern, in the base alone, was
     # "something" at the table's edge, an arm, over the emptied row until the end)
-    log_now = cv2.LUT(now, _LOG)
     thing &= cv2.absdiff(log_now, cv2.GaussianBlur(log_now, (0, 0), sigma)) > detail
     thing[outline] |= by_now
     if not thing.any():

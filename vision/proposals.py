@@ -122,6 +122,9 @@ RED_STEP = 12
 # The white balance is taken from paper (Picture.gains) where a sample of the picture
 # has this many pixels over the first paper bar and under CLIPPED in every channel.
 PAPER_SAMPLE = 50
+# ... of which the less saturated kind, where two kinds lie this far apart in their
+# mean saturation (of 255: a third of the brightest channel)
+PALE_APART = 85.0
 # A calibrated camera's table lit by two lights (a lamp, and the room's bluer light in
 # the lamp's shadow): paper's neutral test is taken against the light where it lies,
 # measured by the table's own colour there. The table's colour is its median over a
@@ -135,9 +138,6 @@ CAST_MIN = 1.06
 # ... and only where the table is in shade: its local grey under this share of its
 # grey where it is lit better
 CAST_SHADE = 0.9
-# ... of which the less saturated kind, where two kinds lie this far apart in their
-# mean saturation (of 255: a third of the brightest channel)
-PALE_APART = 85.0
 # A sample (Picture.sample) of this many pixels sets the picture's bright end and the
 # first paper bar the white balance is taken under; a smaller picture's eighth-size
 # copy does (Picture._by_sample)
@@ -804,17 +804,12 @@ class Picture:
         # the paper the balance is taken from lies in, Picture.gains; not its brightest
         # tenth, which a lamp's glare washes white: against that, all the rest of a
         # green cloth had a cast, and a card laid by the glare was unread for 23 s)
-        # (medians by partition: a third of np.median's time on so few pixels)
-        half = grey.size // 2
-        lit = grey >= np.partition(grey.ravel(), half)[half]
-        shares = share[lit]
-        middle = len(shares) // 2
-        cast = share / np.partition(shares, middle, axis=0)[middle]
+        lit = grey >= _upper_median(grey.ravel())
+        cast = share / _upper_median(share[lit])
         # a light's where the table is in shade, under CAST_SHADE of its lit grey (a
         # glare adds white, no light of another colour: taken for one, a card carried
         # past it was unread in the hand, and its move told as a removal and a placing)
-        greys = grey[lit]
-        shade = grey < CAST_SHADE * float(np.partition(greys, len(greys) // 2)[len(greys) // 2])
+        shade = grey < CAST_SHADE * float(_upper_median(grey[lit]))
         light = np.all((cast <= CAST_MAX) & (cast >= 1.0 / CAST_MAX), axis=2) & shade
         cast[~light] = 1.0
         if not np.any(np.abs(cast - 1.0) > CAST_MIN - 1.0):
@@ -1770,6 +1765,13 @@ def _balance(colour: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.f
     level = int(np.searchsorted(np.cumsum(counts), 0.99 * gray.size))
     mean = colour[gray >= level].astype(np.float32).mean(axis=0) + 1.0
     return np.clip(mean.mean() / mean, 0.5, 2.0).astype(np.float32)
+
+
+def _upper_median(values: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The upper median of ``values`` along their first axis, by partition (a third of
+    :func:`numpy.median`'s time on a few thousand values: :attr:`Picture.cast`)."""
+    middle = len(values) // 2
+    return np.partition(values, middle, axis=0)[middle]
 
 
 def _neutral(

@@ -930,11 +930,6 @@ class Recognizer:
         # number card's two corners for a court's face; and what it found, by corners
         self.faces: NDArray[np.uint8] | None = None
         self._courts: dict[tuple[float, ...], bool] = {}
-        # whether a hand is over a card whose middle lies at a point of the frame (its
-        # pixels) now: the live loop's motion gate says it, for the frame cards()
-        # weighs; a number card read at one corner is looked at for a court's face where
-        # none is (_court_read_as_number)
-        self.hands: Callable[[float, float], bool] | None = None
         # the readings of one corner found to be letters in a line of print, by where
         # they and the readings near them lie (_in_print)
         self._lines: dict[tuple[float, ...], bool] = {}
@@ -1512,10 +1507,15 @@ class Recognizer:
                 best[r.card] = max(best.get(r.card, 0.0), r.confidence)
         return sum(best.values())
 
-    def cards(self, dets: list[IndexDetection]) -> list[CardReading]:
+    def cards(
+        self, dets: list[IndexDetection], hands: Callable[[float, float], bool] | None = None
+    ) -> list[CardReading]:
         """The cards that index detections (each at least ``threshold * 0.6`` sure of
         its rank) make: two opposite corners of one card joined, placed on the
-        table when calibrated, flagged, best first."""
+        table when calibrated, flagged, best first. ``hands(x, y)``: whether a hand
+        is over a card whose middle lies at that point of the frame now (the live
+        loop's motion gate): a number card read at one corner is looked at for a
+        court's face where none is (:meth:`_court_read_as_number`)."""
         # a number rank read where the face plainly shows another number of pips is a
         # misreading of the index (a serif 3 read as an 8), however sure: it counts
         # only a PIP_DOUBT share as sure, so that its card's other corner, read
@@ -1709,7 +1709,7 @@ class Recognizer:
                 rank_conf *= 0.1
                 flags.append("outsize")
             kept = conf >= self.threshold or rank_conf >= self.threshold
-            if kept and self._court_read_as_number(card, members, dets):
+            if kept and self._court_read_as_number(card, members, dets, hands):
                 conf *= PIP_DOUBT
                 rank_conf *= PIP_DOUBT
                 flags.append("court-face")
@@ -1792,7 +1792,11 @@ class Recognizer:
         return out
 
     def _court_read_as_number(
-        self, card: str, members: list[IndexDetection], dets: Sequence[IndexDetection] = ()
+        self,
+        card: str,
+        members: list[IndexDetection],
+        dets: Sequence[IndexDetection] = (),
+        hands: Callable[[float, float], bool] | None = None,
     ) -> bool:
         """Whether a number card read at both its corners shows a court card's face
         between them (:func:`vision.pips.court_between`): a court whose index is
@@ -1803,7 +1807,7 @@ class Recognizer:
         typical card puts the other: in a single picture (:meth:`read_any_scale`:
         one card, or a deal laid out; a URW QS shot by a phone, one corner read 9S at
         0.96, the other not at all), and in the live loop where no hand is over it
-        (:attr:`hands`; a German B laid under a lamp's shadow read 8D at 0.97 at one
+        (``hands``; a German B laid under a lamp's shadow read 8D at 0.97 at one
         corner, the other unread, and placed; a hand's fingers over a 9D it was
         picking up made a panel). Looked at once per pair of corners, or corner (the
         live loop weighs its readings afresh every frame)."""
@@ -1812,9 +1816,7 @@ class Recognizer:
         if len(members) == 1:
             a = members[0]
             # a table frame: where no hand is over the card (or one that does not say)
-            if not self.squeezes and (
-                self.hands is None or self.hands(*card_middle(a, self.index_px))
-            ):
+            if not self.squeezes and (hands is None or hands(*card_middle(a, self.index_px))):
                 return False
             return self._court_at_one_corner(a, dets)
         if len(members) != 2:

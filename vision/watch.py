@@ -697,14 +697,13 @@ class TableWatcher:
         # (a card under a hand, moving or at rest, is no face to look at from one corner:
         # anything within half a card's length of its middle)
         half_long = 0.5 * CARD_D * (index_d or UNCALIBRATED_D)
-        self.recognizer.hands = lambda x, y: (
-            self.gate.moving_near(x, y, t, radius_px=half_long)
-            or self.gate.arm_near(x, y, radius_px=half_long)
+        self.readings = self.recognizer.cards(
+            self.dets,
+            hands=lambda x, y: (
+                self.gate.moving_near(x, y, t, radius_px=half_long)
+                or self.gate.arm_near(x, y, radius_px=half_long)
+            ),
         )
-        try:
-            self.readings = self.recognizer.cards(self.dets)
-        finally:
-            self.recognizer.hands = None
         self._doubted(t, fresh, None if full else look.regions)
         new = {id(d) for d in fresh}
         flagged = [
