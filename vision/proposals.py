@@ -125,6 +125,14 @@ PAPER_SAMPLE = 50
 # ... of which the less saturated kind, where two kinds lie this far apart in their
 # mean saturation (of 255: a third of the brightest channel)
 PALE_APART = 85.0
+# ... and on a calibrated camera's table, of those the kind less like the table's own
+# colour (its chromaticity: each channel's share of the three, its distance summed
+# over the channels), where the other kind's mean distance from it is TABLE_NEAR of
+# this kind's or less, the two TABLE_APART apart or more, and this kind no more
+# saturated (a cloth of little colour lies near paper: apart by less, there is no
+# second kind)
+TABLE_NEAR = 0.75
+TABLE_APART = 0.05
 # A calibrated camera's table lit by two lights (a lamp, and the room's bluer light in
 # the lamp's shadow): paper's neutral test is taken against the light where it lies,
 # measured by the table's own colour there. The table's colour is its median over a
@@ -701,6 +709,8 @@ class Picture:
                 and float(high.mean()) - float(low.mean()) >= PALE_APART
             ):
                 paper = cv2.bitwise_and(paper, cv2.compare(saturation, split, cv2.CMP_LE))
+            if self.index_d is not None:
+                paper = _unlike_table(paper, part, saturation)
             n = cv2.countNonZero(paper)
             colour = np.array(
                 [hist_percentile(_hist(ch, paper), n, 50) for ch in (b, g, r)], np.float32
@@ -915,6 +925,52 @@ class Picture:
         x1 = min(w, -(-(roi[2] + m) // 32) * 32)
         y1 = min(h, -(-(roi[3] + m) // 32) * 32)
         return (x0, y0, x1, y1)
+
+
+def _unlike_table(
+    paper: NDArray[np.uint8], part: NDArray[np.uint8], saturation: NDArray[np.uint8]
+) -> NDArray[np.uint8]:
+    """Of the pixels ``paper`` passes (:attr:`Picture.gains`' candidates in the sample
+    ``part`` of a calibrated camera's frame, the table filling it), the kind less like
+    the table's colour (the sample's median), where two kinds lie ``TABLE_APART`` apart
+    in their chromaticity's distance from it (the nearer kind's ``TABLE_NEAR`` of the
+    other's or less) and that kind is no more saturated: else all of them.
+
+    A lamp's glare adds the light's own colour to the cloth under it, and the cloth
+    there, brighter than the cards beside it, passes the first paper bar: it lies
+    between the cloth's chromaticity and the light's, the paper at the light's. The
+    glare probe's green felt was half the candidates (a third as saturated as the
+    cloth, not the PALE_APART the saturation split needs), the gains came out 1.15,
+    0.84, 1.07 (0.96, 0.99, 1.06 without the glare), and a pinkish worn 4D laid on a
+    QD was no neutral paper: never read while it lay there, its move missed."""
+    where = paper > 0
+    n = int(np.count_nonzero(where))
+    if n < 2 * PAPER_SAMPLE:
+        return paper
+    every = np.ascontiguousarray(part[::2, ::2])  # (plenty for the cloth's median)
+    size = every.shape[0] * every.shape[1]
+    table = np.array([hist_percentile(_hist(ch), size, 50) for ch in channels(every)], np.float32)
+    table += 1.0
+    colour = part[where].astype(np.float32) + 1.0
+    chroma = colour / colour.sum(axis=1, keepdims=True)
+    # (0 to 2, as 0 to 255 for Otsu's split)
+    far = np.abs(chroma - table / table.sum()).sum(axis=1)
+    levels = np.round(far * 127.5).astype(np.uint8)
+    split = cv2.threshold(levels, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[0]
+    unlike = levels > split
+    if not PAPER_SAMPLE <= np.count_nonzero(unlike) < n:
+        return paper
+    sat = saturation[where]
+    unlike_far, like_far = float(far[unlike].mean()), float(far[~unlike].mean())
+    if (
+        like_far > TABLE_NEAR * unlike_far
+        or unlike_far - like_far < TABLE_APART
+        or sat[unlike].mean() > sat[~unlike].mean()
+    ):
+        return paper
+    out = np.zeros_like(paper)
+    out[where] = np.where(unlike, 255, 0).astype(np.uint8)
+    return out
 
 
 def background_window(shape: tuple[int, int], index_d: float | None = None) -> int:
