@@ -16,9 +16,11 @@ import pytest
 from controller.scenarios import VIDEOS, Scenario, cribbage_deal, judge, skat_deal
 from vision.faces import BACKS, photo_faces, render_back
 from vision.layout import LAYOUT_DIR, load_layout
+from vision.model import DEFAULT_MODEL
+from vision.recognize import Recognizer
 from vision.sources import VideoFileSource
 from vision.tablevideo import Action, _Table, pace, render_video, rested
-from vision.watch import watch
+from vision.watch import TableWatcher, watch
 
 VIDEO_DIR = Path(__file__).resolve().parent.parent / "config" / "videos"
 
@@ -412,6 +414,81 @@ def test_a_card_under_an_arm_resting_still_is_covered_not_removed(tmp_path: Path
     verdict = judge(truth, observed, cleared)
     assert verdict["missed"] == [] and verdict["false"] == [], verdict
     assert verdict["early"] == [] and verdict["late"] == [], verdict
+
+
+class _Unread(Recognizer):
+    """A recogniser that cannot read one card between two times (the test's clock,
+    ``now``): a card carried under a lamp's glare or across a hard shadow's edge,
+    unread in the hand and under it until the hand has left it."""
+
+    card = ""
+    now = 0.0
+    blind = (float("inf"), float("inf"))
+
+    def _drop(self, dets):  # type: ignore[no-untyped-def]
+        if self.blind[0] <= self.now < self.blind[1]:
+            return [d for d in dets if d.card != self.card]
+        return dets
+
+    def detect_indices(self, image):  # type: ignore[no-untyped-def]
+        return self._drop(super().detect_indices(image))
+
+    def detect_regions(self, image, rois, **kw):  # type: ignore[no-untyped-def]
+        return self._drop(super().detect_regions(image, rois, **kw))
+
+
+@pytest.mark.parametrize("then", [True, False])
+def test_a_card_carried_unread_to_the_show_row_is_moved_not_removed_and_placed(
+    tmp_path: Path, then: bool
+) -> None:
+    """A player takes a card from the play row and lays it in the show row, the hand
+    resting there 1.5 s, the card read neither in the hand nor under it (the lamp
+    probes' seed 112: a QH so carried was removed from the play row 0.7 s after it
+    went and placed in the show row 1.1 s later, two events for one move). The
+    layout says a play row's cards are carried on to the show row (``then``): with a
+    hand over that row, the card may be in it, and its removal waits (vision.watch
+    CARRY_GRACE_S, vision.tracker CARRY_S). A layout that does not say so: a removal
+    and a placing, as before."""
+    from dataclasses import replace
+
+    layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
+    if not then:
+        layout = replace(layout, zones=tuple(replace(z, then=()) for z in layout.zones))
+    steps = [
+        [Action(0, "place", "QH", 450.0, 260.0, 0.0, 0)],
+        [Action(0, "move", "QH", 450.0, 135.0, 0.0, 0, rest_s=1.5)],
+    ]
+    actions = pace(steps, start_s=0.5, still_s=1.5)
+    video, cleared = tmp_path / "carry.mp4", []
+    render_video(
+        layout, actions, video, px_per_mm=2.36, fps=10.0, tail_s=2.0, shadow=True, cleared=cleared
+    )
+    rec = _Unread(DEFAULT_MODEL)
+    rec.card, rec.blind = "QH", (cleared[0] + 1.0, cleared[1])  # placed by then
+    watcher = TableWatcher(rec, layout=layout)
+    source = VideoFileSource(video)
+    source.open()
+    observed = []
+    while (frame := source.read()) is not None:
+        if rec.calibration is None:
+            watcher.try_calibrate(frame.image)
+        rec.now = frame.t
+        observed += [o.to_json() for o in watcher.process(frame.t, frame.image, frame.small)[0]]
+    source.close()
+    truth = [
+        {"kind": "placed", "card": "QH", "zone": "play.0"},
+        {"kind": "moved", "card": "QH", "zone": "show.0", "from_zone": "play.0"},
+    ]
+    verdict = judge(truth, observed, cleared)
+    if then:
+        assert verdict["missed"] == [] and verdict["false"] == [], verdict
+        assert verdict["late"] == [] and verdict["early"] == [], verdict
+    else:
+        assert [(o["kind"], o["zone"]) for o in observed] == [
+            ("placed", "play.0"),
+            ("removed", None),
+            ("placed", "show.0"),
+        ]
 
 
 def test_a_rest_shifts_what_follows_and_is_a_time() -> None:

@@ -46,6 +46,21 @@ def test_every_shipped_layout_loads_and_its_zones_do_not_overlap():
             assert not b.contains(*a.centre), (path, a.name, b.name)
 
 
+def test_a_cribbage_play_rows_cards_are_carried_on_to_its_players_show_row():
+    """The shipped cribbage layouts say where a play row's cards go in play: at the
+    show each player lays the cards they played out in their show row (the watch holds
+    the removal of a card taken up there while a hand is over that row: it may be
+    carried there unread). No other zone's cards go on face up (a Skat trick is
+    gathered face down to a pile)."""
+    for path in SHIPPED:
+        layout = load_layout(path)
+        for zone in layout.zones:
+            if layout.game == "cribbage" and zone.kind == "play":
+                assert zone.then == (f"show.{zone.seat}",), (path, zone.name)
+            else:
+                assert zone.then == (), (path, zone.name)
+
+
 def test_zone_lookup(tmp_path):
     f = tmp_path / "t.toml"
     f.write_text(GOOD)
@@ -111,6 +126,11 @@ def test_zone_lookup(tmp_path):
         ("seat = 0", "seat = 0.0", "zones[0].seat: expected a seat 0..1, got 0.0"),
         ('name = "starter"', 'name = "play.0"', "zones[1].name: duplicate zone name"),
         ("seat = 0", "seat = 0\ncolour = 3", "zones[0].colour: unknown key"),
+        # where a zone's cards are carried on to in play (a play row's to the show row)
+        ("seat = 0", 'seat = 0\nthen = ["starter"]', None),
+        ("seat = 0", 'seat = 0\nthen = ["show.0"]', "zones[0].then[0]: expected the name of"),
+        ("seat = 0", 'seat = 0\nthen = ["play.0"]', "zones[0].then[0]: expected the name of"),
+        ("seat = 0", 'seat = 0\nthen = "starter"', "zones[0].then: expected a list of zone"),
         # TOML writes nan: a marker there broke the markers' spread test (a traceback)
         (
             "1 = [870, 30], 2 = [870, 870], 3 = [30, 870]",

@@ -524,6 +524,45 @@ def test_a_card_carried_off_and_unread_in_the_hand_is_moved_once_read_where_it_w
     assert [e.kind for e in gone] == ["removed"] and gone[0].t < 1.5  # (not 1.0 + LOST_HOLD_S)
 
 
+def test_a_card_carried_unread_to_a_zone_its_cards_go_on_to_is_moved_once_read_there():
+    """A placed card taken up and never read in the hand nor under it, while a hand is
+    over a zone its zone's cards are carried on to (``onward``: a cribbage play row's
+    to the show row), is not removed for up to CARRY_S after it went missing: read
+    there, it has moved (one event). Under the lamp probes' shadow edge, seed 112's QH
+    was carried unread to the show row, where the hand rested 1 s: removed from the
+    play row 0.7 s after it went, placed in the show row 1.1 s later. With no hand
+    over such a zone (the card gathered to a pile, or a zone whose cards go nowhere),
+    it is removed as before; a hand there all along holds it CARRY_S, no longer."""
+    from vision.tracker import CARRY_S
+
+    def carried(rest: float, over: bool = True, zone: str = "play.0") -> list[tuple]:
+        tr = Tracker(stable_s=0.2, absent_s=0.2)
+        events = run(tr, frames(1.0), [qh(zone)])
+        events += run(tr, frames(0.3, 1.0), [], lambda x, y: True)  # a hand takes it up
+        for t in frames(rest, 1.3):  # the old spot clear, the hand over the show row
+            events += tr.update(t, [], onward=lambda z: over and z == "play.0")
+        for t in frames(1.0, 1.3 + rest):
+            events += tr.update(t, [qh("show.0", y=600.0)], onward=lambda z: False)
+        return [(e.kind, e.zone, round(e.t, 1)) for e in events]
+
+    assert [e[:2] for e in carried(1.0)] == [("placed", "play.0"), ("moved", "show.0")]
+    assert [e[:2] for e in carried(2.0)] == [("placed", "play.0"), ("moved", "show.0")]
+    # no hand over the show row, or a zone whose cards go on nowhere: removed at once
+    for gone in (carried(1.0, over=False), carried(1.0, zone="trick.0")):
+        assert [e[:2] for e in gone] == [
+            ("placed", gone[0][1]),
+            ("removed", None),
+            ("placed", "show.0"),
+        ]
+        assert gone[1][2] <= 1.6
+    # a hand over the show row for longer than CARRY_S: removed after CARRY_S
+    tr = Tracker(stable_s=0.2, absent_s=0.2)
+    run(tr, frames(1.0), [qh()])
+    gone = [e for t in frames(5.0, 1.0) for e in tr.update(t, [], onward=lambda z: True)]
+    assert [e.kind for e in gone] == ["removed"]
+    assert 1.0 + CARRY_S <= gone[0].t <= 1.0 + tr.gap_s + CARRY_S + 0.1  # (missed from then)
+
+
 def test_a_card_moved_and_unread_where_it_went_is_moved_once_read_there():
     """A placed card taken up and laid in another zone, read there only under the
     hand that laid it and then not at all for a moment, is not removed from where it

@@ -21,6 +21,8 @@ table's south-west corner. Example (abridged)::
     kind = "play"
     seat = 0
     rect = [150, 180, 750, 330]      # x0, y0, x1, y1; or polygon = [[x, y], ...]
+    then = ["show.0"]                # optional: zones its cards are carried on to in
+                                     # play (a cribbage play row's to the show row)
 
     [deck]                           # optional: the game's own pack when left out
     name = "french-52"               # see vision.decks: french-52, skat-32, frog-36,
@@ -85,6 +87,10 @@ class Zone:
     kind: str
     seat: int | None
     polygon: tuple[Point, ...]
+    # the zones a card lying here is carried on to in play, face up (a cribbage play
+    # row's cards laid out in its player's show row): a card taken up here under a
+    # hand that is over one of them may be on its way there (vision.watch CARRY_S)
+    then: tuple[str, ...] = ()
 
     def contains(self, x: float, y: float) -> bool:
         """Point in polygon (even-odd rule); points on the boundary may go either way."""
@@ -246,7 +252,7 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         where = f"zones[{i}]"
         if not isinstance(raw, dict):
             raise c.fail(where, "must be a table")
-        c.unknown(raw, ("name", "kind", "seat", "rect", "polygon"), where)
+        c.unknown(raw, ("name", "kind", "seat", "rect", "polygon", "then"), where)
         name = c.text(raw, "name", where)
         if name in names:
             raise c.fail(f"{where}.name", f"duplicate zone name {name!r}")
@@ -280,7 +286,17 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         for j, (x, y) in enumerate(polygon):
             if not (0 <= x <= width and 0 <= y <= depth):
                 raise c.fail(f"{where}", f"point {j} ({x:g}, {y:g}) lies off the table")
-        zones.append(Zone(name, kind, seat, polygon))
+        then = raw.get("then", [])
+        if not isinstance(then, list) or not all(isinstance(z, str) for z in then):
+            raise c.fail(f"{where}.then", f"expected a list of zone names, got {then!r}")
+        zones.append(Zone(name, kind, seat, polygon, tuple(then)))
+    for i, zone in enumerate(zones):  # (a zone named before it is laid out is fine)
+        for j, onward in enumerate(zone.then):
+            if onward not in names or onward == zone.name:
+                raise c.fail(
+                    f"zones[{i}].then[{j}]",
+                    f"expected the name of another zone of this table, got {onward!r}",
+                )
     return TableLayout(
         name=c.text(table, "name", "table"),
         game=c.text(table, "game", "table"),

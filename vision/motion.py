@@ -1281,6 +1281,12 @@ class MotionGate:
         cells = arm[max(0, y0 // s) : max(0, -(-y1 // s)), max(0, x0 // s) : max(0, -(-x1 // s))]
         return bool(cells.any())
 
+    def arm_over(self, cells: NDArray[np.bool_]) -> bool:
+        """Does an arm (moving or resting: ``ARM_HOLD_S``) lie over any of ``cells``
+        (a mask of the gate's grid: a zone of the table) now?"""
+        arm = self._arm
+        return arm is not None and arm.shape == cells.shape and bool((arm & cells).any())
+
     def arm_near(
         self, x_px: float, y_px: float, *, radius_px: float | None = None, still: bool = False
     ) -> bool:

@@ -141,6 +141,12 @@ LOST_EVERY_S = 1.0
 # it lay in the show row: removed 0.2 s after its old spot was clear, then placed)
 LOST_HOLD_S = 2.0
 
+# A placed card missing from a zone whose cards are carried on to another in play,
+# while ``Tracker.update``'s ``onward`` says a hand is over that other zone, is not
+# removed for up to this long after it went missing: it may be in the hand laying it
+# there, unread (vision.watch CARRY_GRACE_S)
+CARRY_S = 3.0
+
 # A card read from one corner where a placed card lies that is read from its other
 # corner in the same frame is that card's covered index misread when both put the
 # card's middle within this many times ``same_spot`` of it (Tracker._other_corner)
@@ -304,6 +310,7 @@ class Tracker:
         *,
         looked: bool | Looked = True,
         covering: Busy | None = None,
+        onward: Callable[[str], bool] | None = None,
     ) -> list[Observation]:
         """Feed one frame's sightings (taken at time ``t``); return the observations it settles.
 
@@ -322,7 +329,11 @@ class Tracker:
         missing. ``looked(x, y)`` says it spot by spot,
         for a frame of which only some regions were read. A placed card is removed
         after it has been missing from ``min_misses`` frames that were read there,
-        over ``absent_s`` (or from two in a row that far apart).
+        over ``absent_s`` (or from two in a row that far apart). ``onward(zone)``,
+        where given, says whether a hand is over a zone the cards of ``zone`` are
+        carried on to in play (a layout's ``then``): a card missing from ``zone`` is
+        then not removed for up to ``CARRY_S`` after it went missing (it may be in
+        that hand, unread, and be moved, not removed and placed).
         """
         looked_at: Looked = looked if callable(looked) else (lambda _x, _y: bool(looked))
         before, self._last_t = self._last_t, t  # the update before this one
@@ -451,6 +462,12 @@ class Tracker:
                 _lasted(t - tr.absent_since, self.absent_s)
                 and (tr.misses >= self.min_misses or (tr.misses == 2 and tr.absent_since == before))
                 and not self._moving_off(tr, t)
+                and not (
+                    onward is not None
+                    and tr.placed_zone is not None
+                    and onward(tr.placed_zone)
+                    and _within(t - tr.absent_since, CARRY_S)
+                )
             ):
                 events.append(self._observe("removed", card, tr, t, tr.placed_zone))
                 if not self._near(tr, tr.x, tr.y):  # last seen lying elsewhere: moved there?

@@ -56,7 +56,7 @@ from vision.sources import (
     Reconnecting,
     open_source,
 )
-from vision.tracker import Observation, Sighting, Tracker
+from vision.tracker import TIME_SLACK, Observation, Sighting, Tracker
 
 __all__ = ["TableWatcher", "watch"]
 
@@ -109,6 +109,16 @@ LOUD_PX = 20.0
 # reaching in crosses them; a card laid at the edge, blurred a cell or two, does not
 # reach them (it would be taken for an arm, and wait up to ARM_HOLD_S to be placed)
 OFF_TABLE_MM = 20.0
+# A card taken up from a zone whose cards are carried on to another in play (a
+# layout's ``then``: a cribbage play row's to its player's show row) while an arm lies
+# over that other zone, or did within CARRY_GRACE_S, may be in the hand laying it
+# there, unread: it is not removed for up to the tracker's CARRY_S. The lamp probes'
+# seed 112: a QH carried unread across a hard shadow's edge to the show row, where the
+# hand rested 1 s over it, was removed from the play row 0.7 s after it went and placed
+# in the show row 1.1 s later (two events for one move). The grace is the frames the
+# card needs to be read once the hand has gone. A trick's cards, gathered face down to
+# a pile, go to no such zone: their removal waits for nothing.
+CARRY_GRACE_S = 0.5
 
 
 def _moves(
@@ -211,6 +221,10 @@ class TableWatcher:
         self._marker_bounds = None
         # the calibration and frame size the gate's cells off the table are of
         self._outside_of: tuple[Calibration, int, int] | None = None
+        # the gate's cells of each zone cards are carried on to (a layout's ``then``),
+        # and when an arm was last over each (_onward)
+        self._onward_cells: dict[str, NDArray[np.bool_]] = {}
+        self._over: dict[str, float] = {}
         # a new game was called (new_game): the pack's evidence is forgotten before the
         # next frame is read (by the thread that reads them)
         self._new_game = False
@@ -234,11 +248,13 @@ class TableWatcher:
     def _off_table(self, h: int, w: int) -> None:
         """Tell the motion gate which of its cells lie off the table, more than
         ``OFF_TABLE_MM`` past its edge (:attr:`MotionGate.outside`: an arm reaches in
-        over the table's edge, a card laid at it does not reach so far), once for each
-        calibration and frame size."""
+        over the table's edge, a card laid at it does not reach so far), and find the
+        cells of each zone cards are carried on to (``_onward_cells``, the layout's
+        ``then``), once for each calibration and frame size."""
         cal = self.recognizer.calibration
         if cal is None or self.layout is None:
             self.gate.outside, self._outside_of = None, None
+            self._onward_cells = {}
             return
         s = self.gate.shrink
         was = self._outside_of
@@ -257,6 +273,31 @@ class TableWatcher:
         )
         self.gate.outside = off.reshape(sh, sw)
         self._outside_of = (cal, h, w)
+        onward = {name for zone in self.layout.zones for name in zone.then}
+        self._onward_cells = {}
+        for zone in self.layout.zones:
+            if zone.name in onward:
+                cells = np.zeros((sh, sw), np.uint8)
+                corners = cal.to_px(np.array(zone.polygon, np.float64)) / s - 0.5
+                cv2.fillPoly(cells, [np.round(corners).astype(np.int32)], 1)
+                self._onward_cells[zone.name] = cells > 0
+
+    def _onward(self, t: float) -> Callable[[str], bool]:
+        """Note which zones cards are carried on to have an arm over them now, and
+        answer for a zone whether a hand is over one its cards are carried on to, or
+        was within ``CARRY_GRACE_S`` (:meth:`Tracker.update`'s ``onward``)."""
+        for name, cells in self._onward_cells.items():
+            if self.gate.arm_over(cells):
+                self._over[name] = t
+        then = {z.name: z.then for z in self.layout.zones} if self.layout is not None else {}
+
+        def onward(zone: str) -> bool:
+            return any(
+                t - self._over.get(name, -np.inf) <= CARRY_GRACE_S + TIME_SLACK
+                for name in then.get(zone, ())
+            )
+
+        return onward
 
     def take_notes(self) -> list[tuple[str, str]]:
         """What the installer should hear since last asked, once each: ``(kind,
@@ -723,7 +764,9 @@ class TableWatcher:
         elif index_d is not None:  # positions in pixels: the tracker's sizes too
             # pixels per millimetre; _index_d reaches a quarter over the larger indices
             self.tracker.unit = index_d / 1.25 / INDEX_D_MM
-        observations = self.tracker.update(t, sightings, settling, looked=looked, covering=covering)
+        observations = self.tracker.update(
+            t, sightings, settling, looked=looked, covering=covering, onward=self._onward(t)
+        )
         self.timings = {
             "gate": t1 - t0,
             "read": t2 - t1,
