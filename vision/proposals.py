@@ -133,6 +133,9 @@ PALE_APART = 85.0
 # second kind)
 TABLE_NEAR = 0.75
 TABLE_APART = 0.05
+# ... and that kind lies in two patches of the sample of this many pixels or more (on
+# two cards, not one glare)
+TABLE_PATCH = 3
 # A calibrated camera's table lit by two lights (a lamp, and the room's bluer light in
 # the lamp's shadow): paper's neutral test is taken against the light where it lies,
 # measured by the table's own colour there. The table's colour is its median over a
@@ -928,13 +931,14 @@ class Picture:
 
 
 def _unlike_table(
-    paper: NDArray[np.uint8], part: NDArray[np.uint8], saturation: NDArray[np.uint8]
-) -> NDArray[np.uint8]:
+    paper: NDArray[Any], part: NDArray[Any], saturation: NDArray[Any]
+) -> NDArray[Any]:
     """Of the pixels ``paper`` passes (:attr:`Picture.gains`' candidates in the sample
     ``part`` of a calibrated camera's frame, the table filling it), the kind less like
     the table's colour (the sample's median), where two kinds lie ``TABLE_APART`` apart
     in their chromaticity's distance from it (the nearer kind's ``TABLE_NEAR`` of the
-    other's or less) and that kind is no more saturated: else all of them.
+    other's or less), that kind is no more saturated, and it lies in two patches or
+    more (``TABLE_PATCH``): else all of them.
 
     A lamp's glare adds the light's own colour to the cloth under it, and the cloth
     there, brighter than the cards beside it, passes the first paper bar: it lies
@@ -970,6 +974,11 @@ def _unlike_table(
         return paper
     out = np.zeros_like(paper)
     out[where] = np.where(unlike, 255, 0).astype(np.uint8)
+    # ... and lies on more than one card: one patch is a glare's whitened middle (a
+    # glare of another light than the one the cards lie in: a lamp's over a cast)
+    stats = cv2.connectedComponentsWithStats(out, connectivity=8)[2]
+    if np.count_nonzero(stats[1:, cv2.CC_STAT_AREA] >= TABLE_PATCH) < 2:
+        return paper
     return out
 
 

@@ -274,7 +274,7 @@ class TableWatcher:
         self.gate.outside = off.reshape(sh, sw)
         self._outside_of = (cal, h, w)
         onward = {name for zone in self.layout.zones for name in zone.then}
-        self._onward_cells = {}
+        self._onward_cells, self._over = {}, {}
         for zone in self.layout.zones:
             if zone.name in onward:
                 cells = np.zeros((sh, sw), np.uint8)
@@ -292,8 +292,9 @@ class TableWatcher:
         then = {z.name: z.then for z in self.layout.zones} if self.layout is not None else {}
 
         def onward(zone: str) -> bool:
+            # (a time past the last frame's is none: a watcher given another source)
             return any(
-                t - self._over.get(name, -np.inf) <= CARRY_GRACE_S + TIME_SLACK
+                0 <= t - self._over.get(name, -np.inf) <= CARRY_GRACE_S + TIME_SLACK
                 for name in then.get(zone, ())
             )
 
