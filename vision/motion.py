@@ -797,6 +797,8 @@ class MotionGate:
         # since when each cell read beside a moving hand has been held back from the
         # reference (mark_read's clear_px); NaN: not held
         self._held_since: NDArray[np.float64] | None = None
+        # the table's grey where it is lit better, in the last frame looked at (_differs)
+        self._table_lit = 0.0
         self._read_at: NDArray[np.float64] | None = None
         # the table as it lies still, an arm resting over it left out (_arms), the
         # cells an arm lies over now, and since when each has
@@ -955,12 +957,13 @@ class MotionGate:
             self._colour_held = held
         self.frame_shape = (int(image.shape[0]), int(image.shape[1]))
         moving_now = np.zeros(small.shape, np.uint8)
+        # the table's grey where it is lit better, that the shade is judged against
+        table = self._table_lit = _table_grey(small)
         if self._previous is not None and self._previous.shape == small.shape:
             # (in the shade by a share of the light there, as a change lying still is:
             # a hand carrying a card in over a lamp's shadow on wood, 12 levels off the
             # table, was no motion, and the card in it was read lying at the table's
             # edge once its region was offered: _differs)
-            table = _table_grey(small)
             moving = _differs(small, self._previous, level, table).astype(np.uint8)
             hued = None
             if hue is not None:
@@ -998,7 +1001,7 @@ class MotionGate:
             self._base = None
             self._arms(t, small, moving_now)
             return Look(full=True)
-        changed = _differs(small, self._reference, self.level, _table_grey(self._reference))
+        changed = _differs(small, self._reference, self.level, table)
         if np.count_nonzero(changed) > self.new_scene * changed.size:
             # most of the picture is new (another photo of a folder, the light switched
             # on, the camera knocked): read it whole, moving or not (the balance's
@@ -1492,8 +1495,7 @@ class MotionGate:
         now = self.patch(x_px, y_px, radius_px)
         if now is None or now.shape != before.shape:
             return False
-        table = _table_grey(self._reference) if self._reference is not None else 0.0
-        differ = _differs(now, before, self.level, table, UNCHANGED_SHARE)
+        differ = _differs(now, before, self.level, self._table_lit, UNCHANGED_SHARE)
         return bool(np.count_nonzero(differ) < 0.1 * now.size)
 
     def moving_near(
