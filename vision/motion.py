@@ -153,18 +153,19 @@ GHOST_SIDE = 2.0
 # light, and two fifths of a lamp's shadow's
 UNCHANGED_SHARE = 0.15
 UNCHANGED_FLOOR = 6
-# ... and in the shade (the light under SHADE_SHARE of the table's grey where it is lit
-# better: the small copy's upper quartile), by
-# SHADE_CHANGE of the light: the gate's level is that share of paper's light in good
-# light, and a change there counts by the same share of the light in the shade. It
-# counts so for the changes the gate offers to be read, too (_differs). A card on a
-# pale laminate in a lamp's shadow was 16 levels over the cloth (102 against 86), a
-# seventh of its light: taken up, its spot neither changed by the level nor by
-# UNCHANGED_SHARE, it was never read again, and it lay on the table to the end
-# (Skat seed 125 under the shadow probe: 14 of its 30 removals missed)
+GHOST_MIN_CELLS = 4
+# A change counts in the shade (the light under SHADE_SHARE of the table's grey where it
+# is lit better: the gate's small copy's upper quartile) by SHADE_CHANGE of the light
+# there, and UNCHANGED_FLOOR levels, as well as by the gate's level: the level is that
+# share of paper's light in good light (_differs). So for motion, for the changes the
+# gate offers to be read, and for a placed card's spot looking as it did
+# (MotionGate.unchanged). A card on a pale laminate in a lamp's shadow was 16 levels
+# over the cloth (102 against 86), a seventh of its light: taken up, its spot neither
+# changed by the level nor by UNCHANGED_SHARE, it was never read again, and it lay on
+# the table to the end (Skat seed 125 under the shadow probe: 14 of its 30 removals
+# missed)
 SHADE_SHARE = 0.75
 SHADE_CHANGE = 0.075
-GHOST_MIN_CELLS = 4
 # An arm as grey as the table is no arm to the grey alone: a bare forearm over a honey
 # wooden table is 148 grey levels over the wood's 142, and only its shadow, narrower
 # than an arm's core, showed; the arm was taken into the base as it came in, and every
