@@ -524,6 +524,30 @@ def test_a_card_carried_off_and_unread_in_the_hand_is_moved_once_read_where_it_w
     assert [e.kind for e in gone] == ["removed"] and gone[0].t < 1.5  # (not 1.0 + LOST_HOLD_S)
 
 
+@pytest.mark.parametrize("layout_says", [True, False])
+def test_a_card_carried_off_a_zone_whose_cards_go_nowhere_is_removed_once_its_spot_is_clear(
+    layout_says,
+):
+    """A show row's card read once in the hand gathering the row, away from where it
+    lay: where the layout says where zones' cards are carried on to (``onward_zones``,
+    its ``then``) and says nowhere of the show row, it is not held ``LOST_HOLD_S`` as a
+    card that may be laid elsewhere, and is removed as soon as its spot is clear (seed
+    128: two show rows' first cards removed 1.5 s late). A layout that says nothing
+    (every zone's cards may go anywhere) holds it, as before."""
+    tr = Tracker(stable_s=0.2, absent_s=0.2)
+    if layout_says:
+        tr.onward_zones = {"play.0": ("show.0",), "show.0": ()}
+    run(tr, frames(1.0), [qh("show.0", y=135.0)])
+    hand = lambda x, y: True  # noqa: E731 - a hand moving over the table
+    run(tr, [1.0], [qh("show.0", y=185.0)], occluded=hand)  # in the hand, 50 mm off
+    gone = run(tr, frames(2.5, 1.1), [])
+    assert [e.kind for e in gone] == ["removed"]
+    if layout_says:
+        assert gone[0].t < 1.5
+    else:
+        assert gone[0].t >= 3.0  # (held LOST_HOLD_S after it was last seen)
+
+
 def test_a_card_carried_unread_to_a_zone_its_cards_go_on_to_is_moved_once_read_there():
     """A placed card taken up and never read in the hand nor under it, while a hand is
     over a zone its zone's cards are carried on to (``onward``: a cribbage play row's

@@ -214,6 +214,10 @@ class Tracker:
         self._last_t = float("-inf")
         # cards lost from sight where they lay: card -> [x, y, lost at, next offer]
         self._lost: dict[str, list[float]] = {}
+        # where each zone's cards are carried on to in play, face up (a layout's
+        # ``then``), where the layout says so of any zone; None: not known, every
+        # zone's cards may be carried anywhere (_moving_off)
+        self.onward_zones: dict[str, tuple[str, ...]] | None = None
 
     @property
     def still(self) -> float:
@@ -266,11 +270,19 @@ class Tracker:
         """Whether a placed card was last seen away from where it lies, lying there
         (for ``stable_s`` or more: put down elsewhere, under the hand that moved it)
         or in the moving hand carrying it, no more than ``LOST_HOLD_S`` before ``t``:
-        it is not removed yet."""
+        it is not removed yet. A card carried off a zone whose cards the layout
+        carries on nowhere (``onward_zones``: a cribbage show row, gathered off the
+        table) is not held for being seen in the hand: seed 128's show rows were
+        removed 1.5 s late, their first card read once in the hand gathering them."""
+        somewhere = (
+            self.onward_zones is None
+            or tr.placed_zone is None
+            or bool(self.onward_zones.get(tr.placed_zone))
+        )
         return (
             tr.placed
             and not self._near(tr, tr.x, tr.y)
-            and (tr.carried or _lasted(tr.last_seen - tr.here_since, self.stable_s))
+            and ((tr.carried and somewhere) or _lasted(tr.last_seen - tr.here_since, self.stable_s))
             and _within(t - tr.last_seen, LOST_HOLD_S)
         )
 

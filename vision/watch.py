@@ -190,6 +190,9 @@ class TableWatcher:
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
         self.tracker = tracker or Tracker()
+        if layout is not None and any(z.then for z in layout.zones):
+            # where the layout says each zone's cards are carried on to (Tracker._moving_off)
+            self.tracker.onward_zones = {z.name: z.then for z in layout.zones}
         self.gate = gate or MotionGate(memory_s=SETTLE_S)
         self.full_share = full_share
         self.dets: list[IndexDetection] = []
