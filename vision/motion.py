@@ -60,7 +60,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.proposals import Box, Picture, hist_percentile, labelled
+from vision.proposals import Box, Picture, _hist, hist_percentile, labelled
 
 __all__ = ["Look", "MotionGate"]
 
@@ -364,11 +364,7 @@ def _differs(
 def _table_grey(small: NDArray[np.uint8]) -> float:
     """The grey of the table where it is lit better: the median of the brighter half
     of the gate's small copy (its upper quartile; cards lie thin on a table)."""
-    return hist_percentile(
-        cv2.calcHist([small], [0], None, [256], [0, 256]).ravel().astype(np.int64),
-        small.size,
-        75,
-    )
+    return hist_percentile(_hist(small), small.size, 75)
 
 
 def _quiet(d: NDArray[np.float32], level: int) -> bool:

@@ -292,7 +292,8 @@ class TableWatcher:
         for name, cells in self._onward_cells.items():
             if self.gate.arm_over(cells):
                 self._over[name] = t
-        then = {z.name: z.then for z in self.layout.zones} if self.layout is not None else {}
+        # (the layout's mapping, kept by the tracker; none where no zone names one)
+        then = self.tracker.onward_zones or {}
 
         def onward(zone: str) -> bool:
             # (a time past the last frame's is none: a watcher given another source)
