@@ -5,6 +5,7 @@ card without reading the whole frame again."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -690,6 +691,43 @@ def test_a_card_taken_up_in_a_lamps_shadow_on_a_pale_table_is_a_change():
     gate.mark_read(0.0)
     before = gate.patch(462.0, 240.0, 64.0)
     gate.look(0.1, lit)
+
+def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change():
+    # _differs: under a lamp's glare off a pale laminate the table and the cards' paper
+    # are both clipped white; a card's only trace at the gate's scale is its washed-out
+    # pips, 4 to 9 levels off the white (Skat seed 125 under the glare probe: a 9D, an
+    # 8S, an AH and an AS taken up from one trick spot and never removed). Where the
+    # light is clipped a change counts by CLIPPED_CHANGE levels.
+    gate = MotionGate(refresh_s=100.0)
+    table = np.full((480, 640, 3), 252, np.uint8)  # clipped (as a video codec leaves it)
+    table[:, :320] = 200  # outside the glare
+    card = table.copy()
+    for x, y in itertools.product((424, 456, 488), (184, 224, 264)):
+        card[y : y + 16, x : x + 14] = 238  # the paper as white: nine pips alone show
+    assert gate.look(0.0, card).full
+    gate.mark_read(0.0)
+    before = gate.patch(462.0, 232.0, 64.0)
+    assert before is not None
+    gate.look(0.1, table)  # taken up
+    regions = gate.look(0.2, table).regions  # (a region a pip or a few)
+    assert regions
+    assert min(r[0] for r in regions) <= 424 and min(r[1] for r in regions) <= 184
+    assert max(r[2] for r in regions) >= 502 and max(r[3] for r in regions) >= 280
+    assert not gate.unchanged(before, 462.0, 232.0, 64.0)
+    # out of the glare the gate's level stands: the same pips as faint on a lit table
+    gate = MotionGate(refresh_s=100.0)
+    lit = table.copy()
+    lit[:] = 200
+    card = lit.copy()
+    for x, y in itertools.product((424, 456, 488), (184, 224, 264)):
+        card[y : y + 16, x : x + 14] = 186
+    gate.look(0.0, card)
+    gate.mark_read(0.0)
+    before = gate.patch(462.0, 232.0, 64.0)
+    gate.look(0.1, lit)
+    assert gate.look(0.2, lit).regions == ()
+    assert before is not None and gate.unchanged(before, 462.0, 232.0, 64.0)
+
     assert gate.look(0.2, lit).regions == ()
     assert before is not None and gate.unchanged(before, 462.0, 240.0, 64.0)
 
