@@ -692,6 +692,7 @@ def test_a_card_taken_up_in_a_lamps_shadow_on_a_pale_table_is_a_change():
     before = gate.patch(462.0, 240.0, 64.0)
     gate.look(0.1, lit)
 
+
 def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change():
     # _differs: under a lamp's glare off a pale laminate the table and the cards' paper
     # are both clipped white; a card's only trace at the gate's scale is its washed-out
