@@ -26,6 +26,8 @@ from vision.motion import (
     Look,
     MotionGate,
     _balance_step,
+    _clipped_change,
+    _differs,
     _left_behind,
     _patches,
     _shift_at,
@@ -691,6 +693,8 @@ def test_a_card_taken_up_in_a_lamps_shadow_on_a_pale_table_is_a_change():
     gate.mark_read(0.0)
     before = gate.patch(462.0, 240.0, 64.0)
     gate.look(0.1, lit)
+    assert gate.look(0.2, lit).regions == ()
+    assert before is not None and gate.unchanged(before, 462.0, 240.0, 64.0)
 
 
 def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change():
@@ -715,6 +719,18 @@ def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change()
     assert min(r[0] for r in regions) <= 424 and min(r[1] for r in regions) <= 184
     assert max(r[2] for r in regions) >= 502 and max(r[3] for r in regions) >= 280
     assert not gate.unchanged(before, 462.0, 232.0, 64.0)
+    # the glare dimmed whole by a few levels (the exposure, the lamp) is no change, and
+    # no new scene either: the card lying there looks as it did
+    gate = MotionGate(refresh_s=100.0)
+    gate.look(0.0, card)
+    gate.mark_read(0.0)
+    before = gate.patch(462.0, 232.0, 64.0)
+    dimmed = card.copy()
+    dimmed[:, 320:] -= 6
+    gate.look(0.1, dimmed)
+    look = gate.look(0.2, dimmed)
+    assert not look.full and look.regions == ()
+    assert before is not None and gate.unchanged(before, 462.0, 232.0, 64.0)
     # out of the glare the gate's level stands: the same pips as faint on a lit table
     gate = MotionGate(refresh_s=100.0)
     lit = table.copy()
@@ -729,8 +745,25 @@ def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change()
     assert gate.look(0.2, lit).regions == ()
     assert before is not None and gate.unchanged(before, 462.0, 232.0, 64.0)
 
-    assert gate.look(0.2, lit).regions == ()
-    assert before is not None and gate.unchanged(before, 462.0, 240.0, 64.0)
+
+@pytest.mark.parametrize("dim", [0, 5, 12])
+def test_the_glares_own_change_is_taken_off_but_not_a_hands(dim):
+    # _clipped_change: the clipped cells' common change (of those the gate's level
+    # leaves out) is the glare's own, an exposure dimming it whole; a hand over more
+    # than half of the glare changes by far more than the level and is left out of it
+    then = np.full((20, 20), 252, np.uint8)
+    then[5, 15] = 243  # a washed-out pip
+    now = (then.astype(np.int16) - dim).astype(np.uint8)
+    now[5, 15] = 252 - dim  # taken up
+    now[:, :12] = 120  # a hand over the glare's left side
+    differs = _differs(now, then, 18, 200.0)
+    extra = _clipped_change(now, then, differs)
+    assert list(zip(*np.nonzero(extra & ~differs), strict=True)) == [(5, 15)]
+    # the same frame again: nothing
+    assert not _clipped_change(then, then, np.zeros(then.shape, bool)).any()
+    # no clipped light: nothing
+    dark = then // 2
+    assert not _clipped_change(dark, dark, np.zeros(dark.shape, bool)).any()
 
 
 def _felt_with_a_card() -> np.ndarray:

@@ -167,12 +167,14 @@ GHOST_MIN_CELLS = 4
 SHADE_SHARE = 0.75
 SHADE_CHANGE = 0.075
 # Where the light is clipped (the gate's grey CLIPPED or over, then or now: a lamp's
-# glare off a pale laminate and the cards' paper alike) a change of CLIPPED_CHANGE
-# levels counts, for the changes the gate offers to be read and for a placed card's
-# spot looking as it did: a clipped cell has no noise and no light left to change by,
-# and a card's only trace there is its ink, washed to a few levels at the gate's scale
-# (Skat seed 125 under the glare probe: a 9D's orange pips 4 to 9 levels off the white;
-# taken up, its spot was never read again)
+# glare off a pale laminate and the cards' paper alike) a change of more than
+# CLIPPED_CHANGE levels counts, beside the clipped cells' common change (an exposure or
+# the lamp dimming the whole glare alike; _clipped_change), for the changes the gate
+# offers to be read and for a placed card's spot looking as it did; not for motion, nor
+# for a new scene. A cell of mostly clipped pixels has little noise left, and a card's
+# only trace there is its ink, washed to a few levels at the gate's scale (Skat seed
+# 125 under the glare probe: a 9D's orange pips 4 to 9 levels off the white; taken up,
+# its spot was never read again)
 CLIPPED = 248
 CLIPPED_CHANGE = 3
 # An arm as grey as the table is no arm to the grey alone: a bare forearm over a honey
@@ -356,26 +358,39 @@ def _change(
 
 
 def _differs(
-    now: NDArray[np.uint8],
-    then: NDArray[np.uint8],
-    level: int,
-    table: float,
-    share: float = 0.0,
-    clipped: bool = False,
+    now: NDArray[np.uint8], then: NDArray[np.uint8], level: int, table: float, share: float = 0.0
 ) -> NDArray[np.bool_]:
     """The cells of ``now`` that differ from ``then``: by the gate's ``level``, by
     ``share`` of the light (the greater grey, and 8) and ``UNCHANGED_FLOOR`` levels,
     and in the shade (the light under ``SHADE_SHARE`` of the ``table``'s grey) by
-    ``SHADE_CHANGE`` of it and as many levels; with ``clipped``, where the light is
-    clipped (``CLIPPED``) by ``CLIPPED_CHANGE`` levels."""
+    ``SHADE_CHANGE`` of it and as many levels."""
     # a change counts over a threshold that is the light's own (of its 256 greys)
     light = np.arange(256, dtype=np.float32) + 8.0
     ratio = np.where(light < SHADE_SHARE * table, SHADE_CHANGE, share or np.inf)
     least = np.minimum(level, np.maximum(UNCHANGED_FLOOR, np.floor(ratio * light)))
-    if clipped:
-        least[CLIPPED:] = np.minimum(least[CLIPPED:], CLIPPED_CHANGE)
     over = cv2.LUT(cv2.max(now, then), least.astype(np.uint8))
     return cv2.compare(cv2.absdiff(now, then), over, cv2.CMP_GT) > 0
+
+
+def _clipped_change(
+    now: NDArray[np.uint8], then: NDArray[np.uint8], differs: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
+    """The cells where the light is clipped (the grey ``CLIPPED`` or over, then or
+    now) that changed by more than ``CLIPPED_CHANGE`` levels beside the clipped cells'
+    own common change (their median's, of those ``differs`` leaves out: an exposure
+    or a lamp dimming the whole glare alike is no change; a hand over half of it is
+    not the glare's own change)."""
+    lit = cv2.max(now, then) >= CLIPPED
+    if not lit.any():
+        return lit
+    d = cv2.subtract(now, then, dtype=cv2.CV_16S)
+    calm = lit & ~differs
+    common = int(np.median(d[calm])) if calm.any() else 0
+    if common:  # clipped as the glare was or is, its own change undone (a pip's cell
+        # dimmed with the glare, below the clip then and now, is still in it)
+        lit = cv2.max(cv2.subtract(now, min(common, 0)), cv2.add(then, max(common, 0)))
+        lit = lit >= CLIPPED
+    return lit & (cv2.absdiff(d, common) > CLIPPED_CHANGE)
 
 
 def _table_grey(small: NDArray[np.uint8]) -> float:
@@ -1015,7 +1030,7 @@ class MotionGate:
             self._base = None
             self._arms(t, small, moving_now)
             return Look(full=True)
-        changed = _differs(small, self._reference, self.level, table, clipped=True)
+        changed = _differs(small, self._reference, self.level, table)
         if np.count_nonzero(changed) > self.new_scene * changed.size:
             # most of the picture is new (another photo of a folder, the light switched
             # on, the camera knocked): read it whole, moving or not (the balance's
@@ -1025,6 +1040,9 @@ class MotionGate:
             self._arms(t, small, moving_now)
             return Look(full=True)
         self._arms(t, small, moving_now)
+        # (where the light is clipped by a few levels: not for the new scene above, an
+        # exposure's dip over a table clipped white whole is no new picture)
+        changed |= _clipped_change(small, self._reference, changed)
         still = (changed if self.stills else changed & (moving_now == 0)).astype(np.uint8)
         regions: list[Box] = []
         if still.any():
@@ -1509,7 +1527,8 @@ class MotionGate:
         now = self.patch(x_px, y_px, radius_px)
         if now is None or now.shape != before.shape:
             return False
-        differ = _differs(now, before, self.level, self._table_lit, UNCHANGED_SHARE, True)
+        differ = _differs(now, before, self.level, self._table_lit, UNCHANGED_SHARE)
+        differ |= _clipped_change(now, before, differ)
         return bool(np.count_nonzero(differ) < 0.1 * now.size)
 
     def moving_near(
