@@ -252,6 +252,14 @@ def test_a_full_disk_under_the_referee_and_the_outbox_mid_game(tmp_path, fault_f
     try:
         rig.start("referee")
         rig.start("table")
+        # mid-game: once both have their files open (under a loaded machine the table
+        # service took over 1.5 s to start, found the disk full before it had opened
+        # its outbox, and stopped at its start, as it should), and 1.5 s more
+        deadline = time.monotonic() + 30.0
+        files = [disk.path / "referee.db", disk.path / "outbox.db"]
+        while not all(f.is_file() and f.stat().st_size for f in files):
+            assert time.monotonic() < deadline, rig.logs()
+            time.sleep(0.1)
         time.sleep(1.5)
         disk.fill()
         # the game goes on from memory; both say so in their logs. Freed once one has
