@@ -662,39 +662,43 @@ def test_a_spot_in_a_lamps_shadow_is_unchanged_only_if_it_looks_as_it_did_in_its
     assert before is not None and gate.unchanged(before, 160.0, 120.0, 72.0)
 
 
+def _taken_up(card: np.ndarray, bare: np.ndarray, x: float, y: float) -> tuple[Look, bool]:
+    """A fresh gate reads ``card`` whole, then sees ``bare`` (the card taken up, or
+    whatever became of it) twice: its second look, and whether the card's spot (64 px
+    round ``x``, ``y``) looks as it did."""
+    gate = MotionGate(refresh_s=100.0)
+    assert gate.look(0.0, card).full
+    gate.mark_read(0.0)
+    before = gate.patch(x, y, 64.0)
+    assert before is not None
+    gate.look(0.1, bare)
+    return gate.look(0.2, bare), gate.unchanged(before, x, y, 64.0)
+
+
 def test_a_card_taken_up_in_a_lamps_shadow_on_a_pale_table_is_a_change():
     # _differs: on a pale laminate in a lamp's shadow (45 % of the light) a card's paper
     # was 102 against the cloth's 86, a seventh of its light, under the gate's level and
     # UNCHANGED_SHARE: taken up, its spot was never offered to be read again, and the
     # card lay on the table to the end (Skat seed 125 under the shadow probe: 14 of 30
     # removals missed). In the shade a change counts by SHADE_CHANGE of the light.
-    gate = MotionGate(refresh_s=100.0)
     table = np.full((480, 640, 3), 190, np.uint8)  # the pale laminate, lit
     table[:, 320:] = 86  # the lamp's shadow over the right half
     card = table.copy()
     card[176:304, 416:504] = 102  # the card's paper in the shadow
     card[230:250, 455:470] = 66  # its pip
-    assert gate.look(0.0, card).full
-    gate.mark_read(0.0)
-    before = gate.patch(462.0, 240.0, 64.0)
-    assert before is not None
-    gate.look(0.1, table)  # taken up
-    (region,) = gate.look(0.2, table).regions
+    look, unchanged = _taken_up(card, table, 462.0, 240.0)
+    (region,) = look.regions
     x0, y0, x1, y1 = region
     assert x0 <= 416 and y0 <= 176 and x1 >= 504 and y1 >= 304
-    assert not gate.unchanged(before, 462.0, 240.0, 64.0)
+    assert not unchanged
     # in the lit half the gate's level stands: the same card 16 levels over the cloth
-    gate = MotionGate(refresh_s=100.0)
     lit = table.copy()
     lit[:, 320:] = 190
     card = lit.copy()
     card[176:304, 416:504] = 206
-    gate.look(0.0, card)
-    gate.mark_read(0.0)
-    before = gate.patch(462.0, 240.0, 64.0)
-    gate.look(0.1, lit)
-    assert gate.look(0.2, lit).regions == ()
-    assert before is not None and gate.unchanged(before, 462.0, 240.0, 64.0)
+    look, unchanged = _taken_up(card, lit, 462.0, 240.0)
+    assert look.regions == ()
+    assert unchanged
 
 
 def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change():
@@ -703,47 +707,33 @@ def test_a_card_taken_up_where_a_lamps_glare_clips_table_and_paper_is_a_change()
     # pips, 4 to 9 levels off the white (Skat seed 125 under the glare probe: a 9D, an
     # 8S, an AH and an AS taken up from one trick spot and never removed). Where the
     # light is clipped a change counts by CLIPPED_CHANGE levels.
-    gate = MotionGate(refresh_s=100.0)
     table = np.full((480, 640, 3), 252, np.uint8)  # clipped (as a video codec leaves it)
     table[:, :320] = 200  # outside the glare
+    pips = list(itertools.product((424, 456, 488), (184, 224, 264)))
     card = table.copy()
-    for x, y in itertools.product((424, 456, 488), (184, 224, 264)):
+    for x, y in pips:
         card[y : y + 16, x : x + 14] = 238  # the paper as white: nine pips alone show
-    assert gate.look(0.0, card).full
-    gate.mark_read(0.0)
-    before = gate.patch(462.0, 232.0, 64.0)
-    assert before is not None
-    gate.look(0.1, table)  # taken up
-    regions = gate.look(0.2, table).regions  # (a region a pip or a few)
+    look, unchanged = _taken_up(card, table, 462.0, 232.0)
+    regions = look.regions  # (a region a pip or a few)
     assert regions
     assert min(r[0] for r in regions) <= 424 and min(r[1] for r in regions) <= 184
     assert max(r[2] for r in regions) >= 502 and max(r[3] for r in regions) >= 280
-    assert not gate.unchanged(before, 462.0, 232.0, 64.0)
+    assert not unchanged
     # the glare dimmed whole by a few levels (the exposure, the lamp) is no change, and
     # no new scene either: the card lying there looks as it did
-    gate = MotionGate(refresh_s=100.0)
-    gate.look(0.0, card)
-    gate.mark_read(0.0)
-    before = gate.patch(462.0, 232.0, 64.0)
     dimmed = card.copy()
     dimmed[:, 320:] -= 6
-    gate.look(0.1, dimmed)
-    look = gate.look(0.2, dimmed)
+    look, unchanged = _taken_up(card, dimmed, 462.0, 232.0)
     assert not look.full and look.regions == ()
-    assert before is not None and gate.unchanged(before, 462.0, 232.0, 64.0)
+    assert unchanged
     # out of the glare the gate's level stands: the same pips as faint on a lit table
-    gate = MotionGate(refresh_s=100.0)
-    lit = table.copy()
-    lit[:] = 200
+    lit = np.full_like(table, 200)
     card = lit.copy()
-    for x, y in itertools.product((424, 456, 488), (184, 224, 264)):
+    for x, y in pips:
         card[y : y + 16, x : x + 14] = 186
-    gate.look(0.0, card)
-    gate.mark_read(0.0)
-    before = gate.patch(462.0, 232.0, 64.0)
-    gate.look(0.1, lit)
-    assert gate.look(0.2, lit).regions == ()
-    assert before is not None and gate.unchanged(before, 462.0, 232.0, 64.0)
+    look, unchanged = _taken_up(card, lit, 462.0, 232.0)
+    assert look.regions == ()
+    assert unchanged
 
 
 @pytest.mark.parametrize("dim", [0, 5, 12])

@@ -53,6 +53,8 @@ Look(full=False, regions=(), sweep=None)
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -364,12 +366,25 @@ def _differs(
     ``share`` of the light (the greater grey, and 8) and ``UNCHANGED_FLOOR`` levels,
     and in the shade (the light under ``SHADE_SHARE`` of the ``table``'s grey) by
     ``SHADE_CHANGE`` of it and as many levels."""
-    # a change counts over a threshold that is the light's own (of its 256 greys)
-    light = np.arange(256, dtype=np.float32) + 8.0
-    ratio = np.where(light < SHADE_SHARE * table, SHADE_CHANGE, share or np.inf)
-    least = np.minimum(level, np.maximum(UNCHANGED_FLOOR, np.floor(ratio * light)))
-    over = cv2.LUT(cv2.max(now, then), least.astype(np.uint8))
+    # (the greys in the shade: those whose light, the grey and 8, is under the share)
+    shaded = min(256, max(0, math.ceil(SHADE_SHARE * table - 8.0)))
+    over = cv2.LUT(cv2.max(now, then), _least(level, shaded, share))
     return cv2.compare(cv2.absdiff(now, then), over, cv2.CMP_GT) > 0
+
+
+@functools.lru_cache(maxsize=64)
+def _least(level: int, shaded: int, share: float) -> NDArray[np.uint8]:
+    """The change each of the 256 greys must exceed to count (:func:`_differs`): a
+    threshold that is the light's own; the first ``shaded`` greys in the shade. Made
+    once for each (the gate's level, the table's light and the shares are few), not
+    for every comparison of every frame."""
+    light = np.arange(256, dtype=np.float32) + 8.0
+    ratio = np.full(256, share or np.inf, np.float32)
+    ratio[:shaded] = SHADE_CHANGE
+    least = np.minimum(level, np.maximum(UNCHANGED_FLOOR, np.floor(ratio * light)))
+    out = least.astype(np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def _clipped_change(
