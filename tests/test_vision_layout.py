@@ -50,15 +50,40 @@ def test_a_cribbage_play_rows_cards_are_carried_on_to_its_players_show_row():
     """The shipped cribbage layouts say where a play row's cards go in play: at the
     show each player lays the cards they played out in their show row (the watch holds
     the removal of a card taken up there while a hand is over that row: it may be
-    carried there unread). No other zone's cards go on face up (a Skat trick is
-    gathered face down to a pile)."""
+    carried there unread). No other zone's cards go on face up: the Skat layouts say
+    so of their tricks (``then = []``: gathered face down to a pile), so that a trick's
+    card read in the hand gathering it is not held as if it might be laid elsewhere."""
     for path in SHIPPED:
         layout = load_layout(path)
         for zone in layout.zones:
             if layout.game == "cribbage" and zone.kind == "play":
                 assert zone.then == (f"show.{zone.seat}",), (path, zone.name)
-            else:
+            elif zone.kind == "trick":
                 assert zone.then == (), (path, zone.name)
+            else:
+                assert zone.then is None, (path, zone.name)
+
+
+def test_what_a_layout_says_of_where_cards_go_reaches_the_tracker(tmp_path):
+    """Skat seed 132 (30 fps, indices in four corners): a trick's KC read in the hand
+    gathering the trick was held ``LOST_HOLD_S`` as a card that may be laid in another
+    zone, and removed 1.27 s after its spot was clear; the layout said nothing of
+    where a trick's cards go. A zone's ``then = []`` says nowhere, which the watch
+    gives the tracker (``Tracker.onward_zones``: zones a layout says nothing of go on
+    nowhere once it says it of some); ``then`` left out everywhere says nothing, and
+    every carried card is held as before."""
+    from vision.recognize import Recognizer
+    from vision.watch import TableWatcher
+
+    skat = TableWatcher(Recognizer(), layout=load_layout(LAYOUT_DIR / "skat-3.toml"))
+    assert skat.tracker.onward_zones is not None
+    assert all(not then for then in skat.tracker.onward_zones.values())
+    assert set(skat.tracker.onward_zones) == {z.name for z in skat.layout.zones}
+    text = (LAYOUT_DIR / "skat-3.toml").read_text(encoding="utf-8")
+    f = tmp_path / "t.toml"
+    f.write_text(text.replace("then = []", ""), encoding="utf-8")
+    silent = TableWatcher(Recognizer(), layout=load_layout(f))
+    assert silent.tracker.onward_zones is None
 
 
 def test_zone_lookup(tmp_path):
@@ -128,6 +153,7 @@ def test_zone_lookup(tmp_path):
         ("seat = 0", "seat = 0\ncolour = 3", "zones[0].colour: unknown key"),
         # where a zone's cards are carried on to in play (a play row's to the show row)
         ("seat = 0", 'seat = 0\nthen = ["starter"]', None),
+        ("seat = 0", "seat = 0\nthen = []", None),  # on to no zone face up
         ("seat = 0", 'seat = 0\nthen = ["show.0"]', "zones[0].then[0]: expected the name of"),
         ("seat = 0", 'seat = 0\nthen = ["play.0"]', "zones[0].then[0]: expected the name of"),
         ("seat = 0", 'seat = 0\nthen = "starter"', "zones[0].then: expected a list of zone"),

@@ -740,26 +740,43 @@ def test_a_suit_joined_to_a_thin_frame_line_is_a_blob_of_its_own():
     assert _merged_indices(split).rank_index.tolist() == []
 
 
-def test_a_suit_touching_a_court_frame_with_its_figure_is_a_blob_of_its_own():
-    """The photographed QH and JH of ``bidly`` in the live checks at 2.36 px/mm (a
-    compressed video's QH; seed 97's JH in a show row, its other corner covered):
-    the index's heart touches the frame's line, and the line runs round the court's
-    figure, which touches it too: one blob 125 x 172, larger than the largest print,
-    so the card was unread from that corner. Of a blob larger than the largest, the
-    compact parts the opening leaves at the edge of its box are blobs of their own
-    (the figure's pieces inside the frame are not)."""
+def _court_in_its_frame(reaching_out: bool = False) -> np.ndarray:
+    """A court card whose index's heart touches the 1-pixel line of its figure's frame,
+    the figure's jewels on thin lines joined to the frame, one jewel touching the line
+    inside; ``reaching_out``: an ornament of the frame reaching out past the heart."""
     img = np.full((300, 260, 3), (40, 90, 30), np.uint8)  # felt
     img[10:290, 10:250] = 235  # a card
     red = (40, 40, 190)
     cv2.putText(img, "Q", (24, 78), cv2.FONT_HERSHEY_SIMPLEX, 0.7, red, 2, cv2.LINE_AA)
     cv2.circle(img, (32, 100), 7, red, -1, cv2.LINE_AA)  # the index's heart
     cv2.rectangle(img, (39, 40), (200, 260), red, 1)  # the frame, touching it
+    if reaching_out:
+        cv2.line(img, (39, 120), (18, 120), red, 1)
     for k in range(6):  # the figure: jewels on thin lines, joined to the frame
         y = 50 + 35 * k
         cv2.line(img, (40, y), (199, y + 20), (30, 30, 30), 1)
         cv2.circle(img, (120, y + 10), 9, (30, 30, 30), -1)
     cv2.circle(img, (190, 150), 9, (30, 30, 30), -1)  # a jewel touching the line inside
-    comps = find_components(img)
+    return img
+
+
+@pytest.mark.parametrize("reaching_out", [False, True])
+def test_a_suit_touching_a_court_frame_with_its_figure_is_a_blob_of_its_own(reaching_out):
+    """The photographed QH and JH of ``bidly`` in the live checks at 2.36 px/mm (a
+    compressed video's QH; seed 97's JH in a show row, its other corner covered):
+    the index's heart touches the frame's line, and the line runs round the court's
+    figure, which touches it too: one blob 125 x 172, larger than the largest print,
+    so the card was unread from that corner. Of a blob larger than the largest, the
+    compact parts the opening leaves at the edge of its box are blobs of their own
+    (the figure's pieces inside the frame are not).
+
+    ``reaching_out``: a photographed QH in a show row (seed 131): a line of its frame
+    reached four pixels further out than its heart, so the heart was not at the edge
+    of the joined blob's box and was dropped as a piece of the figure; the card lay
+    unread for three seconds and was told removed where it had been moved. A part of
+    a frame is its own blob too where the paper round it lies outside the frame's
+    lines (reached from the box's edge without crossing them)."""
+    comps = find_components(_court_in_its_frame(reaching_out))
     near = np.hypot(comps.cx - 32, comps.cy - 100) < 3
     assert near.any(), "no blob for the heart alone"
     k = int(np.nonzero(near)[0][0])

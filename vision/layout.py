@@ -22,7 +22,8 @@ table's south-west corner. Example (abridged)::
     seat = 0
     rect = [150, 180, 750, 330]      # x0, y0, x1, y1; or polygon = [[x, y], ...]
     then = ["show.0"]                # optional: zones its cards are carried on to in
-                                     # play (a cribbage play row's to the show row)
+                                     # play (a cribbage play row's to the show row);
+                                     # [] for none (a Skat trick, gathered face down)
 
     [deck]                           # optional: the game's own pack when left out
     name = "french-52"               # see vision.decks: french-52, skat-32, frog-36,
@@ -89,8 +90,10 @@ class Zone:
     polygon: tuple[Point, ...]
     # the zones a card lying here is carried on to in play, face up (a cribbage play
     # row's cards laid out in its player's show row): a card taken up here under a
-    # hand that is over one of them may be on its way there (vision.watch CARRY_S)
-    then: tuple[str, ...] = ()
+    # hand that is over one of them may be on its way there (vision.watch CARRY_S);
+    # () where the layout says none (a Skat trick, gathered face down), None where it
+    # does not say (a card read in a hand carrying it off may be laid elsewhere)
+    then: tuple[str, ...] | None = None
 
     def contains(self, x: float, y: float) -> bool:
         """Point in polygon (even-odd rule); points on the boundary may go either way."""
@@ -286,12 +289,14 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         for j, (x, y) in enumerate(polygon):
             if not (0 <= x <= width and 0 <= y <= depth):
                 raise c.fail(f"{where}", f"point {j} ({x:g}, {y:g}) lies off the table")
-        then = raw.get("then", [])
-        if not isinstance(then, list) or not all(isinstance(z, str) for z in then):
+        then = raw.get("then")
+        if then is not None and (
+            not isinstance(then, list) or not all(isinstance(z, str) for z in then)
+        ):
             raise c.fail(f"{where}.then", f"expected a list of zone names, got {then!r}")
-        zones.append(Zone(name, kind, seat, polygon, tuple(then)))
+        zones.append(Zone(name, kind, seat, polygon, None if then is None else tuple(then)))
     for i, zone in enumerate(zones):  # (a zone named before it is laid out is fine)
-        for j, onward in enumerate(zone.then):
+        for j, onward in enumerate(zone.then or ()):
             if onward not in names or onward == zone.name:
                 raise c.fail(
                     f"zones[{i}].then[{j}]",

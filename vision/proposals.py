@@ -1319,8 +1319,13 @@ def _piece_blobs(
         look = k // 2 + 1
         bx0, by0 = max(0, px - look), max(0, py - look)
         bx1, by1 = min(gray.shape[1], px + pw + look), min(gray.shape[0], py + ph + look)
+        ringed = _ringed_at(paper, (origin[0] + bx0, origin[1] + by0), (by1 - by0, bx1 - bx0))
         background[by0:by1, bx0:bx1] = _paper_mean(
-            gray[by0:by1, bx0:bx1], background[by0:by1, bx0:bx1], off[by0:by1, bx0:bx1], k
+            gray[by0:by1, bx0:bx1],
+            background[by0:by1, bx0:bx1],
+            off[by0:by1, bx0:bx1],
+            ringed,
+            k,
         )
     darker = cv2.subtract(background, gray)  # how much darker than its surroundings
     # On paper, ink must also be darker than the paper next to it (see above); off
@@ -1394,12 +1399,19 @@ def _piece_blobs(
 
 
 def _paper_mean(
-    gray: NDArray[np.uint8], background: NDArray[np.uint8], off: NDArray[np.uint8], k: int
+    gray: NDArray[np.uint8],
+    background: NDArray[np.uint8],
+    off: NDArray[np.uint8],
+    ringed: NDArray[np.uint8],
+    k: int,
 ) -> NDArray[np.uint8]:
     """The background window's mean (``background``, over ``k`` pixels) taken over
-    paper alone where a pixel lies on paper (``off``: 255 off it), where that is
-    brighter: a card's corner index judged against its card, not the cloth round
-    it. A thin stroke of an index (a Times-like 2, a German B: 1.2 pixels at the
+    paper alone (``off``: 255 off it) where a pixel lies on paper or in print the
+    paper rings (``ringed``: :func:`_ringed_at`), where that is brighter: a card's
+    corner index judged against its card, not the cloth round it. The print itself
+    is no paper: in a shade beside dark felt (seed 112's worn 8D, paper at 64 grey,
+    the felt at 20) its strokes, 34 levels under the paper, were 18 under a window a
+    third felt, and broke. A thin stroke of an index (a Times-like 2, a German B: 1.2 pixels at the
     recommended 2.36 px/mm, blurred to a grey some 60 levels under the paper) was
     not 35 levels under a window half on dark felt; broken, its pieces paired with
     the suit as an index half its size, which the calibrated scale calls no index.
@@ -1408,8 +1420,26 @@ def _paper_mean(
     on = cv2.bitwise_not(off)
     share = cv2.blur(on, (k, k))
     mean = cv2.divide(cv2.blur(cv2.bitwise_and(gray, on), (k, k)), share, scale=255)
-    mean = cv2.bitwise_and(cv2.max(background, mean), on)
-    return cv2.bitwise_or(mean, cv2.bitwise_and(background, off))
+    mean = cv2.bitwise_and(cv2.max(background, mean), ringed)
+    return cv2.bitwise_or(mean, cv2.bitwise_and(background, cv2.bitwise_not(ringed)))
+
+
+def _ringed_at(
+    paper: NDArray[np.uint8], at: tuple[int, int], shape: tuple[int, int]
+) -> NDArray[np.uint8]:
+    """The paper and the print it rings, at full size over the box of ``shape`` whose
+    first pixel is ``at`` (the reading's pixels): the reading's half-size paper mask
+    ``paper`` closed over ``INK_CLOSE`` (half as many half-size pixels, a quarter of
+    the work), on the mask's own grid and with as much of it round the box as the
+    closing looks, so that a region's box is the whole's there."""
+    k = (INK_CLOSE + 1) // 2
+    ax, ay = at
+    h, w = shape
+    hh, hw = paper.shape
+    x0, y0 = max(0, min(ax // 2, hw - 1) - k), max(0, min(ay // 2, hh - 1) - k)
+    x1, y1 = min(hw, (ax + w + 1) // 2 + k), min(hh, (ay + h + 1) // 2 + k)
+    closed = cv2.morphologyEx(paper[y0:y1, x0:x1], cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return _doubled_at(closed, (ax - 2 * x0, ay - 2 * y0), shape)
 
 
 def _warmer(pic: Picture, r: NDArray[np.uint8], b: NDArray[np.uint8], k: int) -> NDArray[np.uint8]:
@@ -1447,6 +1477,11 @@ JOINED_LARGEST = 2.5
 # sticks out (a figure's piece touching the line from inside lies a pixel or two in:
 # a review's find, with 2)
 FRAME_EDGE = 0
+# ... or, further in, with at least this share of the paper round it (two pixels wide)
+# outside the blob's lines, reached from its box's edge without crossing them: the
+# photographed QH's heart, joined to its frame, had a line of the frame four pixels
+# further out than itself (the frame's line enclosing the figure, not the index)
+FRAME_OUT = 0.5
 
 
 def _thin_joins(
@@ -1509,15 +1544,22 @@ def _thin_joins(
         if not frame and whole - cv2.countNonZero(opened) < SPLIT_LOST * whole:
             continue
         m, o_labels, o_stats, o_cen = labelled(opened)
+        outside: NDArray[np.uint8] | None = None  # (a frame's, made when first asked)
         for j in range(1, m):
             px, py, pw, ph, part = o_stats[j].tolist()
             compact = max(pw, ph) <= SPLIT_ASPECT * min(pw, ph) and part >= SPLIT_FILL * pw * ph
             if frame:
                 # of a frame, only what lies outside its line, at the edge of its box
-                # (the figure's own pieces inside it are no index)
-                edge = min(px, py, bw - px - pw, bh - py - ph) <= FRAME_EDGE
-                if not compact or not edge or max(pw, ph) > max_size:
+                # or with the paper round it outside (the figure's own pieces inside
+                # it are no index)
+                if not compact or max(pw, ph) > max_size:
                     continue
+                edge = min(px, py, bw - px - pw, bh - py - ph) <= FRAME_EDGE
+                if not edge:
+                    if outside is None:
+                        outside = _outside(blob)
+                    if _outside_share(o_labels, j, (px, py, pw, ph), blob, outside) < FRAME_OUT:
+                        continue
             elif not compact or part < SPLIT_KEEP * whole:
                 continue
             if part_labels is None:
@@ -1538,6 +1580,38 @@ def _thin_joins(
     p_cen = np.zeros((len(rows) + 1, 2), np.float64)
     p_cen[1:] = table[:, 5:]
     return part_labels, p_stats, p_cen, np.arange(1, len(rows) + 1), np.array(split, np.intp)
+
+
+def _outside(blob: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """What of ``blob``'s box (255 on the blob) is reached from its edge without
+    crossing the blob: 255 there. Filled 4-connected, so a line drawn 8-connected
+    (a diagonal step) still closes what it rings."""
+    free = cv2.copyMakeBorder(
+        cv2.bitwise_not(blob), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=(255, 255, 255, 255)
+    )
+    mask = np.zeros((free.shape[0] + 2, free.shape[1] + 2), np.uint8)
+    cv2.floodFill(free, mask, (0, 0), 128, flags=4)
+    return cv2.compare(free[1:-1, 1:-1], 128, cv2.CMP_EQ)
+
+
+def _outside_share(
+    labels: NDArray[np.int32],
+    j: int,
+    box: tuple[int, int, int, int],
+    blob: NDArray[np.uint8],
+    outside: NDArray[np.uint8],
+) -> float:
+    """The share of the paper round part ``j`` of ``labels`` (two pixels wide, in its
+    ``box`` grown by as much) that lies outside the blob's lines (:func:`_outside`)."""
+    px, py, pw, ph = box
+    h, w = blob.shape
+    x0, y0, x1, y1 = max(0, px - 2), max(0, py - 2), min(w, px + pw + 2), min(h, py + ph + 2)
+    part = cv2.compare(labels[y0:y1, x0:x1], j, cv2.CMP_EQ)
+    ring = cv2.bitwise_and(
+        cv2.dilate(part, np.ones((5, 5), np.uint8)), cv2.bitwise_not(blob[y0:y1, x0:x1])
+    )
+    n = cv2.countNonZero(ring)
+    return cv2.countNonZero(cv2.bitwise_and(ring, outside[y0:y1, x0:x1])) / n if n else 0.0
 
 
 @dataclass(frozen=True)

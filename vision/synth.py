@@ -544,6 +544,39 @@ def shaded(image: NDArray[np.uint8], light: float, angle: float | None = 0.0) ->
     return np.clip(image * factor[:, :, None], 0, 255).astype(np.uint8)
 
 
+# a bluish shade (B, G, R gains): a shadow is lit by the room, not by the lamp
+SHADE_TINT = (1.15, 1.0, 0.85)
+
+
+def card_on_felt(
+    code: str,
+    rng: np.random.Generator,
+    *,
+    pack: np.random.Generator | None = None,
+    fonts: str = "unseen",
+    shade: float = 1.0,
+    size: int = 1400,
+) -> NDArray[np.uint8]:
+    """One card ``code`` lying square on a dark green felt, as a calibrated camera at
+    the recommended 2.36 px/mm sees it (63 mm across: 149 pixels), in a ``size``
+    square frame; the whole at ``shade`` of the light, bluish (:data:`SHADE_TINT`)
+    where it is shaded. Its indices lie some 8 mm from two edges, so a third to a half
+    of a window round them is the dark felt. ``pack``: the pack's own looks
+    (:func:`~vision.faces.render_face`)."""
+    face = render_face(code, rng, pack=pack, fonts=fonts)
+    k = 149 / face.image.shape[1]
+    card = cv2.resize(face.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(face.alpha, (card.shape[1], card.shape[0]))[..., None] / 255.0
+    felt = np.full((size, size, 3), (40, 105, 35), np.uint8)
+    y, x = size * 3 // 7, size * 31 // 70
+    spot = felt[y : y + card.shape[0], x : x + card.shape[1]]
+    spot[:] = (card * alpha + spot * (1 - alpha)).astype(np.uint8)
+    if shade == 1.0:
+        return felt
+    gains = np.float32(SHADE_TINT) * np.float32(shade)
+    return np.clip(felt * gains, 0, 255).astype(np.uint8)
+
+
 def smeared(image: NDArray[np.uint8], length: float, angle: float) -> NDArray[np.uint8]:
     """``image`` (a photograph) as a camera moving while it was taken draws it: the
     mean of the picture shifted along a straight way of ``length`` pixels at

@@ -190,9 +190,10 @@ class TableWatcher:
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
         self.tracker = tracker or Tracker()
-        if layout is not None and any(z.then for z in layout.zones):
-            # where the layout says each zone's cards are carried on to (Tracker._moving_off)
-            self.tracker.onward_zones = {z.name: z.then for z in layout.zones}
+        if layout is not None and any(z.then is not None for z in layout.zones):
+            # where the layout says each zone's cards are carried on to (Tracker._moving_off);
+            # where it says so of some zones, the others' go on nowhere
+            self.tracker.onward_zones = {z.name: z.then or () for z in layout.zones}
         self.gate = gate or MotionGate(memory_s=SETTLE_S)
         self.full_share = full_share
         self.dets: list[IndexDetection] = []
@@ -276,7 +277,7 @@ class TableWatcher:
         )
         self.gate.outside = off.reshape(sh, sw)
         self._outside_of = (cal, h, w)
-        onward = {name for zone in self.layout.zones for name in zone.then}
+        onward = {name for zone in self.layout.zones for name in zone.then or ()}
         self._onward_cells, self._over = {}, {}
         for zone in self.layout.zones:
             if zone.name in onward:
