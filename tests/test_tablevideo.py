@@ -453,7 +453,7 @@ def test_a_card_carried_unread_to_the_show_row_is_moved_not_removed_and_placed(
 
     layout = load_layout(LAYOUT_DIR / "cribbage-2.toml")
     if not then:
-        layout = replace(layout, zones=tuple(replace(z, then=()) for z in layout.zones))
+        layout = replace(layout, zones=tuple(replace(z, then=None) for z in layout.zones))
     steps = [
         [Action(0, "place", "QH", 450.0, 260.0, 0.0, 0)],
         [Action(0, "move", "QH", 450.0, 135.0, 0.0, 0, rest_s=1.5)],

@@ -92,7 +92,8 @@ class Zone:
     # row's cards laid out in its player's show row): a card taken up here under a
     # hand that is over one of them may be on its way there (vision.watch CARRY_S);
     # () where the layout says none (a Skat trick, gathered face down), None where it
-    # does not say (a card read in a hand carrying it off may be laid elsewhere)
+    # does not say: as () where the layout says it of other zones, and where it says it
+    # of none, a card read in a hand carrying it off may be laid elsewhere
     then: tuple[str, ...] | None = None
 
     def contains(self, x: float, y: float) -> bool:

@@ -1431,8 +1431,12 @@ def _ringed_at(
     first pixel is ``at`` (the reading's pixels): the reading's half-size paper mask
     ``paper`` closed over ``INK_CLOSE`` (half as many half-size pixels, a quarter of
     the work), on the mask's own grid and with as much of it round the box as the
-    closing looks, so that a region's box is the whole's there."""
-    k = (INK_CLOSE + 1) // 2
+    closing looks, so that a region's box is the whole's there. The square is odd: an
+    even one dilates and erodes about the same off-centre anchor, and the closing
+    moved the mask a pixel down and right (a review's find: two pixels of cloth along
+    each card's right and lower edges judged against its paper, two of paper along
+    its upper and left ones not)."""
+    k = INK_CLOSE // 2 | 1
     ax, ay = at
     h, w = shape
     hh, hw = paper.shape
