@@ -1411,10 +1411,11 @@ def _paper_mean(
     corner index judged against its card, not the cloth round it. The print itself
     is no paper: in a shade beside dark felt (seed 112's worn 8D, paper at 64 grey,
     the felt at 20) its strokes, 34 levels under the paper, were 18 under a window a
-    third felt, and broke. A thin stroke of an index (a Times-like 2, a German B: 1.2 pixels at the
-    recommended 2.36 px/mm, blurred to a grey some 60 levels under the paper) was
-    not 35 levels under a window half on dark felt; broken, its pieces paired with
-    the suit as an index half its size, which the calibrated scale calls no index.
+    third felt, and broke. A thin stroke of an index (a Times-like 2, a German B:
+    1.2 pixels at the recommended 2.36 px/mm, blurred to a grey some 60 levels under
+    the paper) was not 35 levels under a window half on dark felt; broken, its pieces
+    paired with the suit as an index half its size, which the calibrated scale calls
+    no index.
     Only with a calibrated camera's window: over the real deals (a 24th of the
     picture, fanned cards on cork) the paper's own mean lost five of 138 cards."""
     on = cv2.bitwise_not(off)
@@ -1512,7 +1513,8 @@ def _thin_joins(
     as it was. A blob larger than the largest (``max_size``: a court's frame, the
     figure inside it touching its line, and an index's suit outside) is opened
     whatever its shape, and only its compact parts no larger than the largest
-    within ``FRAME_EDGE`` of its box's edge are kept (the figure's own pieces lie
+    within ``FRAME_EDGE`` of its box's edge, or with ``FRAME_OUT`` of the paper round
+    them outside its lines (:func:`_outside`), are kept (the figure's own pieces lie
     inside). Returns a label image of the parts (in the piece's pixels), their
     stats and centroids and their numbers, and the labels of the joined blobs (not
     frames) a part was split off (:attr:`Components.split`); or ``None``."""
