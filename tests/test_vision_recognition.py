@@ -133,7 +133,10 @@ def test_a_card_filling_the_frame_is_not_settled_by_its_outline_alone(rec):
     part = photo[100 : 100 + h, 100 : 100 + w]
     photo[100 : 100 + h, 100 : 100 + w] = (big * alpha + part * (1 - alpha)).astype(np.uint8)
     native = [r for r in rec.read(photo) if r.confidence >= rec.confident]
-    assert native and native[0].card != "6S"  # the outline's guess, surely wrong
+    # the outline's guess, surely another card by its index (a 6C); since 2026-12-07
+    # the face's pips in plain sight show it a spade (docs/vision.md "A suit told by
+    # its pips' shapes"), but the index itself is not what was read
+    assert native and (native[0].card != "6S" or "suit-by-pips" in native[0].flags)
     assert all(min(i.d for i in r.indices) > SCALE_D for r in native)
     readings = rec.read_any_scale(photo)
     assert readings[0].card == "6S" and rec.last_scale < 1.0

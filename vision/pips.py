@@ -20,6 +20,8 @@ than a typical one's) answer ``None``: no evidence either way.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -34,9 +36,11 @@ __all__ = [
     "INDEX_ANCHOR",
     "INDEX_D",
     "PIP_RANKS",
+    "SHAPED",
     "count_pips",
     "court_between",
     "layouts_nested",
+    "read_pips",
 ]
 
 # The ranks with pips to count, and how many each has.
@@ -117,6 +121,36 @@ _ONE_INK = 45.0
 _MIRROR = 0.08
 # A pip lies within this share of the layout's span of its place in it (_laid_out).
 _PLACE = 0.13
+# The suits whose pips' shapes are told apart (read_pips), two of each colour.
+SHAPED = ("S", "C", "H", "D")
+# The pips counted are looked at again for their shapes this many samples an image
+# pixel (at most one a face pixel: a pip some 40 samples across): at the counting's
+# _LOOK a pip of a card 2.36 px/mm shows some 16 samples, where a rendered diamond
+# and heart alike fill 0.6 to 0.7 of their boxes.
+_SHAPE_LOOK = 2.0
+# A pip's notches (_notches), as a share of its box's longer side: deep, and shallow
+# (a spade has two deep ones by its stalk at most, none shallower but deep; a
+# club's lobes and stalk make three or four deep ones); a heart's one, at its top,
+# deep; a diamond's none (a photographed diamond's sides are curved in: wide,
+# shallow notches). The table in docs/vision.md ("A suit told by its pips' shapes").
+_NOTCH = 0.06
+_SHALLOW = 0.04
+_HEART_NOTCH = 0.07
+_DIAMOND_NOTCH = 0.05
+# At most this many of a card's pips are looked at (some 0.3 ms each), and at least
+# this share of them must each say its suit, and none another.
+_SHAPE_PIPS = 4
+_SHAPE_SHARE = 0.6
+# ... and only where their edges are sharp for their size (_soft): the edge no wider
+# than this share of a pip. Rendered faces of six suit designs at 0.3 to 0.6 image
+# pixels a face pixel, blurred 0.6 to 1.8 pixels (1,795 counted): at 0.12 and under
+# 440 right, none wrong; the first wrong at 0.124 (a Symbola heart, its notch
+# shallow, blurred 1 pixel at 0.36: a diamond); 115 wrong in all.
+_SOFT_EDGE = 0.12
+# ... and their ink is red where red's share of the paper's level outdoes green's and
+# blue's by this much, black (or green) where by no more than _BLACK_INK
+_RED_INK = 0.25
+_BLACK_INK = 0.12
 # A court card's panel (its frame, or a figure drawn in one line) spans at least this
 # share of the room between the two indices across and along the card, and this share
 # of its ink lies within a pixel of it turned half about the card's middle (a
@@ -150,26 +184,165 @@ def count_pips(
     to suit along (``ux``, ``uy``) ``d`` pixels apart, shows in ``image`` (BGR or
     grey); ``None`` where the face does not show them plainly (see the module's
     docstring)."""
+    return read_pips(image, x, y, ux, uy, d)[0]
+
+
+def read_pips(
+    image: NDArray[np.uint8],
+    x: float,
+    y: float,
+    ux: float,
+    uy: float,
+    d: float,
+    suit: str | None = None,
+) -> tuple[int | None, str | None]:
+    """:func:`count_pips`, and where ``suit`` is given (the suit an index reads, one
+    of ``SHAPED``), the suit of its colour the counted pips' shapes show
+    (:func:`_shaped`): a club's three lobes, a spade's point and stalk, a heart's
+    notch, a diamond's four corners; ``None`` where they do not show one plainly."""
     if d <= 0:
-        return None
-    counts = {_count_at(image, x, y, ux, uy, d * k) for k in _SCALES}
+        return None, None
+    outlines = [(ux, uy, d * k) for k in _SCALES]
     for turn in _TURNS:
         c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
-        counts.add(_count_at(image, x, y, c * ux - s * uy, s * ux + c * uy, d))
-    counts -= {None}
-    return counts.pop() if len(counts) == 1 else None
+        outlines.append((c * ux - s * uy, s * ux + c * uy, d))
+    counted = [(o, _pips_at(image, x, y, *o)) for o in outlines]
+    counts = {len(p.ids) for _, p in counted if p is not None}
+    if len(counts) != 1:
+        return None, None
+    count = counts.pop()
+    if suit not in SHAPED:
+        return count, None
+    # the first outline that counted them
+    o, pips = next((o, p) for o, p in counted if p is not None)
+    # the pips' ink must be of the reading's colour (a black club's pips are no
+    # heart's, however a reading of a 10D takes them): no colour, no suit
+    black = suit in "SC"
+    if not pips.shades or _inked_red(pips.labels, pips.ids, pips.shades) != (not black):
+        return count, None
+    looked = _patches(image, x, y, *o, pips)
+    # a blurred pip's notches fill in (a club's lobes run together, a heart's top
+    # closes): a spade, a diamond, whatever it is
+    if not looked or _soft(looked, pips):
+        return count, None
+    return count, _shaped([blob for _, blob in looked], black)
 
 
 def _count_at(
     image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float
 ) -> int | None:
     """:func:`count_pips` for the card outline an index of size ``d`` puts there."""
+    looked = _pips_at(image, x, y, ux, uy, d)
+    return None if looked is None else len(looked.ids)
+
+
+def _inked_red(
+    labels: NDArray[np.int32], ids: NDArray[np.intp], shades: tuple[NDArray[np.uint8], ...]
+) -> bool | None:
+    """Whether the pips ``ids`` are printed in red ink (or orange: the four-colour
+    pack's diamonds), ``False`` in black (or green: its spades), ``None`` where
+    their ink is neither plainly: each channel of the ink's mean over the paper's
+    (the face's 75th percentile in it, whatever the light's colour), red's share
+    over the larger of green's and blue's (red ink about 0.6, black about 0)."""
+    inside = np.isin(labels, ids).astype(np.uint8)
+    share = [
+        cv2.mean(c, inside)[0] / max(1.0, grey_percentile(c, 75)) for c in shades
+    ]  # blue, green, red
+    redness = share[2] - max(share[0], share[1])
+    if redness >= _RED_INK:
+        return True
+    return False if redness <= _BLACK_INK else None
+
+
+def _patches(
+    image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float, pips: _Pips
+) -> list[tuple[NDArray[np.uint8], NDArray[np.uint8]]]:
+    """The first ``_SHAPE_PIPS`` of ``pips`` (counted on the card outline an index of
+    size ``d`` at (``x``, ``y``) puts there) looked at again ``_SHAPE_LOOK`` samples an image
+    pixel, at most one a face pixel: its box and a sample round it at the counting's
+    look, the darkest channel there and the pip's ink (the largest blob under the
+    face's mid level between paper and ink); none where a pip comes apart."""
+    s = d / INDEX_D  # image pixels a face pixel
+    look = min(_SHAPE_LOOK * s, 1.0)
+    k = s / look
+    vx, vy = uy, -ux
+    ax, ay = INDEX_ANCHOR
+    level = (pips.paper + pips.ink) / 2
+    out = []
+    for i in pips.ids[:_SHAPE_PIPS].tolist():
+        bx, by, bw, bh = (int(v) for v in pips.stats[i, :4])
+        fx, fy = (bx - 1) / _LOOK - ax, (by - 1) / _LOOK - ay  # from the anchor
+        size = (int(np.ceil((bw + 2) / _LOOK * look)), int(np.ceil((bh + 2) / _LOOK * look)))
+        m = np.array(
+            [
+                [k * vx, k * ux, x + (fx * vx + fy * ux) * s],
+                [k * vy, k * uy, y + (fx * vy + fy * uy) * s],
+            ],
+            np.float64,
+        )
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        patch = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        if patch.ndim == 3:
+            b, g, r = channels(patch)
+            patch = cv2.min(cv2.min(b, g), r)
+        n, labels, stats, _ = labelled(cv2.compare(patch, level, cv2.CMP_LT))
+        if n < 2:
+            return []
+        j = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        x0, y0, w, h = (int(v) for v in stats[j, :4])
+        out.append((patch, cv2.compare(labels[y0 : y0 + h, x0 : x0 + w], j, cv2.CMP_EQ)))
+    return out
+
+
+def _soft(looked: list[tuple[NDArray[np.uint8], NDArray[np.uint8]]], pips: _Pips) -> bool:
+    """Whether the pips' edges (``looked``: each pip's patch and ink, :func:`_patches`)
+    are soft for their size: the samples between ink and paper (a fifth to four
+    fifths of the way) in a pip's patch, over its outline's length (the edge's
+    width), over its box's longer side, at the median over the pips over
+    ``_SOFT_EDGE``."""
+    lo, step = pips.ink, pips.paper - pips.ink
+    shares = []
+    for patch, blob in looked:
+        between = cv2.bitwise_and(
+            cv2.compare(patch, lo + 0.2 * step, cv2.CMP_GT),
+            cv2.compare(patch, lo + 0.8 * step, cv2.CMP_LT),
+        )
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        length = max(cv2.arcLength(c, True) for c in contours)
+        shares.append(cv2.countNonZero(between) / max(length, 1.0) / max(blob.shape))
+    return float(np.median(shares)) > _SOFT_EDGE
+
+
+class _Pips(NamedTuple):
+    """A face's plain pips, as :func:`_pips_at` found them."""
+
+    labels: NDArray[np.int32]  # the face's blobs of ink, labelled
+    ids: NDArray[np.intp]  # the pips' labels among them
+    stats: NDArray[np.int32]  # every blob's box and area (cv2.CC_STAT_*)
+    shades: tuple[NDArray[np.uint8], ...]  # the face's blue, green, red (none: grey)
+    paper: float  # the face's level for paper, and for the darkest ink
+    ink: float
+
+
+def _pips_at(
+    image: NDArray[np.uint8],
+    x: float,
+    y: float,
+    ux: float,
+    uy: float,
+    d: float,
+    look: float = _LOOK,
+) -> _Pips | None:
+    """The pips the card outline an index of size ``d`` puts there shows plainly, the
+    face looked at ``look`` samples a face pixel: the face's blobs labelled, the
+    pips' labels among them, and the blobs' boxes (``cv2.CC_STAT_*``); ``None``
+    where it shows no plain pips."""
     s = d / INDEX_D  # image pixels a face pixel
     vx, vy = uy, -ux  # across the card, from the index's column inward
     ax, ay = INDEX_ANCHOR
     # face pixel (fx, fy) -> image: index + (fx - ax) s v + (fy - ay) s u; the face is
-    # sampled _LOOK times a face pixel, so a sample's step in the image is s / _LOOK
-    k = s / _LOOK
+    # sampled ``look`` times a face pixel, so a sample's step in the image is s / look
+    k = s / look
     m = np.array(
         [
             [k * vx, k * ux, x - (ax * vx + ay * ux) * s],
@@ -177,7 +350,7 @@ def _count_at(
         ],
         np.float64,
     )
-    size = (round(_W * _LOOK), round(_H * _LOOK))
+    size = (round(_W * look), round(_H * look))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpAffine(image, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
     shades: tuple[NDArray[np.uint8], ...] = ()
@@ -200,22 +373,22 @@ def _count_at(
     fw, fh = size
     big = np.maximum(bw, bh)
     looked = (
-        (cx >= _PIP_X[0] * _LOOK)
-        & (cx <= _PIP_X[1] * _LOOK)
-        & (cy >= _PIP_Y[0] * _LOOK)
-        & (cy <= _PIP_Y[1] * _LOOK)
+        (cx >= _PIP_X[0] * look)
+        & (cx <= _PIP_X[1] * look)
+        & (cy >= _PIP_Y[0] * look)
+        & (cy <= _PIP_Y[1] * look)
         # not past the card's edge (the table, where the outline is too large), and no
         # smaller print (a spade's stalk come apart from it in a soft picture)
         & (bx > 0)
         & (by > 0)
         & (bx + bw < fw)
         & (by + bh < fh)
-        & (big >= _PIP_SIZE[0] * _LOOK)
+        & (big >= _PIP_SIZE[0] * look)
         # not in a corner's index (a deck whose pips come close to it)
-        & ~((cx < _CORNER[0] * _LOOK) & (cy < _CORNER[1] * _LOOK))
-        & ~((cx > (_W - _CORNER[0]) * _LOOK) & (cy > (_H - _CORNER[1]) * _LOOK))
+        & ~((cx < _CORNER[0] * look) & (cy < _CORNER[1] * look))
+        & ~((cx > (_W - _CORNER[0]) * look) & (cy > (_H - _CORNER[1]) * look))
     )
-    odd = (big > _PIP_SIZE[1] * _LOOK) | (bw > 2.2 * bh) | (bh > 2.2 * bw) | (area < 0.35 * bw * bh)
+    odd = (big > _PIP_SIZE[1] * look) | (bw > 2.2 * bh) | (bh > 2.2 * bw) | (area < 0.35 * bw * bh)
     if (looked & odd).any():
         return None  # a line, a court figure, another card's print: not plain pips
     if not 3 <= np.count_nonzero(looked) <= 10:
@@ -225,14 +398,66 @@ def _count_at(
     areas = area[looked]
     if areas.max() > _PIP_AREAS * areas.min():
         return None
-    if shades and not _one_ink(labels, np.nonzero(looked)[0] + 1, shades):
+    ids = np.nonzero(looked)[0] + 1
+    if shades and not _one_ink(labels, ids, shades):
         return None  # two cards' pips (a red card's strip beside a black card over it)
-    pts = np.stack([cx[looked], cy[looked]], axis=1) / _LOOK  # face pixels
+    pts = np.stack([cx[looked], cy[looked]], axis=1) / look  # face pixels
     if not _laid_out(pts):
         return None
     if _symmetric(pts) or (len(pts) == 7 and _seven(pts)):
-        return len(pts)
+        return _Pips(labels, ids, stats, shades, hi, lo)
     return None
+
+
+def _shaped(blobs: list[NDArray[np.uint8]], black: bool) -> str | None:
+    """The suit pips (``blobs``: each one's ink in its box) show by their shape, among
+    the two of a colour (``black``: spades and clubs, else hearts and diamonds);
+    ``None`` where they do not all say one. Each pip's notches (where its outline
+    leaves the hull round it, as deep as this share of its box's longer side) say
+    it (:func:`_notches`), whatever way up the pack prints it: a club's three lobes
+    make four deep notches, two between them and two where the stalk starts (three
+    once the stalk is lost in a soft picture), a spade's two, by its stalk, or none
+    where the stalk is lost; a heart's one, at its top, a diamond's none. At least
+    ``_SHAPE_SHARE`` of the pips (and two) must say one suit, and none the other."""
+    said: list[str] = []
+    for blob in blobs:
+        notches = _notches(blob)
+        if notches is None:
+            continue
+        deep = sum(n >= _NOTCH for n in notches)
+        if black:
+            if deep >= 3:
+                said.append("C")
+            elif deep >= 1 and sum(n >= _SHALLOW for n in notches) <= 2:
+                said.append("S")
+        elif notches and notches[0] >= _HEART_NOTCH:
+            said.append("H")
+        elif not notches or notches[0] < _DIAMOND_NOTCH:
+            said.append("D")
+    kinds = set(said)
+    if len(kinds) != 1 or len(said) < max(2, _SHAPE_SHARE * len(blobs)):
+        return None
+    return kinds.pop()
+
+
+def _notches(blob: NDArray[np.uint8]) -> list[float] | None:
+    """How deep each notch of ``blob``'s outline lies under its hull, as a share of
+    the blob box's longer side, deepest first; ``None`` where OpenCV cannot say (an
+    outline the hull does not follow monotonously)."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    outline = max(contours, key=cv2.contourArea)
+    if len(outline) < 4:
+        return []
+    try:
+        defects = cv2.convexityDefects(outline, cv2.convexHull(outline, returnPoints=False))
+    except cv2.error:
+        return None
+    if defects is None:
+        return []
+    side = 256.0 * max(blob.shape)  # depths come in 256ths of a pixel
+    return sorted((defects.reshape(-1, 4)[:, 3] / side).tolist(), reverse=True)
 
 
 def court_between(
