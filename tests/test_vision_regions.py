@@ -790,6 +790,29 @@ def test_a_leaning_players_broad_soft_shadow_leaving_a_card_is_no_motion_over_it
     assert gate.moving_near(640, 480, 0.2, radius_px=74, light=True)
 
 
+def test_a_leaning_players_shadow_leaving_a_courts_dark_print_is_no_motion_over_it():
+    """A court's face printed near black (a queen's robe, 6 grey levels under the
+    shadow, 8 without) changes by two levels as the shadow leaves: its log light
+    (the grey and 8) by a third of the paper's and the felt's round it, so it stood
+    out of the change blurred as an edge would. A three-player video (seed 137) so
+    moved a QS 0.8 s after the hand left, the leaning player's shadow lifting off it.
+    A cell whose grey moved by under ``SHADE_FLOOR`` levels is no edge."""
+    card = _felt_with_a_card()
+    card[440:520, 610:670] = 10  # the robe, some 25 x 34 mm
+    gate = MotionGate()
+    gate.look(0.0, _shadow(card, 106, 0.33, 500))
+    gate.look(0.2, card)
+    assert not gate.moving_near(640, 480, 0.2, radius_px=74)
+    assert gate.moving_near(640, 480, 0.2, radius_px=74, light=True)
+    # a dark sleeve over that print still moves there
+    sleeve = card.copy()
+    sleeve[420:540, 300:660] = (30, 30, 30)
+    gate = MotionGate()
+    gate.look(0.0, sleeve)
+    gate.look(0.2, card)
+    assert gate.moving_near(640, 480, 0.2, radius_px=74)
+
+
 @pytest.mark.parametrize(
     "what, sigma_px, depth",
     [("a hand's shadow, 8 cm over the table", 16, 0.45), ("a hard shadow", 0, 0.45)],

@@ -78,6 +78,13 @@ __all__ = ["Look", "MotionGate"]
 # judged alike at any scale (a hand's shadow at 3.5 px/mm measured 0.040 over two
 # cells, 0.06 over its own 6.8 mm).
 SHADE_DETAIL: float | None = 0.05
+# ... at a cell whose grey moved by this many levels or more: print near black (a
+# court's robe, 6 grey under a leaning player's shadow and 8 without) moves a third as
+# far in log light as the paper and felt round it (the 8 added dwarfs it), and stood
+# out of the blurred change as an edge would (a three-player video's QS, seed 137,
+# moved 0.8 s after the hand left as the shadow lifted off it). A hand, an arm or a
+# card moves a cell by far more.
+SHADE_FLOOR = 6
 SHADE_PX_PER_MM = 2.36
 SHADE_SIGMA_MM = 6.8
 SHADE_REACH_MM = 6.8
@@ -447,11 +454,13 @@ def _sharp(
     reach: int,
 ) -> NDArray[np.uint8]:
     """1 at each cell within ``reach`` cells of a change with an edge (the change in
-    log light less its blur over ``sigma`` cells is more than ``detail``): a hand, a
-    card, a sharp shadow; 0 where only the light changed smoothly."""
+    log light less its blur over ``sigma`` cells is more than ``detail``, at a cell
+    whose grey moved by ``SHADE_FLOOR`` levels or more): a hand, a card, a sharp
+    shadow; 0 where only the light changed smoothly."""
     d = cv2.subtract(cv2.LUT(now, _LOG), cv2.LUT(before, _LOG))
     rough = cv2.absdiff(d, cv2.GaussianBlur(d, (0, 0), sigma))
     edge = cv2.threshold(rough, detail, 1.0, cv2.THRESH_BINARY)[1].astype(np.uint8)
+    edge &= cv2.compare(cv2.absdiff(now, before), SHADE_FLOOR, cv2.CMP_GE) // 255
     k = 2 * reach + 1
     return cv2.dilate(edge, np.ones((k, k), np.uint8))
 

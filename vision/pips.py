@@ -199,7 +199,9 @@ def read_pips(
     """:func:`count_pips`, and where ``suit`` is given (the suit an index reads, one
     of ``SHAPED``), the suit of its colour the counted pips' shapes show
     (:func:`_shaped`): a club's three lobes, a spade's point and stalk, a heart's
-    notch, a diamond's four corners; ``None`` where they do not show one plainly."""
+    notch, a diamond's four corners; ``None`` where they do not show one plainly,
+    or where only a larger outline than the index's own size counted them (it may
+    reach onto a card laid over this one's face)."""
     if d <= 0:
         return None, None
     outlines = [(ux, uy, d * k) for k in _SCALES]
@@ -213,8 +215,11 @@ def read_pips(
     count = counts.pop()
     if suit not in SHAPED:
         return count, None
-    # the first outline that counted them
-    o, pips = next((o, p) for o, p in counted if p is not None)
+    # the first outline at the index's own size that counted them (one drawn larger
+    # reaches past a card laid at the index strip's edge, onto the card over it)
+    o, pips = next(((o, p) for o, p in counted if p is not None and o[2] == d), (None, None))
+    if o is None or pips is None:
+        return count, None
     # the pips' ink must be of the reading's colour (a black club's pips are no
     # heart's, however a reading of a 10D takes them): no colour, no suit
     black = suit in "SC"
@@ -261,7 +266,8 @@ def _patches(
     size ``d`` at (``x``, ``y``) puts there) looked at again ``_SHAPE_LOOK`` samples an image
     pixel, at most one a face pixel: its box and a sample round it at the counting's
     look, the darkest channel there and the pip's ink (the largest blob under the
-    face's mid level between paper and ink); none where a pip comes apart."""
+    face's mid level between paper and ink; a pip in two pieces, the larger); none
+    where a pip's patch holds no ink."""
     s = d / INDEX_D  # image pixels a face pixel
     look = min(_SHAPE_LOOK * s, 1.0)
     k = s / look

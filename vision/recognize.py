@@ -346,16 +346,46 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     rank's doubt cut by the share ``PIP_AGREE`` (the suit's doubt is the network's
     alone). Where its pips' shapes plainly show the other suit of its colour
     (``pip_suit``), it is read as that suit, ``PIP_READ`` sure of it."""
-    if det.pips is None or det.rank not in PIP_RANKS or det.rank_confidence <= 0:
+    if det.rank_confidence <= 0:
         return det
     if det.pip_suit is not None and det.pip_suit != det.suit:
         det = replace(det, suit=det.pip_suit, confidence=det.rank_confidence * PIP_READ)
+    if det.pips is None or det.rank not in PIP_RANKS:
+        return det
     if det.pips_disagree:
         k = PIP_DOUBT
         return replace(det, confidence=det.confidence * k, rank_confidence=det.rank_confidence * k)
     rank = 1 - (1 - det.rank_confidence) * (1 - PIP_AGREE)
     suit = min(1.0, det.confidence / det.rank_confidence)
     return replace(det, confidence=rank * suit, rank_confidence=rank)
+
+
+# Another card's index read within a typical card's face this many times the size its
+# reading's index makes it (the largest outline vision.pips draws), outside the
+# reading's own index corner, lies over this card's face (_face_covered)
+FACE_REACH = 1.65
+
+
+def _face_covered(det: IndexDetection, dets: Iterable[IndexDetection]) -> bool:
+    """Whether a reading of another card lies on the face ``det``'s card would have:
+    the card laid over this one's face, whose pips the count would take for this
+    card's (a card read at its index strip, the next card of a row over the rest).
+    Readings of the same card (its other corners) and those at its own index corner
+    are not looked at."""
+    s = FACE_REACH * det.d / INDEX_D  # image pixels a face pixel
+    if s <= 0:
+        return False
+    vx, vy = det.uy, -det.ux
+    ax, ay = INDEX_ANCHOR
+    for o in dets:
+        if o is det or o.card == det.card:
+            continue
+        dx, dy = o.x - det.x, o.y - det.y
+        fx, fy = ax + (dx * vx + dy * vy) / s, ay + (dx * det.ux + dy * det.uy) / s
+        own_corner = fx < 2 * ax and fy < 2 * ay
+        if 0 <= fx <= FACE_W and 0 <= fy <= FACE_H and not own_corner:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -1310,9 +1340,19 @@ class Recognizer:
         ox, oy = origin
         out = []
         for det in dets:
+            if det.rank not in PIP_RANKS:
+                out.append(det)
+                continue
             suit_sure = det.confidence / det.rank_confidence if det.rank_confidence > 0 else 0.0
-            shaped = suit_sure < SUIT_COUNTED or self.squeezes
-            if det.rank in PIP_RANKS and (det.rank_confidence < PIP_COUNTED or shaped):
+            by_rank = det.rank_confidence < PIP_COUNTED or bool(self.squeezes)
+            # (no colour, no suit: a grey picture's red pips look black; and not where
+            # another card's index lies on this one's face: its pips may be that card's)
+            shaped = (
+                suit_sure < SUIT_COUNTED
+                and not self.classifier.colourless
+                and not _face_covered(det, dets)
+            )
+            if by_rank or shaped:
                 pips, suit = read_pips(
                     image,
                     det.x + ox,
@@ -1322,7 +1362,8 @@ class Recognizer:
                     det.d,
                     det.suit if shaped else None,
                 )
-                det = replace(det, pips=pips, pip_suit=suit)
+                # a count looked at only for the suit says nothing of a sure rank
+                det = replace(det, pips=pips if by_rank else None, pip_suit=suit)
             out.append(det)
         return out
 
