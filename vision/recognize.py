@@ -1331,12 +1331,14 @@ class Recognizer:
     ) -> list[IndexDetection]:
         """``dets`` (in ``image``'s pixels from ``origin``), each reading of a number rank
         less sure than ``PIP_COUNTED`` of its rank with the pips its face shows
-        (:func:`vision.pips.read_pips`), and each less sure than ``SUIT_COUNTED`` of
-        its suit with those and the suit their shapes show; in a single picture
-        (:meth:`read_any_scale`, where a reading's time matters less than a frame's)
-        every one, both, so that a number read surely at one corner whose face shows
-        its pips is not looked at for a court's (:meth:`_court_read_as_number`), and
-        one whose face shows another number is doubted however sure."""
+        (:func:`vision.pips.read_pips`), in a single picture (:meth:`read_any_scale`,
+        where a reading's time matters less than a frame's) every one, so that a
+        number read surely at one corner whose face shows its pips is not looked at
+        for a court's (:meth:`_court_read_as_number`), and one whose face shows
+        another number is doubted however sure; and each less sure than
+        ``SUIT_COUNTED`` of its suit, in a picture with colour and with no other
+        card's reading on its face (:func:`_face_covered`), with the suit its pips'
+        shapes show (a count made for that alone kept for no rank)."""
         ox, oy = origin
         out = []
         for det in dets:
