@@ -140,7 +140,10 @@ def _here() -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status (the console script exits with it)."""
+    from controller.stopping import note_ctrl_c
+
     parser = build_parser()
+    forget_ctrl_c = note_ctrl_c()  # a Ctrl-C a native import swallows is obeyed all the same
     try:
         try:
             args = parser.parse_args(argv)
@@ -191,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: cannot write: {exc.strerror}", file=sys.stderr)
         _drop_stdout()
         return 2
+    finally:
+        forget_ctrl_c()
 
 
 def _os_error(exc: OSError) -> str:
@@ -214,4 +219,12 @@ def _drop_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # `python -m controller.cli` on CPython 3.11: a Ctrl-C raised inside an exec() of a
+    # string (a dataclass being made while a module imports, the first seconds of a
+    # run) marks the interpreter to die by SIGINT at exit, though main caught it and
+    # returns 130 (Python/pythonrun.c run_eval_code_obj; Modules/main.c Py_RunMain).
+    # The next exec() of a string clears the mark. The console script `kiebitz` exits
+    # by another path and never had it.
+    exec("")
+    sys.exit(status)

@@ -345,6 +345,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from controller.stopping import obey_ctrl_c
     from vision.watch import watch
 
     try:
@@ -355,6 +356,7 @@ def _watch(args: argparse.Namespace) -> int:
             model=args.model,
             deck=_deck(args),
             out=sys.stdout,
+            between_frames=obey_ctrl_c,
         )
     except _vision_errors() as exc:
         raise UsageError(str(exc)) from exc

@@ -10,6 +10,14 @@ about one ``kiebitz run`` in ten while another run shared the machine, and the s
 would hold a ``systemctl stop`` of the referee for its whole timeout.
 
 So the main thread waits in short slices and looks between them.
+
+A Ctrl-C can also be swallowed where it is raised: a native library's import that
+runs Python code and catches every error it meets (onnxruntime's pybind11 module,
+imported when the recogniser loads: a Ctrl-C in the first seconds of ``kiebitz
+demo`` on a loaded machine, about one in forty, and the demo played on). So
+:func:`note_ctrl_c` notes each Ctrl-C as well as raising it, and the loops that run
+until stopped call :func:`obey_ctrl_c` once a frame or a slice: a noted Ctrl-C
+that never arrived as an exception is raised there.
 """
 
 from __future__ import annotations
@@ -21,11 +29,56 @@ from collections.abc import Callable
 POLL_S = 0.2  # how soon a signal taken by another thread is acted on, at the latest
 
 
+_noted = threading.Event()  # a Ctrl-C came since the command began (note_ctrl_c)
+
+
+def note_ctrl_c() -> Callable[[], None]:
+    """Main thread, where Python's own Ctrl-C handler is in place: Ctrl-C raises
+    ``KeyboardInterrupt`` as before and is also noted, for :func:`obey_ctrl_c`.
+    Returns what puts the handler back and forgets the note (call it once the
+    command has ended)."""
+    import signal
+
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        return lambda: None
+    _noted.clear()
+
+    def noted(signum: int, frame: object) -> None:
+        _noted.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, noted)
+
+    def restore() -> None:
+        if signal.getsignal(signal.SIGINT) is noted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _noted.clear()
+
+    return restore
+
+
+def obey_ctrl_c() -> None:
+    """Raise ``KeyboardInterrupt`` if a Ctrl-C was noted and has not been obeyed:
+    one swallowed where it was raised. Once only: the loop that obeys it stops."""
+    if _noted.is_set():
+        _noted.clear()
+        raise KeyboardInterrupt
+
+
+def ctrl_c_obeyed() -> None:
+    """A Ctrl-C was caught and is being acted on: the note is spent."""
+    _noted.clear()
+
+
 def wait_for_stop(stop: threading.Event, poll_s: float = POLL_S) -> None:
     """Return once ``stop`` is set; a signal's handler (KeyboardInterrupt for Ctrl-C,
-    ``stop.set`` for SIGTERM) runs within ``poll_s`` whichever thread took it."""
+    ``stop.set`` for SIGTERM) runs within ``poll_s`` whichever thread took it, and a
+    Ctrl-C swallowed where it was raised is raised here (:func:`obey_ctrl_c`)."""
     while not stop.wait(poll_s):
-        pass
+        obey_ctrl_c()
 
 
 class Terminated(KeyboardInterrupt):

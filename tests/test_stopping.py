@@ -86,3 +86,81 @@ def test_while_stopping_a_second_signal_is_said_a_third_obeyed_and_the_handlers_
     finally:
         restore()
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_ctrl_c_swallowed_where_it_was_raised_is_obeyed_by_the_loop():
+    """A native library's import that runs Python code and catches every error it
+    meets (onnxruntime's pybind11 module, imported as the recogniser loads) took a
+    Ctrl-C in the first seconds of ``kiebitz demo`` and the demo played on to its
+    end: the noted Ctrl-C is raised by the loop's next look, once."""
+    from controller.stopping import note_ctrl_c, obey_ctrl_c
+
+    restore = _with_handler(signal.SIGINT, signal.default_int_handler)
+    forget = note_ctrl_c()
+    try:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # swallowed, as the native import does
+        stop = threading.Event()
+        guard = threading.Timer(20.0, stop.set)
+        guard.start()
+        try:
+            interrupted = False
+            try:
+                wait_for_stop(stop, poll_s=0.01)
+            except KeyboardInterrupt:
+                interrupted = True
+        finally:
+            guard.cancel()
+        assert interrupted and not stop.is_set()
+        obey_ctrl_c()  # obeyed once: the next look raises nothing
+        signal.raise_signal(signal.SIGINT)  # and the handler still raises at once
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the noting handler did not raise KeyboardInterrupt")
+    finally:
+        forget()
+        restore()
+    obey_ctrl_c()  # forgotten when the command ends
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_handler_someone_else_set_is_left_alone():
+    """Only Python's own Ctrl-C handler is replaced (a test runner's, an embedding's
+    stays)."""
+    from controller.stopping import note_ctrl_c
+
+    theirs = []
+    restore = _with_handler(signal.SIGINT, lambda *_: theirs.append(1))
+    try:
+        forget = note_ctrl_c()
+        signal.raise_signal(signal.SIGINT)
+        forget()
+        assert theirs == [1]
+    finally:
+        restore()
+
+
+def test_a_part_whose_thread_a_ctrl_c_left_unstarted_closes(tmp_path):
+    """A Ctrl-C inside ``Thread.start`` leaves the thread made and never started;
+    the part's close then raised "cannot join thread before it is started" over the
+    interrupt, a traceback instead of ``kiebitz: interrupted`` (seen in ``kiebitz
+    demo`` on a loaded machine). Each part's close skips a thread not running."""
+    from controller.board.emulator import Emulator
+    from controller.board.layouts import load_layout
+    from controller.board.link import BoardLink
+    from controller.bus.bus import MemoryBus
+    from controller.web.server import WebServer
+
+    web = WebServer(MemoryBus(), port=0, read_only=True)
+    web._thread = threading.Thread(target=lambda: None)
+    web.close()
+    layout = load_layout("two-player-61")
+    with Emulator(layout) as emulator:
+        link = BoardLink(emulator.port, layout)
+        link._thread = threading.Thread(target=lambda: None)
+        link.close()
+        emulator._thread = threading.Thread(target=lambda: None)
+    assert emulator._thread is None

@@ -809,8 +809,11 @@ def watch(
     deck: Deck | None = None,
     out: TextIO,
     max_frames: int | None = None,
+    between_frames: Callable[[], None] | None = None,
 ) -> int:
-    """``deck``: the pack read (default: the table layout's, else every rank)."""
+    """``deck``: the pack read (default: the table layout's, else every rank);
+    ``between_frames``: called after each frame is told (the command line's: a
+    Ctrl-C a native import swallowed is raised there)."""
     layout = load_layout(table) if table else None
     watcher = TableWatcher(Recognizer(model or DEFAULT_MODEL, deck=deck), layout=layout)
 
@@ -875,6 +878,8 @@ def watch(
                 emit({"t": round(frame.t, 3), "reading": r.to_json()})
             for obs in observations:
                 emit(obs.to_json())
+            if between_frames is not None:
+                between_frames()
     finally:
         source.close()
     return 0

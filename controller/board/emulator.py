@@ -288,7 +288,8 @@ class Emulator:
     def _stop_firmware(self) -> None:
         thread, self._thread = self._thread, None
         self._stop.set()
-        if thread is not None and thread is not threading.current_thread():
+        # is_alive: a thread made but never started (a Ctrl-C in its start) is not joined
+        if thread is not None and thread is not threading.current_thread() and thread.is_alive():
             thread.join(timeout=2)
 
     def _run(self, stop: threading.Event, master: int) -> None:

@@ -185,7 +185,7 @@ class BoardLink:
     def close(self) -> None:
         self._closing.set()
         thread, self._thread = self._thread, None
-        if thread is not None:
+        if thread is not None and thread.is_alive():  # one never started is not joined
             thread.join(timeout=2)
         with self._lock:
             self._close_port()

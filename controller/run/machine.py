@@ -34,7 +34,13 @@ from controller.bus.topics import EVENT, STATE, TABLE_EVENT, topic
 from controller.errors import UsageError
 from controller.referee import InputLog, Referee
 from controller.run.narrate import Narrator
-from controller.stopping import Terminated, calm_while_stopping, wait_for_stop
+from controller.stopping import (
+    Terminated,
+    calm_while_stopping,
+    ctrl_c_obeyed,
+    obey_ctrl_c,
+    wait_for_stop,
+)
 from controller.table.service import TableService, status_will
 from rules.reading import TableSetup
 
@@ -245,9 +251,9 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         emulator = None
         port = cfg.board
         if port is None:
-            emulator = Emulator(board_layout).start()
-            stack.callback(emulator.close)
-            port = emulator.port
+            emulator = Emulator(board_layout)
+            stack.callback(emulator.close)  # before it starts, as the broker's
+            port = emulator.start().port
         link = BoardLink(port, board_layout)
         # The table service.
         table_stamper = Stamper(f"{table}/table")
@@ -290,13 +296,14 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         interrupted = terminated = False
         try:
             while service.step():
-                pass
+                obey_ctrl_c()  # one a native import swallowed (controller.stopping)
             if not cfg.headless:
                 follower.say("The source has ended; Ctrl-C stops the table.")
                 wait_for_stop(stop)  # a live source ends only with Ctrl-C
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (stopping.Terminated)
             interrupted = True
             terminated = isinstance(exc, Terminated)
+            ctrl_c_obeyed()
             # a second Ctrl-C while the run winds down is said, not obeyed (a third is)
             calmed.append(calm_while_stopping("kiebitz run"))
         sent = service.health().get("observations", 0)
@@ -365,14 +372,16 @@ def _web(cfg: RunConfig, url: str, stack: contextlib.ExitStack, records: Any) ->
 
     bus = MqttBus(url, f"{cfg.table_id}-web")
     web = WebServer(bus, port=cfg.web or 0, records=records, read_only=True)
+    # both stops on the stack before either starts: a Ctrl-C while the server came up
+    # left its bus connected as the broker stopped ("lost mqtt://…; reconnecting"
+    # printed after the interrupt, a loaded machine's flaky test)
+    stack.callback(bus.close)
+    stack.callback(web.close)
     bus.start()
     try:
         web.start()
     except OSError as exc:
-        bus.close()
         raise UsageError(f"--web {cfg.web}: {exc}") from exc
-    stack.callback(bus.close)
-    stack.callback(web.close)
     return web
 
 

@@ -65,6 +65,7 @@ from controller.bus.topics import (
 )
 from controller.bus.topics import status_topic as _status_topic
 from controller.kept_file import KeptFileWatch
+from controller.stopping import obey_ctrl_c
 from controller.table.board_view import board_state
 from controller.table.observations import observation_body
 from controller.table.outbox import Outbox, OutboxError
@@ -361,6 +362,7 @@ class TableService:
         while not (stop is not None and stop.is_set()):
             if not self.step():
                 break
+            obey_ctrl_c()  # one a native import swallowed (controller.stopping)
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait (up to ``timeout`` s) until the broker acknowledged all the service sent.

@@ -109,5 +109,7 @@ class WebServer:
     def close(self) -> None:
         self.hub.close()  # the pages' streams end, so the server can stop at once
         self._server.should_exit = True
-        if self._thread is not None:
+        # is_alive: a Ctrl-C inside start() can leave the thread made and never started
+        # (its join then raised "cannot join thread before it is started")
+        if self._thread is not None and self._thread.is_alive():
             self._thread.join(timeout=10)
