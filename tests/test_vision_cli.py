@@ -123,6 +123,21 @@ def test_a_picture_cut_short_is_an_error_not_a_partial_reading(tmp_path, capsys,
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     errors = [line["error"] for line in lines if "error" in line]
     assert len(errors) == 1 and "cut short" in errors[0] and f"1{suffix}" in errors[0]
+    # the picture alone is the whole input: status 2, as identify says it (it was said
+    # on stdout with status 0, as if read)
+    assert main(["vision", "watch", str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert "cut short" in json.loads(out)["error"]
+    assert err.startswith("kiebitz: error: ") and len(err.strip().splitlines()) == 1
+    # and a folder none of whose pictures reads
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for name in ("0", "1"):
+        (bad / f"{name}{suffix}").write_bytes(cut.read_bytes())
+    assert main(["vision", "watch", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 2
+    assert err.strip() == f"kiebitz: error: none of the 2 pictures in {bad} could be read"
 
 
 def test_a_jpeg_damaged_inside_is_named_damaged_in_one_line(tmp_path, capfd):

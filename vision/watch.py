@@ -830,7 +830,7 @@ def watch(
         else raw
     )
     source.open()
-    frames = 0
+    frames = unread = 0
     said: str | None = None  # the last calibration warning, said once while it holds
     try:
         while max_frames is None or frames < max_frames:
@@ -838,12 +838,17 @@ def watch(
                 frame = source.read()
             except SourceError as exc:
                 emit({"error": str(exc)})
-                if isinstance(raw, ImageFolderSource):
+                # a folder's picture that does not read is said and passed over; a
+                # single picture that does not read is the whole input (status 2)
+                if isinstance(raw, ImageFolderSource) and not raw.path.is_file():
+                    unread += 1
                     continue
                 raise
             if frame is None:
                 if live:
                     continue
+                if frames == 0 and unread:  # a folder none of whose pictures read
+                    raise SourceError(f"none of the {unread} pictures in {spec} could be read")
                 break
             frames += 1
             if layout is not None and watcher.recognizer.calibration is None:
