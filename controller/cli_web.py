@@ -111,6 +111,7 @@ def _utf8(text: str, what: str) -> str:
 
 def _web(args: argparse.Namespace) -> int:
     bus_options: dict[str, Any] = {}
+    said = {"host": "--host", "port": "--port"}
     if args.config is not None:
         from controller.cli_config import read_config
 
@@ -122,6 +123,11 @@ def _web(args: argparse.Namespace) -> int:
             )
         if cfg.web is not None:
             w = cfg.web
+            # a host or port the view cannot listen on is named where it was given
+            if args.host is None and w.host is not None:
+                said["host"] = f"web.host in {args.config}"
+            if args.port is None and w.port is not None:
+                said["port"] = f"web.port in {args.config}"
             args.host = args.host or w.host
             args.port = args.port if args.port is not None else w.port
             args.users = args.users or w.users
@@ -159,7 +165,8 @@ def _web(args: argparse.Namespace) -> int:
         server.start()
     except OSError as exc:
         bus.close()
-        raise UsageError(f"--port {port}: {exc}") from exc
+        which = getattr(exc, "which", "port")
+        raise UsageError(f"{said[which]}: {exc}") from exc
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     if users.hashes:

@@ -169,6 +169,32 @@ def test_an_observation_line_with_a_number_json_does_not_allow_is_named(tmp_path
     assert "line 1: duplicate key 't'" in err
 
 
+def test_an_observation_line_the_referee_would_refuse_is_named_at_read(tmp_path, capfd):
+    """A time in epoch microseconds (an integer over 10**15) passed the file's check
+    and was refused by the referee: every card of the game lost, status 0 (a probe).
+    A line nested thousands deep, or with an integer of 5,000 digits, was an error
+    that named no line. Each is now its line's error, before anything is sent."""
+    good = '{"kind": "placed", "card": "QH", "zone": "play.0", "t": 1.0}\n'
+    lines = tmp_path / "game.jsonl"
+    for bad, why in (
+        (str(1733580000000000 + 1_000_000), "observation: field 't' is out of range"),
+        ("1e308", "observation: field 't' is out of range"),
+        ("9" * 5000, "not JSON: a number too long to read"),
+    ):
+        lines.write_text(good + good.replace("1.0", bad))
+        err = one_line_error(
+            capfd, "run", "--observations", str(lines), "--headless", "--no-records"
+        )
+        assert f"--observations {lines}: line 2: {why}" in err
+    lines.write_text(good + "[" * 30000 + "]" * 30000 + "\n")
+    err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
+    assert f"--observations {lines}: line 2: not JSON: nested too deeply" in err
+    confident = good.replace('"t": 1.0', '"t": 1.0, "confidence": 1.5')
+    lines.write_text(good + confident)
+    err = one_line_error(capfd, "run", "--observations", str(lines), "--headless", "--no-records")
+    assert "line 2: " in err and "confidence" in err
+
+
 def test_an_observation_line_too_long_is_named_not_held(tmp_path, capfd):
     good = '{"kind": "placed", "card": "QH", "zone": "play.0", "t": 1.0}\n'
     lines = tmp_path / "game.jsonl"
@@ -606,3 +632,30 @@ def test_an_iss_record_in_latin_1_is_read_as_written(tmp_path, capfd):
     out = capfd.readouterr().out.splitlines()
     assert out[0].startswith("p: passed in") and "agrees" in out[0]
     assert out[1] == "error: line 2: move 0 '\xe4': unknown game code '\xe4'"
+
+
+def test_a_host_or_port_the_web_view_cannot_listen_on_is_named_in_one_line(tmp_path, capfd):
+    """uvicorn printed its own error line, and the view said '--port N: could not
+    listen on HOST' whichever was at fault, a flag not given where the config gave
+    it (a probe). The socket is bound first: one line naming the setting at fault."""
+    import socket
+
+    err = one_line_error(capfd, "web", "--broker", "memory://w", "--host", "999.1.1.1")
+    assert err.startswith("kiebitz: error: --host: cannot listen on 999.1.1.1: "), err
+    err = one_line_error(capfd, "web", "--broker", "memory://w", "--host", "192.0.2.1")
+    assert "--host: cannot listen on 192.0.2.1 port 8080: " in err  # not this machine's
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        err = one_line_error(capfd, "web", "--broker", "memory://w", "--port", str(port))
+        assert f"--port: cannot listen on 127.0.0.1 port {port}: Address already in use" in err
+        config = tmp_path / "kiebitz.toml"
+        config.write_text(
+            f'[broker]\nurl = "memory://w"\n\n[web]\nhost = "127.0.0.1"\nport = {port}\n'
+        )
+        err = one_line_error(capfd, "web", "--config", str(config))
+        assert f"web.port in {config}: cannot listen on 127.0.0.1 port {port}" in err
+    finally:
+        taken.close()

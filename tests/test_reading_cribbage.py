@@ -453,3 +453,14 @@ def test_a_seat_out_of_range_is_named_as_no_seat_not_as_no_integer():
         parse_input({"command": "undo", "event": 10**30})
     with pytest.raises(InvalidInputError, match=r"'event' must be an integer, got 1.5"):
         parse_input({"command": "undo", "event": 1.5})
+
+
+def test_a_time_past_any_tables_is_out_of_range_as_an_integer_or_a_float():
+    # an integer t over 10**15 was refused and a float of 1e308 taken (a probe)
+    from rules.reading import parse_input
+
+    card = {"kind": "placed", "card": "5H", "zone": "crib"}
+    for t in (10**16, 1e16, -1e308):
+        with pytest.raises(InvalidInputError, match=r"field 't' is out of range"):
+            parse_input({**card, "t": t})
+    assert parse_input({**card, "t": 1733580000.5}).t == 1733580000.5  # epoch seconds

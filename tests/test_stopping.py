@@ -2,6 +2,7 @@
 (controller/stopping.py): Ctrl-C and a service manager's SIGTERM must always stop a
 table, not only when the kernel happened to hand the signal to the main thread."""
 
+import contextlib
 import signal
 import threading
 
@@ -98,10 +99,8 @@ def test_a_ctrl_c_swallowed_where_it_was_raised_is_obeyed_by_the_loop():
     restore = _with_handler(signal.SIGINT, signal.default_int_handler)
     forget = note_ctrl_c()
     try:
-        try:
+        with contextlib.suppress(KeyboardInterrupt):  # swallowed, as the native import does
             signal.raise_signal(signal.SIGINT)
-        except KeyboardInterrupt:
-            pass  # swallowed, as the native import does
         stop = threading.Event()
         guard = threading.Timer(20.0, stop.set)
         guard.start()

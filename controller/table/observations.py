@@ -33,7 +33,8 @@ from typing import IO, Any
 
 from controller.bus.envelope import PayloadError, StrictJsonError, strict_json, validate_body
 from rules.cards import parse_card
-from rules.errors import InvalidCardError
+from rules.errors import InvalidCardError, InvalidInputError
+from rules.reading import parse_input
 from vision.layout import TableLayout
 from vision.tracker import Observation
 
@@ -111,7 +112,12 @@ def _line_body(data: dict[str, Any], layout: TableLayout | None) -> dict[str, An
         with contextlib.suppress(InvalidCardError):  # (said by the schema, as before)
             body["card"] = str(parse_card(card))
     validate_body("observation", body)
-    return {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
+    out = {k: body[k] for k in (*_FIELDS, *_OPTIONAL) if k in body}
+    try:  # as the referee will read it: a t it refuses lost the card, status 0 (a probe)
+        parse_input(out)
+    except InvalidInputError as exc:
+        raise PayloadError(str(exc)) from None
+    return out
 
 
 _LINE_END = re.compile(rb"\r\n?")
@@ -180,6 +186,10 @@ def read_observation_lines(
             raise ValueError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {number}: not JSON: {exc.msg} at char {exc.pos}") from None
+        except RecursionError:  # `[[[…]]]` thousands deep: said without the line before
+            raise ValueError(f"line {number}: not JSON: nested too deeply") from None
+        except ValueError:  # an integer of over 4,300 digits (Python's own bound)
+            raise ValueError(f"line {number}: not JSON: a number too long to read") from None
         if not isinstance(data, dict):
             raise ValueError(f"line {number}: expected an object, got {type(data).__name__}")
         if NOT_OBSERVATIONS & data.keys():

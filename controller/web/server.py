@@ -12,7 +12,9 @@ seen); the referee waits up to a second for the numbers between, once.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
 import threading
 import time
 from typing import Any
@@ -24,9 +26,17 @@ from controller.web.app import make_app
 from controller.web.auth import Users
 from controller.web.hub import TableHub
 
-__all__ = ["WebServer"]
+__all__ = ["ListenError", "WebServer"]
 
 log = logging.getLogger("kiebitz.web")
+
+
+class ListenError(OSError):
+    """The view cannot listen: ``which`` says whose fault, ``"host"`` or ``"port"``."""
+
+    def __init__(self, which: str, message: str) -> None:
+        super().__init__(message)
+        self.which = which
 
 
 class WebServer:
@@ -81,8 +91,14 @@ class WebServer:
         return env.id
 
     def start(self, timeout: float = 15.0) -> WebServer:
+        """Listen, then serve on a thread. A host or port it cannot listen on is
+        :class:`ListenError` here, naming which (its socket is bound before the
+        server starts: uvicorn printed its own error line and ended its thread, and
+        the view could only say that it had not started)."""
+        sock = self._listen()
+
         def serve() -> None:
-            asyncio.run(self._server.serve())
+            asyncio.run(self._server.serve(sockets=[sock]))
 
         self._thread = threading.Thread(target=serve, name="kiebitz-web", daemon=True)
         self._thread.start()
@@ -92,6 +108,27 @@ class WebServer:
                 raise OSError(f"the web view could not listen on {self.host}")
             time.sleep(0.02)
         return self
+
+    def _listen(self) -> socket.socket:
+        host, port = self.host, int(self._server.config.port)
+        try:
+            family, kind, proto, _, address = socket.getaddrinfo(
+                host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            )[0]
+        except socket.gaierror as exc:
+            raise ListenError("host", f"cannot listen on {host}: {exc.strerror}") from None
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            sock.close()
+            # taken, or below 1024 for a user: the port's fault; else the host's (an
+            # address this machine does not have)
+            which = "port" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else "host"
+            why = exc.strerror or str(exc)
+            raise ListenError(which, f"cannot listen on {host} port {port}: {why}") from None
+        return sock
 
     @property
     def port(self) -> int:

@@ -91,6 +91,8 @@ def _number(where: str, value: Any) -> float:
         raise InvalidInputError(f"{where} is out of range")
     if not math.isfinite(value):
         raise InvalidInputError(f"{where} must be a finite number")
+    if abs(value) > 1e15:  # as an integer's bound: a t of 1e308 is no time of a table
+        raise InvalidInputError(f"{where} is out of range")
     return float(value)
 
 
