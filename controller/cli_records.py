@@ -178,12 +178,14 @@ def _scores(row: MatchRow) -> str:
 def _list(args: argparse.Namespace) -> int:
     """The matches; one whose row is damaged is named on its own line on stderr (the
     others are listed all the same) and makes the status 1, as a bad line of a batch."""
-    from controller.recorder.store import DamagedRecord
+    from controller.recorder.store import DamagedRecord, RecordsError
 
     store = _open(args.db, args.config, existing=True)
     damaged: list[DamagedRecord] = []
     try:
         rows = store.matches(table=args.table, game=args.game, limit=args.limit, damaged=damaged)
+    except (RecordsError, DamagedRecord) as exc:  # the file itself damaged, or away
+        raise UsageError(str(exc)) from exc
     finally:
         store.close()
     for r in rows:

@@ -224,6 +224,20 @@ def _run(args: argparse.Namespace) -> int:
         )
     if not summary.get("observations"):
         print("warning: no observation was read from the source", file=sys.stderr)
+    record = summary.get("record") or {}
+    if record.get("error") or record.get("referee_log"):
+        said = record.get("error") or f"the match in {record.get('db')} is not whole"
+        kept = record.get("referee_log")
+        print(
+            f"warning: {said}"
+            + (
+                f"; the referee's log is kept at {kept}: `kiebitz records --db FILE import "
+                f"--referee-db {kept} --table {args.table_id}` records the match"
+                if kept
+                else ""
+            ),
+            file=sys.stderr,
+        )
     if summary.get("unreadable_frames"):
         print(
             f"warning: {summary['unreadable_frames']} frame(s) of the source could not be read",
@@ -253,7 +267,7 @@ def _summary_words(s: dict) -> str:
     if s.get("log"):
         lines.append(f"Referee's log: {s['log']}")
     record = s.get("record")
-    if record:
+    if record and "match" in record:  # (not one that could not be read back: warned)
         lines.append(
             f"Recorded as match {record['match']} in {record['db']} "
             f"(kiebitz records --db {record['db']} show {record['match']})"

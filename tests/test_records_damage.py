@@ -539,3 +539,70 @@ def test_reading_an_empty_postgresql_database_makes_no_schema_in_it(postgres_url
     RecordStore(postgres_url).close()  # the recorder makes it; then it is read
     assert main(["records", "--db", postgres_url, "list"]) == 0
     assert "no matches recorded" in capsys.readouterr().err
+
+
+def _page_damaged(source: Path, path: Path, table: str) -> Path:
+    """A copy of ``source`` whose ``table``'s first page (its root) is overwritten, as a
+    failing card leaves a file: SQLite says "database disk image is malformed" when
+    that table is read, and nothing before."""
+    path.write_bytes(source.read_bytes())
+    db = sqlite3.connect(path)
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * size : root * size] = b"\x55" * size
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_records_whose_pages_are_damaged_are_one_line_not_a_traceback(
+    two_matches, tmp_path, capsys
+):
+    """`records show` and `export` of a file with a damaged page printed SQLAlchemy's
+    53-line traceback, status 1 (a probe). Now one line naming the file; `list`,
+    which reads other pages, lists the matches."""
+    path = _page_damaged(two_matches, tmp_path / "damaged.db", "events")
+    for argv in (["show", "1"], ["export", "1", "--format", "json"]):
+        err = _one_line(capsys, ["records", "--db", str(path), *argv])
+        assert f"{path}: the file is damaged: database disk image is malformed" in err
+    assert main(["records", "--db", str(path), "list"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    path = _page_damaged(two_matches, tmp_path / "damaged-matches.db", "matches")
+    err = _one_line(capsys, ["records", "--db", str(path), "list"])
+    assert "the file is damaged: database disk image is malformed" in err
+
+
+def test_an_import_of_a_referee_log_whose_pages_are_damaged_is_one_line(tmp_path, capsys):
+    log = _page_damaged(_referee_log(tmp_path / "referee.db"), tmp_path / "damaged.db", "inputs")
+    argv = ["records", "--db", str(tmp_path / "records.db"), "import", "--referee-db", str(log)]
+    err = _one_line(capsys, [*argv, "--table", "table1"])
+    assert f"{log}: the referee's log is damaged: database disk image is malformed" in err
+
+
+def test_a_run_whose_records_are_damaged_keeps_its_referee_log_for_an_import(
+    two_matches, tmp_path, monkeypatch, capsys
+):
+    """`kiebitz run --records DAMAGED`: each message refused, then a traceback at the
+    end, no summary, and the referee's log (the run's own, in its folder) removed
+    with the only copy of the game (a probe). Now the summary, a warning naming the
+    damage, and the log kept in the current folder, from which `records import`
+    makes the match whole."""
+    records = _page_damaged(two_matches, tmp_path / "damaged.db", "events")
+    lines = tmp_path / "game.jsonl"
+    lines.write_text("".join(json.dumps(line) + "\n" for line in game_lines()[:30]))
+    monkeypatch.chdir(tmp_path)
+    argv = ["run", "--observations", str(lines), "--headless", "--records", str(records)]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "Summary: cribbage" in out and "Traceback" not in err
+    warning = err.strip().splitlines()[-1]
+    # (the part of the match written before a damaged page was met, read back: not whole)
+    assert warning.startswith("warning: ") and str(records) in warning, err
+    (kept,) = tmp_path.glob("kiebitz-run-*-referee.db")
+    assert f"the referee's log is kept at {kept}" in warning
+    fresh = tmp_path / "fresh.db"
+    argv = ["records", "--db", str(fresh), "import", "--referee-db", str(kept)]
+    assert main([*argv, "--table", "table1"]) == 0
+    assert "recorded as match 1" in capsys.readouterr().out
+    assert main(["records", "--db", str(fresh), "show", "1"]) == 0

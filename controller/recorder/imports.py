@@ -14,6 +14,7 @@ inputs read).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,6 @@ def _check_referee_log(log_path: str | Path) -> None:
     """That ``log_path`` already holds a referee's tables, read without writing:
     opening another database (the records file itself, named by mistake) as the
     log made the referee's tables in it."""
-    import sqlite3
 
     try:
         # as_uri() escapes '#', '?' and '%', which a bare file: address takes for its own
@@ -89,6 +89,8 @@ def import_referee_log(
                 continue
     except StoreError as exc:  # a row of the log damaged: named (file, table, row)
         raise RecordsError(str(exc)) from None
+    except sqlite3.DatabaseError as exc:  # its pages damaged (a traceback, a probe found)
+        raise RecordsError(f"{log_path}: the referee's log is damaged: {exc}") from None
     finally:
         log.close()
     setup = reading.setup.to_json()

@@ -403,6 +403,20 @@ class RecordStore:
         if self._keeper is not None:
             self._keeper.close()
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sa.Connection]:
+        """A connection to read with. A database away is :class:`RecordsError`; a file
+        whose pages are damaged ("database disk image is malformed") is
+        :class:`DamagedRecord` naming it: a traceback of SQLAlchemy's before (a probe
+        overwrote one page of a records file)."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except sa.exc.SQLAlchemyError as exc:
+            if _unreachable(exc):
+                raise RecordsError(f"{self.shown}: cannot read: {_one_line(exc)}") from exc
+            raise DamagedRecord(f"{self.shown}: the file is damaged: {_one_line(exc)}") from exc
+
     # Writing ---------------------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -432,7 +446,7 @@ class RecordStore:
     def open_matches(self) -> dict[str, MatchRow]:
         """The match under way at each table (the newest one not ended). A match whose
         row is damaged is logged and left out: the table's next state begins a new one."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(
                 sa.select(*_raw(matches)).where(matches.c.ended_at.is_(None)).order_by(matches.c.id)
             ).all()
@@ -466,7 +480,7 @@ class RecordStore:
             q = q.where(matches.c.game == game)
         if limit is not None:
             q = q.limit(limit)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(q).all()
         found = []
         for r in rows:
@@ -483,7 +497,7 @@ class RecordStore:
         """The match's own row alone (how many events, its state, when it ended), for
         what asks that often (a run waiting for the recorder to catch up): not its
         events, each read and checked against the rules as :meth:`match` does."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return self._match_row(conn, match_id)
 
     def _match_row(self, conn: Connection, match_id: int) -> MatchRow:
@@ -495,7 +509,7 @@ class RecordStore:
     def match(self, match_id: int) -> MatchRecord:
         """One match with everything stored of it: :class:`RecordsError` where there is
         no such match, :class:`DamagedRecord` where a row of it cannot be read."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = self._match_row(conn, match_id)
             evs = conn.execute(
                 sa.select(*_raw(events)).where(events.c.match_id == match_id).order_by(events.c.idx)

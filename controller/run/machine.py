@@ -327,6 +327,11 @@ def run_table(cfg: RunConfig) -> dict[str, Any]:
         summary["record"] = (
             None if recorder is None else _record(recorder, table, referee, end=cfg.db is None)
         )
+        record = summary["record"]
+        if record is not None and cfg.db is None and not record.get("complete"):
+            # the match is not whole in the records (a damaged file, a database away)
+            # and the referee's log, in the run's own folder, goes with it: kept
+            record["referee_log"] = _keep_log(db)
         summary.update(
             settled=settled,
             board_synced=shown,
@@ -387,7 +392,19 @@ def _web(cfg: RunConfig, url: str, stack: contextlib.ExitStack, records: Any) ->
 
 def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[str, Any] | None:
     """Where the run's match was recorded, once the recorder has what the referee sent;
-    with ``end`` (the referee's log was the run's own, and goes with it) the match ends."""
+    with ``end`` (the referee's log was the run's own, and goes with it) the match ends.
+    Records that cannot be read back (a damaged file) give ``{"db", "error"}``."""
+    from controller.recorder.store import DamagedRecord, RecordsError
+
+    try:
+        return _recorded_match(recorder, table, referee, end=end)
+    except (RecordsError, DamagedRecord) as exc:
+        return {"db": recorder.store.shown, "error": " ".join(str(exc).split())}
+
+
+def _recorded_match(
+    recorder: Any, table: str, referee: Referee, *, end: bool
+) -> dict[str, Any] | None:
     events = len(referee.reading(table).game.events)
 
     def caught_up() -> bool:
@@ -407,6 +424,25 @@ def _record(recorder: Any, table: str, referee: Referee, *, end: bool) -> dict[s
         "events": record.row.events,
         "complete": record.complete and record.row.events >= events,
     }
+
+
+def _keep_log(db: Path) -> str | None:
+    """A copy of the run's referee log beside the working folder (``kiebitz-run-…-
+    referee.db`` in the current folder), for ``kiebitz records import``; None where
+    it cannot be written."""
+    import sqlite3
+
+    kept = Path.cwd() / f"kiebitz-run-{time.strftime('%Y%m%d-%H%M%S')}-referee.db"
+    try:  # SQLite's own backup: the log's last inputs may lie in its write-ahead file
+        with (
+            contextlib.closing(sqlite3.connect(db)) as src,
+            contextlib.closing(sqlite3.connect(kept)) as dst,
+        ):
+            src.backup(dst)
+    except (OSError, sqlite3.Error) as exc:
+        log.error("the referee's log could not be kept at %s: %s", kept, exc)
+        return None
+    return str(kept)
 
 
 def _recorded(cfg: RunConfig) -> list[dict[str, Any]]:
