@@ -210,6 +210,10 @@ def _parse_unicode(ch: str) -> Card:
     return Card(_UNICODE_RANK[low], _UNICODE_BASE[high])
 
 
+# variation selectors: a symbol asked for as a picture (emoji) or as text
+_EMOJI, _TEXT = "\ufe0f", "\ufe0e"
+
+
 def parse_card(text: str) -> Card:
     """Parse one card. Malformed text raises :class:`InvalidCardError` naming it.
 
@@ -219,10 +223,16 @@ def parse_card(text: str) -> Card:
     Traceback (most recent call last):
     ...
     rules.errors.InvalidCardError: invalid card '1H': unknown rank '1'
+
+    A suit as a phone's keyboard types it (the symbol and a variation selector,
+    U+FE0F, asking for its emoji picture) is that suit:
+
+    >>> parse_card("5\u2665\ufe0f")
+    Card.parse('5H')
     """
     if not isinstance(text, str):
         raise InvalidCardError(repr(text), "expected text")
-    token = text.strip()
+    token = text.strip().replace(_EMOJI, "").replace(_TEXT, "")
     if len(token) == 1 and 0x1F0A0 <= ord(token) <= 0x1F0FF:
         return _parse_unicode(token)
     if len(token) < 2:

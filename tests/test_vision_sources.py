@@ -108,9 +108,14 @@ def test_a_video_cut_short_before_its_index_or_empty_is_one_line(tmp_path):
     cut.write_bytes(whole.read_bytes()[: 1 << 20])
     empty = tmp_path / "empty.mp4"
     empty.touch()
+    # a club's notes: FFmpeg plays a .txt as text drawn on a terminal's screen (151
+    # frames of it were read and nothing said, status 0: a probe)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Thursday's cribbage: Anna 121, Ben 97.\n" * 200)
     for path, says in (
         (cut, "not a video this FFmpeg reads (an unknown format, or a file cut short"),
         (empty, "it is empty"),
+        (notes, "a text file, not a video (FFmpeg would draw its characters as pictures)"),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "controller.cli", "vision", "watch", str(path)],

@@ -239,6 +239,11 @@ class _CaptureBase:
             self._capture = None
 
 
+#: The codecs FFmpeg makes "video" of text with (its tty demuxer's ANSI art, and
+#: the binary text of old BBS files): no camera's
+TEXT_CODECS = frozenset((b"ansi", b"bint", b"xbin", b"idf\x00", b"idf "))
+
+
 class VideoFileSource(_CaptureBase):
     """A video file; frame times come from the file, not the clock.
 
@@ -267,6 +272,15 @@ class VideoFileSource(_CaptureBase):
             raise SourceError(
                 f"cannot open video file {self.path}: not a video this FFmpeg reads "
                 "(an unknown format, or a file cut short before its index)"
+            )
+        codec = int(capture.get(cv2.CAP_PROP_FOURCC)).to_bytes(4, "little")
+        if codec in TEXT_CODECS:
+            # FFmpeg plays a .txt (.nfo, .asc, ...) as text drawn on a terminal's screen:
+            # `vision watch notes.txt` read 151 such frames and said nothing, status 0
+            capture.release()
+            raise SourceError(
+                f"cannot open video file {self.path}: a text file, not a video "
+                "(FFmpeg would draw its characters as pictures)"
             )
         self._capture = capture
         self._index = 0
