@@ -295,7 +295,7 @@ def _import(args: argparse.Namespace) -> int:
     from controller.recorder.store import RecordsError
 
     try:  # (before the records are opened: a refused import made an empty database)
-        check_referee_log(args.referee_db)
+        check_referee_log(args.referee_db, args.table)
     except RecordsError as exc:
         raise UsageError(str(exc)) from exc
     store = _open(args.db, args.config)

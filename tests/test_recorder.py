@@ -787,8 +787,8 @@ def test_a_match_recorded_late_is_made_whole_from_the_referees_log(tmp_path, cap
     # a refused import into records not there yet makes none (an empty database was
     # left, which `records list` then read as "no matches recorded": a sweep's find)
     fresh = tmp_path / "fresh.db"
-    for bad in (tmp_path / "nosuch.db", tmp_path):
-        args = ["--db", str(fresh), "import", "--referee-db", str(bad), "--table", "t1"]
+    for bad, table in ((tmp_path / "nosuch.db", "t1"), (tmp_path, "t1"), (log, "t9")):
+        args = ["--db", str(fresh), "import", "--referee-db", str(bad), "--table", table]
         assert main(["records", *args]) == 2
         assert not fresh.exists()
     capsys.readouterr()

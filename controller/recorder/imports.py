@@ -29,7 +29,7 @@ from rules.reading.games import engine_for
 __all__ = ["import_referee_log"]
 
 
-def _check_referee_log(log_path: str | Path) -> None:
+def _check_referee_log(log_path: str | Path, table: str | None = None) -> None:
     """That ``log_path`` already holds a referee's tables, read without writing:
     opening another database (the records file itself, named by mistake) as the
     log made the referee's tables in it."""
@@ -39,23 +39,32 @@ def _check_referee_log(log_path: str | Path) -> None:
         db = sqlite3.connect(Path(log_path).resolve().as_uri() + "?mode=ro", uri=True)
         try:
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            served = (
+                {r[0] for r in db.execute("SELECT table_id FROM tables")}
+                if {"tables", "inputs"} <= names
+                else set()
+            )
         finally:
             db.close()
     except sqlite3.Error as exc:
         raise RecordsError(f"{log_path}: cannot open the referee's log: {exc}") from None
     if not {"tables", "inputs"} <= names:
         raise RecordsError(f"{log_path}: not a referee's log (it has no tables and inputs)")
+    if table is not None and table not in served:
+        tables = ", ".join(sorted(str(t) for t in served)) or "none"
+        raise RecordsError(f"{log_path}: no table {table} in this log (it has: {tables})")
 
 
-def check_referee_log(log_path: str | Path) -> None:
+def check_referee_log(log_path: str | Path, table: str | None = None) -> None:
     """:class:`RecordsError` where ``log_path`` is no referee's log (a folder, missing,
-    not SQLite, not the referee's tables): what an import checks before it opens the
-    records, so that a refused import leaves no records database behind."""
+    not SQLite, not the referee's tables), or has no ``table``: what an import checks
+    before it opens the records, so that a refused import leaves no records database
+    behind."""
     if Path(log_path).is_dir():
         raise RecordsError(f"{log_path}: a folder, not a referee log")
     if not Path(log_path).is_file():
         raise RecordsError(f"{log_path}: no such referee log")
-    _check_referee_log(log_path)
+    _check_referee_log(log_path, table)
 
 
 def import_referee_log(
