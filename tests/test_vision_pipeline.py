@@ -964,6 +964,29 @@ def test_ink_read_surely_as_one_index_is_no_second_index_of_another_rank():
     assert decode([ten_pip, ten_own, again], rows_same) == [("10D", 1680), ("10D", 1697)]
 
 
+def test_a_rank_glyph_is_one_indexs_and_a_second_suit_paired_with_it_no_card():
+    """A 10S of a four-index pack in a font training never met, on a tinted card: its
+    10 with its spade read 10S (1.0), and the same 10 paired with the card's edge
+    beyond it, the other way round, read 10C (0.97), a midpoint 20 px off, past one
+    index's reach (SAME_INDEX): a 10C was placed on the far side of that corner
+    where none lay (the live check's Skat seed 139). A reading whose rank glyph a
+    surer index of another suit took as its own is dropped; one of the same card,
+    or whose glyph no surer index took, is kept as before."""
+    ten_spade = (958.0, 1326.0, 5, 6)  # the 10, its spade
+    ten_edge = (978.0, 1328.0, 5, 7)  # the same 10, the card's edge
+    rows = [("10", "S", 1.0), ("10", "C", 0.969)]
+    assert _decode_rows([ten_spade, ten_edge], rows) == [("10S", 958)]
+    # its glyph its own: another index, kept
+    apart = (978.0, 1328.0, 8, 7)
+    assert _decode_rows([ten_spade, apart], rows) == [("10C", 978), ("10S", 958)]
+    # the same card read again through its glyph: kept (CardReading's "duplicate")
+    same = [("10", "S", 1.0), ("10", "S", 0.969)]
+    assert _decode_rows([ten_spade, ten_edge], same) == [("10S", 958), ("10S", 978)]
+    # the surer reading keeps the glyph: the 10C at 0.99 over a 10S at 0.98
+    surer = [("10", "S", 0.98), ("10", "C", 0.99)]
+    assert _decode_rows([ten_spade, ten_edge], surer) == [("10C", 978)]
+
+
 def test_a_glyph_broken_in_two_paired_with_a_pip_is_no_second_index():
     """A photographed 7H in a side seat's show row: its 7 read with its heart (1.0),
     the 7's stem, a blob apart from its bar, read with a pip beside it as KH (0.96),

@@ -1398,6 +1398,8 @@ class Recognizer:
             )
             for k, i in enumerate(order.tolist())
         ]
+        # the kept reading that took each blob as its rank glyph
+        glyph_of: dict[int, IndexDetection] = {}
         for k, i in enumerate(order.tolist()):
             blobs, rank, suit = reads[k]
             if any(ranks_of.get(b, rank) != rank for b in blobs):
@@ -1406,6 +1408,7 @@ class Recognizer:
                 # unseen font's 10D, its 0 paired with its pip, read QD: a card not
                 # there, its middle a few millimetres off the 10D's)
                 continue
+            glyph = pairs[k][0]
             det = IndexDetection(
                 rank,
                 suit,
@@ -1418,10 +1421,21 @@ class Recognizer:
                 float(props.d[i]),
                 courts=(courts[k][0], courts[k][1], courts[k][2]),
             )
+            holder = glyph_of.get(glyph) if glyph >= 0 else None
+            if holder is not None and holder.suit != suit and not _one_index(holder, det):
+                # the rank glyph of a surer index with another suit, paired with
+                # something else, read the other way round: a 10S's 10 paired with
+                # the card's edge beyond it, read 10C at 0.97 (a card not there, in
+                # a 4-index pack placed on the far side of that corner). One glyph
+                # is one index's (at one index, _keep chooses between suits)
+                continue
             inks[id(det)] = blobs
-            if _keep(kept, gone, det).rank == rank:
+            stands = _keep(kept, gone, det)
+            if stands.rank == rank:
                 for b in blobs:
                     ranks_of.setdefault(b, rank)
+                if glyph >= 0:
+                    glyph_of.setdefault(glyph, stands)
         if len(kept) < 2:
             return kept
         # ... and ink that, paired with a kept index's own blob, is read as that index
