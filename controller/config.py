@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -446,6 +447,26 @@ def _flag(value: Any) -> bool:
     return value
 
 
+_DOTTED = re.compile(r"[0-9.]+")
+
+
+def _host(value: Any) -> str:
+    """An address to listen on: a name, or an IP address that is one (999.1.1.1 passed
+    the check and the view could not listen). A name is not looked up: the Pi may
+    check its config before its network is up."""
+    import ipaddress
+
+    text = _text(value).strip()
+    if _DOTTED.fullmatch(text) or ":" in text:
+        try:
+            ipaddress.ip_address(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is no IP address") from None
+    elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", text):
+        raise ValueError(f"{text!r} is no host name or IP address")
+    return text
+
+
 def _port(value: Any) -> int:
     port = _whole(value)
     if not 1 <= port <= 65535:
@@ -561,7 +582,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "password_file": _password_file,
     },
     "web": {
-        "host": _text,
+        "host": _host,
         "port": _port,
         "users": _users_file,
         "records": _records_db,

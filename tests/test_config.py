@@ -88,6 +88,9 @@ def test_the_shipped_example_checks_clean(tmp_path, capsys):
         ({"players": '"2"'}, "game: players '2': expected a whole number"),
         ({"tables": '"t1"'}, "referee.tables: expected a list of table ids, got 't1'"),
         ({"tables": '["t1", "t2", "t1"]'}, "referee.tables: table 't1' is named twice"),
+        # passed, and the web view could not listen (a probe)
+        ({"host": '"999.1.1.1"'}, "web.host: '999.1.1.1' is no IP address"),
+        ({"host": '"club room"'}, "web.host: 'club room' is no host name or IP address"),
     ],
 )
 def test_a_bad_value_names_file_and_key_path(tmp_path, capsys, change, expected):
