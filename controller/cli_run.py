@@ -225,7 +225,7 @@ def _run(args: argparse.Namespace) -> int:
     if not summary.get("observations"):
         print("warning: no observation was read from the source", file=sys.stderr)
     record = summary.get("record") or {}
-    if record.get("error") or record.get("referee_log"):
+    if record.get("error") or "referee_log" in record:
         said = record.get("error") or f"the match in {record.get('db')} is not whole"
         kept = record.get("referee_log")
         print(
@@ -234,6 +234,8 @@ def _run(args: argparse.Namespace) -> int:
                 f"; the referee's log is kept at {kept}: `kiebitz records --db FILE import "
                 f"--referee-db {kept} --table {args.table_id}` records the match"
                 if kept
+                else "; the referee's log could not be kept (said above)"
+                if "referee_log" in record
                 else ""
             ),
             file=sys.stderr,
@@ -268,8 +270,9 @@ def _summary_words(s: dict) -> str:
         lines.append(f"Referee's log: {s['log']}")
     record = s.get("record")
     if record and "match" in record:  # (not one that could not be read back: warned)
+        whole = "" if record.get("complete", True) else ", not whole"
         lines.append(
-            f"Recorded as match {record['match']} in {record['db']} "
+            f"Recorded as match {record['match']} in {record['db']}{whole} "
             f"(kiebitz records --db {record['db']} show {record['match']})"
         )
     return "\n".join(lines)

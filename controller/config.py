@@ -455,14 +455,21 @@ def _host(value: Any) -> str:
     the check and the view could not listen). A name is not looked up: the Pi may
     check its config before its network is up."""
     import ipaddress
+    import socket
 
     text = _text(value).strip()
-    if _DOTTED.fullmatch(text) or ":" in text:
+    if _DOTTED.fullmatch(text):
+        try:  # as the system reads an IPv4 address (127.1 too)
+            socket.inet_aton(text)
+        except OSError:
+            raise ValueError(f"{text!r} is no IP address") from None
+    elif ":" in text:
         try:
             ipaddress.ip_address(text)
         except ValueError:
             raise ValueError(f"{text!r} is no IP address") from None
-    elif not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", text):
+    # a name: letters, digits, hyphens, underscores (a container's), a final dot
+    elif not re.fullmatch(r"[A-Za-z0-9_]([A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?\.?", text):
         raise ValueError(f"{text!r} is no host name or IP address")
     return text
 

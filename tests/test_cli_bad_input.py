@@ -659,3 +659,19 @@ def test_a_host_or_port_the_web_view_cannot_listen_on_is_named_in_one_line(tmp_p
         assert f"web.port in {config}: cannot listen on 127.0.0.1 port {port}" in err
     finally:
         taken.close()
+
+
+def test_the_web_view_listens_on_localhost_over_ipv4_as_uvicorn_did():
+    # the first answer for "localhost" may be ::1 (an /etc/hosts that lists it first),
+    # where IPv6 may be off: the family is chosen as uvicorn chose it (a review's find)
+    import socket
+
+    from controller.bus.bus import MemoryBus
+    from controller.web.server import WebServer
+
+    view = WebServer(MemoryBus(), host="localhost", port=0, read_only=True)
+    sock = view._listen()
+    try:
+        assert sock.family == socket.AF_INET
+    finally:
+        sock.close()

@@ -631,3 +631,12 @@ def test_a_model_that_is_no_card_network_is_found_by_the_check(tmp_path, capsys)
     path = example(tmp_path, source=f'"picamera"\nmodel = "{mine / "cards.onnx"}"')
     status, _, err = run(capsys, "config", "check", str(path))
     assert status == 2 and f"gate file {mine / 'cards.gate.onnx'} does not read 18 x 12" in err
+
+
+@pytest.mark.parametrize("host", ["pi.local.", "table_1", "127.1", "::1", "0.0.0.0", "kiebitz"])
+def test_a_web_host_that_is_one_passes_the_check(tmp_path, capsys, host):
+    # a name ending in a dot, a container's name with an underscore, the short form
+    # of an IPv4 address: each one the system listens on (a review's find: refused)
+    path = example(tmp_path, host=f'"{host}"')
+    status, _, err = run(capsys, "config", "check", str(path))
+    assert status == 0, err

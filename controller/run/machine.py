@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sys
 import tempfile
 import threading
@@ -432,7 +433,8 @@ def _keep_log(db: Path) -> str | None:
     it cannot be written."""
     import sqlite3
 
-    kept = Path.cwd() / f"kiebitz-run-{time.strftime('%Y%m%d-%H%M%S')}-referee.db"
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"  # two runs in one second
+    kept = Path.cwd() / f"kiebitz-run-{stamp}-referee.db"
     try:  # SQLite's own backup: the log's last inputs may lie in its write-ahead file
         with (
             contextlib.closing(sqlite3.connect(db)) as src,

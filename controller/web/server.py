@@ -75,6 +75,7 @@ class WebServer:
         )  # fmt: skip
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
         self.host = host
 
     def send(self, table: str, body: dict[str, Any]) -> str:
@@ -95,13 +96,17 @@ class WebServer:
         :class:`ListenError` here, naming which (its socket is bound before the
         server starts: uvicorn printed its own error line and ended its thread, and
         the view could only say that it had not started)."""
-        sock = self._listen()
+        sock = self._sock = self._listen()
 
         def serve() -> None:
             asyncio.run(self._server.serve(sockets=[sock]))
 
         self._thread = threading.Thread(target=serve, name="kiebitz-web", daemon=True)
-        self._thread.start()
+        try:
+            self._thread.start()
+        except BaseException:  # a Ctrl-C in the start: the port is not held on
+            sock.close()
+            raise
         deadline = time.monotonic() + timeout
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
@@ -111,9 +116,12 @@ class WebServer:
 
     def _listen(self) -> socket.socket:
         host, port = self.host, int(self._server.config.port)
+        # the family as uvicorn chose it: IPv6 only for an address with a colon (the
+        # first answer for "localhost" may be ::1, where IPv6 may be off)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
         try:
             family, kind, proto, _, address = socket.getaddrinfo(
-                host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+                host, port, family, socket.SOCK_STREAM, flags=socket.AI_PASSIVE
             )[0]
         except socket.gaierror as exc:
             raise ListenError("host", f"cannot listen on {host}: {exc.strerror}") from None
@@ -150,3 +158,5 @@ class WebServer:
         # (its join then raised "cannot join thread before it is started")
         if self._thread is not None and self._thread.is_alive():
             self._thread.join(timeout=10)
+        if self._sock is not None:  # (uvicorn closes it as it stops; a thread that died
+            self._sock.close()  # before it took the socket did not)
