@@ -110,8 +110,15 @@ def _utf8(text: str, what: str) -> str:
 
 
 def _web(args: argparse.Namespace) -> int:
+    from controller.config import WebConfig
+
     bus_options: dict[str, Any] = {}
-    said = {"host": "--host", "port": "--port"}
+    # a host or port the view cannot listen on is named where it was given: a flag,
+    # the config, or neither (the default, and the flag that changes it)
+    said = {
+        "host": "--host" if args.host is not None else "the default host (see --host)",
+        "port": "--port" if args.port is not None else "the default port (see --port)",
+    }
     if args.config is not None:
         from controller.cli_config import read_config
 
@@ -123,10 +130,11 @@ def _web(args: argparse.Namespace) -> int:
             )
         if cfg.web is not None:
             w = cfg.web
-            # a host or port the view cannot listen on is named where it was given
-            if args.host is None and w.host is not None:
+            # the config's [web] always has both (its defaults are the view's own): one
+            # the same as the default is named as the default
+            if args.host is None and w.host != WebConfig.host:
                 said["host"] = f"web.host in {args.config}"
-            if args.port is None and w.port is not None:
+            if args.port is None and w.port != WebConfig.port:
                 said["port"] = f"web.port in {args.config}"
             args.host = args.host or w.host
             args.port = args.port if args.port is not None else w.port
@@ -136,8 +144,8 @@ def _web(args: argparse.Namespace) -> int:
             args.https_only = args.https_only or w.https_only
     if args.broker is None:
         raise UsageError("give --broker URL (or --config FILE)")
-    host = args.host or "127.0.0.1"
-    port = 8080 if args.port is None else args.port
+    host = args.host or WebConfig.host
+    port = WebConfig.port if args.port is None else args.port
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: expected 0..65535")
     service_logging()

@@ -131,7 +131,7 @@ def test_bad_bodies_name_the_path(kind: str, body: Any, message: str) -> None:
         (b'{"a": 1, "a": 2}', "envelope: duplicate key 'a'"),
         (b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1), "envelope: nested 33 deep"),
         (b" " * (MAX_PAYLOAD + 1), "envelope: payload of 65537 bytes is over 65536"),
-        (b'{"a": ' + b"1" * 5000 + b"}", "envelope: not JSON"),
+        (b'{"a": ' + b"1" * 5000 + b"}", "envelope: not JSON: a number too long to read"),
         (raw("event", {"type": "x"}, schema=2), "schema: 1 was expected"),
         (raw("event", {"type": "x"}, seq=0), "seq: 0 is less than the minimum of 1"),
         (raw("event", {"type": "x"}, seq=True), "seq: True is not of type 'integer'"),

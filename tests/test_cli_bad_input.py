@@ -661,6 +661,28 @@ def test_a_host_or_port_the_web_view_cannot_listen_on_is_named_in_one_line(tmp_p
         taken.close()
 
 
+def test_the_default_port_the_web_view_cannot_listen_on_is_named_as_the_default(tmp_path, capfd):
+    """A config whose [web] gave no port was said to: 'web.port in F' for the default
+    8080 taken by another program, a setting the installer would look for in vain."""
+    import socket
+
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8080))
+        taken.listen()
+    except OSError:
+        pass  # another program has it: the view cannot listen there all the same
+    config = tmp_path / "kiebitz.toml"
+    config.write_text('[broker]\nurl = "memory://w"\n\n[web]\nhttps_only = false\n')
+    try:
+        for extra in ([], ["--config", str(config)]):
+            err = one_line_error(capfd, "web", "--broker", "memory://w", *extra)
+            assert "kiebitz: error: the default port (see --port): cannot listen on " in err
+            assert "127.0.0.1 port 8080: Address already in use" in err
+    finally:
+        taken.close()
+
+
 def test_the_web_view_listens_on_localhost_over_ipv4_as_uvicorn_did():
     # the first answer for "localhost" may be ::1 (an /etc/hosts that lists it first),
     # where IPv6 may be off: the family is chosen as uvicorn chose it (a review's find)

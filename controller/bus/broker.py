@@ -16,6 +16,7 @@ import random
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -34,6 +35,23 @@ def find_mosquitto() -> str | None:
         return found
     fallback = "/usr/sbin/mosquitto"
     return fallback if os.access(fallback, os.X_OK) else None
+
+
+def _dying_with_us(argv: list[str]) -> list[str]:
+    """``argv`` run so that the kernel sends it SIGTERM when this process dies.
+
+    The broker runs in its own session (below), so a SIGKILLed ``kiebitz run`` left
+    it running, listening and logging, with nobody to stop it. ``setpriv
+    --pdeathsig`` (util-linux, on every Debian and Raspberry Pi OS) asks the kernel to
+    signal it when its parent goes, and then runs the broker in its own place (same
+    pid). The kernel means the parent *thread*: only a broker started on the main
+    thread, which lives as long as the process, is tied so; one started on another
+    thread (or where there is no setpriv) is stopped by :meth:`Mosquitto.stop` alone.
+    """
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or threading.current_thread() is not threading.main_thread():
+        return argv
+    return [setpriv, "--pdeathsig", "TERM", "--", *argv]
 
 
 def _port_free(port: int) -> bool:
@@ -158,12 +176,13 @@ class Mosquitto:
         self._write_config()
         try:
             self._proc = subprocess.Popen(
-                [binary, "-c", str(self.config_path)],
+                _dying_with_us([binary, "-c", str(self.config_path)]),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=open(self.workdir / "mosquitto.stderr", "wb"),  # noqa: SIM115
                 # Its own session: a Ctrl-C at the terminal stops the run, which then
-                # closes its clients and stops the broker last, not the broker first.
+                # closes its clients and stops the broker last, not the broker first;
+                # a run killed outright takes it along (`_dying_with_us`).
                 start_new_session=True,
             )
         except OSError as exc:

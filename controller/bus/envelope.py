@@ -199,20 +199,33 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def strict_json(text: str) -> Any:
     """``json.loads`` as the bus reads a payload (and a recorded observation line):
-    ``NaN`` and ``Infinity``, a number out of a float's range (``1e999``) and a key
-    given twice are :class:`StrictJsonError`; bad syntax is ``json.JSONDecodeError``.
+    ``NaN`` and ``Infinity``, a number out of a float's range (``1e999``), a key
+    given twice, an integer longer than Python reads (4,300 digits) and nesting deeper
+    than the interpreter's stack are :class:`StrictJsonError`; bad syntax is
+    ``json.JSONDecodeError``. No other error comes out, so a caller names the two.
 
     >>> strict_json('{"t": 1e999}')
     Traceback (most recent call last):
     ...
     controller.bus.envelope.StrictJsonError: number 1e999 is out of range
+    >>> strict_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    controller.bus.envelope.StrictJsonError: not JSON: nested too deeply
     """
-    return json.loads(
-        text,
-        parse_constant=_refuse_constant,
-        parse_float=_finite_float,
-        object_pairs_hook=_no_duplicates,
-    )
+    try:
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicates,
+        )
+    except (StrictJsonError, json.JSONDecodeError):
+        raise
+    except RecursionError:  # `[[[…]]]` thousands deep
+        raise StrictJsonError("not JSON: nested too deeply") from None
+    except ValueError:  # an integer of over 4,300 digits (Python's own bound)
+        raise StrictJsonError("not JSON: a number too long to read") from None
 
 
 def decode(payload: bytes, *, kind: str | None = None) -> Envelope:
@@ -245,8 +258,6 @@ def decode(payload: bytes, *, kind: str | None = None) -> Envelope:
         raise PayloadError(f"envelope: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PayloadError(f"envelope: not JSON: {exc.msg} at char {exc.pos}") from None
-    except (ValueError, RecursionError) as exc:  # e.g. an integer of over 4300 digits
-        raise PayloadError(_short(f"envelope: not JSON: {exc}")) from None
     _check("envelope", data, "")
     if kind is not None and data["kind"] != kind:
         raise PayloadError(f"kind: expected {kind!r}, got {data['kind']!r}")
