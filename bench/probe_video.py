@@ -9,6 +9,7 @@ a real camera and its recorder would pass it on, to be watched again.
     .venv/bin/python bench/probe_video.py cast KEEP/VIDEO.mp4 OUTDIR [--gains 1.35 1 0.75]
     .venv/bin/python bench/probe_video.py edge KEEP/VIDEO.mp4 OUTDIR [--light 0.45 --blur 3]
     .venv/bin/python bench/probe_video.py glare KEEP/VIDEO.mp4 OUTDIR
+    .venv/bin/python bench/probe_video.py grey KEEP/VIDEO.mp4 OUTDIR
     .venv/bin/python bench/live.py <the same options as the kept run> --keep OUTDIR
 
 Each writes OUTDIR/VIDEO.mp4 (MPEG-4 part 2, as ``bench/live.py`` renders) and copies
@@ -53,6 +54,10 @@ deal's; the times of each card lying still are the kept run's).
   a bright patch a sixth of the frame across, its middle 110 levels brighter
   (paper clipped white there), fading over as much again, a little off the middle
   of the frame (the thirty-fourth session's probe).
+* ``grey``: a monochrome camera (or a colour one in a black-and-white mode) whose
+  frames are stored as colour video: every frame's grey, in all three channels. Red
+  ink is as grey as black; the recogniser reads such frames as colourless
+  (docs/vision.md "A picture without colour"; the forty-first session's probe).
 
 Not a benchmark with a figure of its own: what it measures is ``bench/live.py``'s.
 """
@@ -93,6 +98,11 @@ def _cast(frames, gains: tuple[float, float, float]):  # type: ignore[no-untyped
     scale = np.float32(gains) * np.float32(0.8)
     for frame in frames:
         yield np.clip(frame.astype(np.float32) * scale, 0, 255).astype(np.uint8)
+
+
+def _grey(frames):  # type: ignore[no-untyped-def]
+    for frame in frames:
+        yield cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
 def _noise(frames, sigma: float):  # type: ignore[no-untyped-def]
@@ -207,7 +217,8 @@ def _tilt(frames, size: tuple[int, int], degrees: float):  # type: ignore[no-unt
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
-        "probe", choices=["wander", "noise", "shake", "knock", "tilt", "cast", "edge", "glare"]
+        "probe",
+        choices=["wander", "noise", "shake", "knock", "tilt", "cast", "edge", "glare", "grey"],
     )
     ap.add_argument("video", type=Path, help="a kept video of bench/live.py --keep")
     ap.add_argument("out", type=Path, help="the folder to write the probe to")
@@ -265,6 +276,8 @@ def main() -> int:
         passed = _lit(frames(), _edge_mask(size, args.light, args.blur), None)
     elif args.probe == "glare":
         passed = _lit(frames(), None, _glare_add(size))
+    elif args.probe == "grey":
+        passed = _grey(frames())
     elif args.probe == "tilt":
         passed = _tilt(frames(), size, args.degrees)
         _, size, (top, middle, bottom) = tilted(size, args.degrees)
