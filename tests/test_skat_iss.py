@@ -251,6 +251,36 @@ def test_an_ouvert_suit_game_is_lost_at_the_defenders_first_trick():
     assert replay(parse_record(own)).result is None
 
 
+def test_a_game_announced_schneider_is_lost_once_the_defenders_have_31():
+    """Spades hand, schneider announced: the International Skat Server ends the game
+    with the trick that gives the defenders 31 points (its records stop there), and
+    the replay said "not finished" (a probe built on the server's own source). Lost
+    there: spades 11 x (without 1, game, hand, schneider, announced) x 2 = -110; the
+    flags s and z as the server writes them for a game stopped early (real record
+    13577, the ouvert game above): neither happened."""
+    deal = (
+        "SJ.HJ.SA.ST.SK.SQ.S9.S8.H7.D7.CJ.DJ.HA.HT.DA.DT.CA.CT.C7.C8."
+        "S7.HK.HQ.H9.H8.DK.DQ.D9.CK.CQ.C9.D8"
+    )
+    tricks = "0 H7 1 HA 2 H8 1 DA 2 DK 0 D7 1 CJ 2 S7 0 S9 1 DJ 2 CK 0 SQ"
+    text = (
+        f"(;GM[Skat]ID[s]MV[w {deal} 1 p 2 p 0 18 0 SHS {tricks} ]"
+        "R[d:0 loss v:-110 m:-1 bidok p:0 t:0 s:0 z:0] ;)"
+    )
+    done = replay(parse_record(text))
+    assert done.result is not None and done.result.kind == "game"
+    assert done.result.won is False and done.result.value == -110
+    assert done.differs == () and done.game.verdicts == ()
+    game = SkatGame()
+    notes = [n for e in record_events(parse_record(text)) for n in game.apply(e).notes]
+    assert notes[-1] == (
+        "trick 4: the defenders have taken 31 points or more; the game announced schneider is lost"
+    )
+    # three tricks in, the defenders have 28: nothing is decided yet
+    three = text.replace(" 1 DJ 2 CK 0 SQ", "").replace("v:-110", "v:0")
+    assert replay(parse_record(three)).result is None
+
+
 # The command line ------------------------------------------------------------------------
 
 
@@ -415,6 +445,18 @@ def test_a_record_without_a_result_does_not_agree_or_differ(tmp_path, capsys, cu
     data = json.loads(capsys.readouterr().out)
     assert (data["agrees"], data["differs"]) == (None, [])
     assert replay(parse_record(records()[0])).agrees is True
+
+
+def test_the_servers_unknown_result_is_no_result():
+    """The server writes R[unknown] for a game it did not finish (GameResult in its
+    source); the replay refused the line, "unknown result token 'unknown'"."""
+    import re
+
+    text = re.sub(r"(?<=R\[)[^]]*(?=\])", "unknown", records()[0], count=1)
+    assert "R[unknown]" in text and parse_record(text).result == {}
+    assert replay(parse_record(text)).agrees is None
+    with pytest.raises(InvalidEventError, match="unknown result token 'unknowns'"):
+        parse_record(text.replace("R[unknown]", "R[unknowns]"))
 
 
 def test_a_deal_that_is_no_skat_pack_is_refused(tmp_path, capsys):

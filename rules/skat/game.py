@@ -132,6 +132,23 @@ def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
 _QUIET: Final[Outcome[DealResult]] = Outcome()
 
 
+def _schneider_missed(d: DealState, play: TrickPlay, trick: Trick) -> bool:
+    """Whether ``trick`` gives the defenders of a game announced schneider (and not
+    schwarz) more than 30 points, the game not yet scored: it is lost (Law 39's
+    announcement; the game's value counts it, Law 2)."""
+    decl = d.declaration
+    return (
+        decl is not None
+        and decl.schneider
+        and not decl.schwarz
+        and d.result is None
+        and d.declarer is not None
+        and trick.winner != d.declarer
+        and decl.has_trumps
+        and sum(p for seat, p in play.points.items() if seat != d.declarer) > 30
+    )
+
+
 class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
     """A sitting at one Skat table (any number of deals).
 
@@ -202,6 +219,7 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
                             or play.finished
                             or trick.winner == d.null_player
                             or (d.schwarz_player >= 0 and trick.winner != d.schwarz_player)
+                            or _schneider_missed(d, play, trick)
                         )
                     ):
                         step.index = len(self._events) - 1
@@ -906,6 +924,18 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
             step.notes.append(
                 f"trick {trick.number}: the defenders take a trick; the game announced "
                 "schwarz is lost"
+            )
+            end(self.rules, st, d, step)
+            d.phase = "play"
+            d.decided_at = trick.number
+        elif trick is not None and _schneider_missed(d, play, trick):
+            # Schneider announced (Law 39) is lost once the defenders' tricks hold 31
+            # points: scored now, as the International Skat Server stops there (its
+            # records end with that trick); play that goes on is still checked and
+            # scored at its end.
+            step.notes.append(
+                f"trick {trick.number}: the defenders have taken 31 points or more; the "
+                "game announced schneider is lost"
             )
             end(self.rules, st, d, step)
             d.phase = "play"

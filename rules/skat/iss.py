@@ -198,6 +198,8 @@ def parse_record(text: str) -> IssRecord:
 
 def _parse_result(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
+    if text.split() == ["unknown"]:
+        return out  # the server's word for a game it did not finish: no result given
     for token in text.split():
         if token in ("win", "loss", "penalty", "passed", "bidok", "overbid"):
             out[token] = "1"
