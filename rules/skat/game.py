@@ -132,10 +132,39 @@ def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
 _QUIET: Final[Outcome[DealResult]] = Outcome()
 
 
+def _lost_early(d: DealState, play: TrickPlay, trick: Trick) -> str | None:
+    """What ``trick`` loses of a game not yet scored, said as a note; ``None`` where it
+    decides nothing yet:
+
+    * a nullo, with the player's first trick (an Uno with his second, a Duo with
+      his third);
+    * a game announced schwarz (and so every ouvert game with trumps: Law 39, ISkO),
+      with the defenders' first trick;
+    * a game announced schneider (and not schwarz: Law 39), with the trick that
+      gives the defenders more than 30 points (the game's value counts the
+      announcement, Law 2).
+    """
+    decl = d.declaration
+    if d.result is not None or decl is None:
+        return None
+    if trick.winner == d.null_player:
+        limit = decl.tricks_to_take
+        if limit is not None and play.trick_count[d.null_player] > limit:
+            return (
+                f"the player takes his {_ORDINALS[limit]} trick; the "
+                f"{NULL_WORDS[decl.game]} is lost"
+            )
+        return None
+    if d.schwarz_player >= 0 and trick.winner != d.schwarz_player:
+        return "the defenders take a trick; the game announced schwarz is lost"
+    if _schneider_missed(d, play, trick):
+        return "the defenders have taken 31 points or more; the game announced schneider is lost"
+    return None
+
+
 def _schneider_missed(d: DealState, play: TrickPlay, trick: Trick) -> bool:
     """Whether ``trick`` gives the defenders of a game announced schneider (and not
-    schwarz) more than 30 points, the game not yet scored: it is lost (Law 39's
-    announcement; the game's value counts it, Law 2)."""
+    schwarz) more than 30 points, the game not yet scored (:func:`_lost_early`)."""
     decl = d.declaration
     return (
         decl is not None
@@ -893,50 +922,12 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         if play.finished:
             unrecord(st, d)
             end(self.rules, st, d, step)
-        elif (
-            trick is not None
-            and trick.winner == d.null_player
-            and d.result is None
-            and d.declaration is not None
-            and (limit := d.declaration.tricks_to_take) is not None
-            and play.trick_count[d.null_player] > limit
-        ):
-            # A nullo is lost with the player's first trick (an Uno with his second, a
-            # Duo with his third): scored now, as a server stops there. Cards played
-            # on are still checked, and the deal is scored again at its last trick (an
-            # earlier revoke may yet decide it).
-            step.notes.append(
-                f"trick {trick.number}: the player takes his {_ORDINALS[limit]} trick; "
-                f"the {NULL_WORDS[d.declaration.game]} is lost"
-            )
-            end(self.rules, st, d, step)
-            d.phase = "play"
-            d.decided_at = trick.number
-        elif (
-            trick is not None
-            and d.schwarz_player >= 0
-            and trick.winner != d.schwarz_player
-            and d.result is None
-        ):
-            # Schwarz announced (and so every ouvert game with trumps: Law 39, ISkO) is
-            # lost with the defenders' first trick: scored now, as a server stops
-            # there; play that goes on is still checked and scored at its end.
-            step.notes.append(
-                f"trick {trick.number}: the defenders take a trick; the game announced "
-                "schwarz is lost"
-            )
-            end(self.rules, st, d, step)
-            d.phase = "play"
-            d.decided_at = trick.number
-        elif trick is not None and _schneider_missed(d, play, trick):
-            # Schneider announced (Law 39) is lost once the defenders' tricks hold 31
-            # points: scored now, as the International Skat Server stops there (its
-            # records end with that trick); play that goes on is still checked and
-            # scored at its end.
-            step.notes.append(
-                f"trick {trick.number}: the defenders have taken 31 points or more; the "
-                "game announced schneider is lost"
-            )
+        elif trick is not None and (lost := _lost_early(d, play, trick)) is not None:
+            # A game lost before its last trick is scored now, as a server stops there
+            # (its records end with that trick). Cards played on are still checked,
+            # and the deal is scored again at its last trick (an earlier revoke may
+            # yet decide it).
+            step.notes.append(f"trick {trick.number}: {lost}")
             end(self.rules, st, d, step)
             d.phase = "play"
             d.decided_at = trick.number
