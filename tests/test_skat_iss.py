@@ -373,6 +373,43 @@ def test_a_game_ended_by_a_timeout_is_reported_as_such_not_as_half_a_game():
     assert replay(parse_record(other)).to_json()["differs"] == ["ended"]
 
 
+# Real deals (10327743, 684159 in iss_public.txt) cut short in their ninth trick, the
+# result fields as the server's own source settles such a game (a helper's probe)
+_DEFENDER_OUT_LOST = (
+    "(;GM[Skat]PC[probe]CO[]SE[469759]ID[10327743_defender_timeout_after_"
+    "def_61]DT[2026-09-23/23:18:34/UTC]P0[SkatAI]P1[zoot]P2[kermit]R0[0.0]R1[]R2[]MV[w CJ.H8."
+    "SK.H9.DJ.C9.S7.H7.CA.CQ.S8.DT.CK.SQ.ST.HQ.S9.D8.D9.HK.DQ.DK.D7.HA.SJ.DA.C8.HT.HJ.SA.C7.C"
+    "T 1 p 2 18 0 y 2 20 0 y 2 22 0 y 2 23 0 y 2 24 0 y 2 27 0 y 2 30 0 y 2 33 0 y 2 35 0 y 2"
+    " 36 0 y 2 40 0 y 2 44 0 y 2 45 0 y 2 46 0 y 2 48 0 y 2 p 0 s w C7.CT 0 G 0 SK.S7 0 CJ 1 "
+    "CK 2 HJ 0 C7 1 HK 2 C8 2 SJ 0 DJ 1 HQ 2 HT 0 H7 1 SQ 2 DQ 0 CT 1 D9 2 SA 0 C9 1 S9 2 D7 "
+    "0 CQ 1 DT 1 ST 2 DA 0 H8 w TI.1 ]R[d:0 loss v:-96 m:1 bidok p:38 t:3 s:0 z:0 p0:0 p1:0 p"
+    "2:0 l:-1 to:1 r:0] ;)"
+)
+_PLAYER_OUT_WON = (
+    "(;GM[Skat]PC[probe]ID[t_decl_timeout_with_61]P0[foo]P1[xskat:2]P2[xskat]MV[w SQ.DK.ST.S7"
+    ".CT.HK.S9.SK.H7.C7.DT.CA.CQ.CK.DJ.DA.H8.SA.D7.C8.SJ.HA.CJ.S8.C9.DQ.HJ.HQ.D9.D8.HT.H9 1 1"
+    "8 0 y 1 20 0 y 1 22 0 y 1 23 0 y 1 24 0 y 1 p 2 27 0 p 2 s w HT.H9 2 G.S8.C9 0 DK 1 DA 2"
+    " D8 1 DT 2 D9 0 ST 1 SA 2 CJ 0 S7 2 HJ 0 CT 1 DJ 2 DQ 0 C7 1 D7 2 HA 0 H7 1 H8 2 HT 0 HK"
+    " 1 C8 2 HQ 0 S9 1 CQ w TI.2 ]R[d:2 win v:96 m:3 bidok p:61 t:6 s:0 z:0 p0:0 p1:0 p2:0 l:"
+    "-1 to:2 r:0] ;)"
+)
+
+
+def test_a_game_cut_short_is_won_by_the_side_it_was_decided_for():
+    """The replay took it that the side that ran out of time or left lost. The ISkO
+    ends a game at a party's breach and lets a game already decided stand, won "with
+    the points it had" (4.1.3; 4.3.3 for a defender giving up), and the server scores
+    it so: a defender's timeout gives the player the rest of the tricks, but the
+    defenders holding 82 already, he loses; the player timing out with 61 already
+    (the skat counted), he wins."""
+    for text, won in ((_DEFENDER_OUT_LOST, False), (_PLAYER_OUT_WON, True)):
+        done = replay(parse_record(text))
+        assert done.ended is not None and done.to_json()["kind"] == "timeout"
+        assert done.differs == (), text
+        flipped = text.replace("win", "loss") if won else text.replace("loss", "win")
+        assert replay(parse_record(flipped)).differs == ("won",)
+
+
 def test_a_player_leaving_in_the_auction_and_a_finished_game_say_how_they_ended():
     text = _cut_short("1 p 2 p", "w LE.0", "d:-1 penalty v:0 l:0 to:-1")
     data = replay(parse_record(text)).to_json()

@@ -55,6 +55,7 @@ from rules.skat.events import (
 )
 from rules.skat.game import DealResult, SkatGame
 from rules.skat.rulesets import SkatRules
+from rules.skat.settlement import skat_points
 from rules.verdicts import CardNotInHand, DuplicateCard, OutOfPhase, WrongNumberOfCards
 
 __all__ = [
@@ -405,6 +406,37 @@ def record_end(rec: IssRecord) -> tuple[str, int | None] | None:
     return None
 
 
+def _won_when_cut(game: SkatGame, ender: int) -> bool:
+    """Whether the single player wins a game cut short when seat ``ender`` ran out of
+    time or left, as the ISkO ends a game at a party's breach and the server scores
+    it. A game already decided stays so: the side that has won wins "with the
+    points it had" (ISkO 4.1.3; 4.3.3, a defender giving up). Else a defender's
+    ending gives the player the rest of the tricks (he wins unless the defenders
+    already hold 60, or 31 against schneider announced, or a trick against schwarz
+    announced), and the player's own leaves him what he has (he loses unless he has
+    61 already, with the skat). A nullo: the side that ended it loses (one the player
+    lost was scored at his trick)."""
+    d = game.deal
+    assert d is not None and d.declarer is not None  # the caller's: a game declared
+    if d.declaration is None or d.play is None:
+        return ender != d.declarer
+    if d.result is not None and d.result.kind == "game":
+        return bool(d.result.won)  # decided before its end: a nullo, schwarz, schneider
+    decl, play, me = d.declaration, d.play, d.declarer
+    if decl.is_null:
+        return ender != me
+    theirs = sum(p for seat, p in play.points.items() if seat != me)
+    if ender != me:
+        if decl.schwarz:
+            return all(n == 0 for seat, n in play.trick_count.items() if seat != me)
+        mine = 120 - theirs  # the rest of the tricks to the player
+    else:
+        if decl.schwarz:
+            return False
+        mine = play.points[me] + (skat_points(d) or 0)
+    return mine >= (90 if decl.schneider else 61)
+
+
 @dataclass(frozen=True, slots=True)
 class Replay:
     """A record replayed: the game, its result, the record's own result, and the
@@ -576,12 +608,12 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
     differs: list[str] = []
     if ended is not None:
         # Cut short. Before a game is declared the server writes 'd:-1 penalty'.
-        # After it, real records settle the game: the single player who ran out of
-        # time or left loses it ('d:1 loss … to:1'), one whose adversary did wins it
-        # ('d:2 win … l:1'). The record agrees if it says penalty, or names the
-        # same single player and that side; its value, points and matadors are the
-        # server's settlement (such as 'm:-11' for a hand never laid away) and are
-        # not reproduced.
+        # After it, real records settle the game (_won_when_cut): mostly the single
+        # player who ran out of time or left loses it ('d:1 loss … to:1'), one whose
+        # adversary did wins it ('d:2 win … l:1'). The record agrees if it says
+        # penalty, or names the same single player and that side; its value, points
+        # and matadors are the server's settlement (such as 'm:-11' for a hand
+        # never laid away) and are not reproduced.
         if expected.get("kind") == "game":
             declarer = None if game.deal is None else game.deal.declarer
             if expected.get("declarer") != declarer:
@@ -589,7 +621,7 @@ def replay(rec: IssRecord, rules: SkatRules | None = None) -> Replay:
             elif (
                 declarer is not None
                 and ended[1] is not None
-                and expected.get("won") != (ended[1] != declarer)
+                and expected.get("won") != _won_when_cut(game, ended[1])
             ):
                 differs.append("won")
         elif expected.get("kind") not in (None, "penalty"):
