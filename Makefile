@@ -13,8 +13,10 @@ BIN := $(VENV)/bin
 # security tests make a CA and a server certificate), PostgreSQL (the records'
 # tests run a private server: initdb into a temporary folder, a free port; the
 # system cluster is never used), Chromium (the web view's tests drive it headless with
-# Playwright). Installed only when missing, `apt-get update` first.
+# Playwright), and for the vision bench's other packs KDE's SVG card decks and
+# rsvg-convert to draw them. Installed only when missing, `apt-get update` first.
 APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
+	kdegames-card-data-kf5 librsvg2-bin \
 	fonts-urw-base35 mosquitto openssl postgresql chromium
 
 .PHONY: demo test lint typecheck unit bench system-deps clean
@@ -53,7 +55,7 @@ unit: $(VENV)/.installed-dev system-deps
 
 test: lint typecheck unit
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed system-deps
 	$(BIN)/python bench/cribbage.py
 	$(BIN)/python bench/tricks.py
 	$(BIN)/python bench/board.py

@@ -157,6 +157,20 @@ def test_a_card_photographed_at_any_scale_is_identified(rec, view):
 
 
 @needs_data
+def test_another_packs_face_is_photographed_as_given(rec):
+    """card_photo takes a face another pack prints (the vision bench's KDE decks, here
+    the real photographed pack's), and refuses one of another card."""
+    from vision.faces import photo_faces
+
+    faces = {f.code: f for f in photo_faces(DATA / "bidly" / "single")}
+    for k, code in enumerate(("9H", "KC")):
+        view = list(PHOTO_VIEWS)[k]
+        photo = card_photo(code, np.random.default_rng(7 + k), view, face=faces[code])
+        assert rec.read_any_scale(photo)[0].card == code, (code, view)
+    with pytest.raises(ValueError, match="the face given is 9H's, not KC's"):
+        card_photo("KC", np.random.default_rng(0), view, face=faces["9H"])
+
+@needs_data
 def test_a_real_overhead_deal_is_read_with_few_mistakes(rec):
     with open(DATA / "labels.csv", newline="") as fh:
         rows = {r["file"]: r["cards"].split() for r in csv.DictReader(fh)}

@@ -450,15 +450,25 @@ PHOTO_VIEWS: dict[str, tuple[tuple[int, int], float, float, str]] = {
 
 
 def card_photo(
-    code: str, rng: np.random.Generator, view: str, *, fonts: str = "dejavu", deck: str = "mixed"
+    code: str,
+    rng: np.random.Generator,
+    view: str,
+    *,
+    fonts: str = "dejavu",
+    deck: str = "mixed",
+    face: Face | None = None,
 ) -> NDArray[np.uint8]:
     """A photograph of one card ``code`` alone on a table, as :data:`PHOTO_VIEWS`
     ``view`` takes it: the card's long side along the frame's, either way up, turned
     a little, leaning, in that light, with sensor noise and JPEG compression. The
     scale is the picture's own: nothing says how large the index is (``kiebitz
-    vision identify`` searches for it)."""
+    vision identify`` searches for it). ``face``: the card's face as another pack
+    prints it (``FACE_W`` x ``FACE_H``), in place of a rendered one."""
     (w, h), fill, lean, light = PHOTO_VIEWS[view]
-    face = render_face(code, rng, style=deck, fonts=fonts)
+    if face is None:
+        face = render_face(code, rng, style=deck, fonts=fonts)
+    elif face.code != code:
+        raise ValueError(f"the face given is {face.code}'s, not {code}'s")
     table = _texture(h, w, rng)
     k = fill * min(w, h) / FACE_H
     # the card's long side along the frame's, either way up, turned a little
