@@ -170,6 +170,7 @@ def test_another_packs_face_is_photographed_as_given(rec):
     with pytest.raises(ValueError, match="the face given is 9H's, not KC's"):
         card_photo("KC", np.random.default_rng(0), view, face=faces["9H"])
 
+
 @needs_data
 def test_a_real_overhead_deal_is_read_with_few_mistakes(rec):
     with open(DATA / "labels.csv", newline="") as fh:
