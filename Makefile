@@ -13,13 +13,11 @@ BIN := $(VENV)/bin
 # security tests make a CA and a server certificate), PostgreSQL (the records'
 # tests run a private server: initdb into a temporary folder, a free port; the
 # system cluster is never used), Chromium (the web view's tests drive it headless with
-# Playwright), and for the vision bench's other packs KDE's SVG card decks and
-# rsvg-convert to draw them. Installed only when missing, `apt-get update` first.
+# Playwright). Installed only when missing, `apt-get update` first.
 APT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
-	kdegames-card-data-kf5 librsvg2-bin \
 	fonts-urw-base35 mosquitto openssl postgresql chromium
 
-.PHONY: demo test lint typecheck unit bench system-deps clean
+.PHONY: demo test lint typecheck unit bench system-deps bench-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +38,17 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# The vision bench's other packs (`bench/vision.py --only decks`): KDE's SVG card
+# decks, and rsvg-convert to draw them; the bench alone needs them. Debian 12 calls
+# the decks' package kdegames-card-data-kf5, Debian 13 kdegames-card-data.
+bench-deps:
+	@if [ ! -d /usr/share/carddecks ] || ! command -v rsvg-convert >/dev/null; then \
+	  apt-get update -qq; \
+	  decks=kdegames-card-data; apt-cache show $$decks >/dev/null 2>&1 || decks=kdegames-card-data-kf5; \
+	  echo "installing Debian packages: $$decks librsvg2-bin"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$decks librsvg2-bin; \
+	fi
+
 demo: $(VENV)/.installed system-deps
 	$(BIN)/kiebitz demo
 
@@ -55,7 +64,7 @@ unit: $(VENV)/.installed-dev system-deps
 
 test: lint typecheck unit
 
-bench: $(VENV)/.installed system-deps
+bench: $(VENV)/.installed system-deps bench-deps
 	$(BIN)/python bench/cribbage.py
 	$(BIN)/python bench/tricks.py
 	$(BIN)/python bench/board.py

@@ -404,7 +404,8 @@ def single_photos(rec: Recognizer) -> None:
 
 
 # Packs drawn by other hands than this project's renderer: the SVG card decks KDE's
-# games ship (Debian's kdegames-card-data-kf5), French suited; svg-xskat-german is
+# games ship (Debian 13's kdegames-card-data, Debian 12's kdegames-card-data-kf5:
+# `make bench-deps`), French suited; svg-xskat-german is
 # German suited (acorns, leaves: no pack the recogniser reads)
 KDE_DECKS = Path("/usr/share/carddecks")
 _KDE_RANKS = {"1": "A", "jack": "J", "queen": "Q", "king": "K"}
@@ -459,10 +460,12 @@ def other_decks(rec: Recognizer) -> None:
     from vision.synth import PHOTO_VIEWS, card_photo
 
     if not KDE_DECKS.is_dir() or shutil.which("rsvg-convert") is None:
-        raise SystemExit(
-            "other decks: needs KDE's card decks and rsvg-convert: "
-            "apt-get install kdegames-card-data-kf5 librsvg2-bin (or make system-deps)"
+        print(
+            "\n(other decks: no KDE card decks or no rsvg-convert here; `make bench-deps` "
+            "installs them: kdegames-card-data, or kdegames-card-data-kf5 on Debian 12, "
+            "and librsvg2-bin)"
         )
+        return
     views = list(PHOTO_VIEWS)
     print("\nother decks' single cards photographed at any scale (KDE's card decks)")
     totals = [0, 0, 0]

@@ -667,6 +667,9 @@ def test_the_default_port_the_web_view_cannot_listen_on_is_named_as_the_default(
     import socket
 
     taken = socket.socket()
+    # as the view's own socket does: a connection to 8080 lately closed (TIME_WAIT)
+    # would refuse this bind and not the view's, which would then serve for good
+    taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         taken.bind(("127.0.0.1", 8080))
         taken.listen()

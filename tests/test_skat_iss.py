@@ -281,6 +281,50 @@ def test_a_game_announced_schneider_is_lost_once_the_defenders_have_31():
     assert replay(parse_record(three)).result is None
 
 
+def _schneider_lost_at_trick_4(rules: str = "isko") -> SkatGame:
+    from rules.skat.rulesets import SkatRules
+
+    game = SkatGame(SkatRules(rule_set=rules))
+    text = (
+        "(;GM[Skat]ID[s]MV[w SJ.HJ.SA.ST.SK.SQ.S9.S8.H7.D7.CJ.DJ.HA.HT.DA.DT.CA.CT.C7.C8."
+        "S7.HK.HQ.H9.H8.DK.DQ.D9.CK.CQ.C9.D8 1 p 2 p 0 18 0 SHS 0 H7 1 HA 2 H8 1 DA 2 DK "
+        "0 D7 1 CJ 2 S7 0 S9 1 DJ 2 CK 0 SQ ] ;)"
+    )
+    for event in record_events(parse_record(text)):
+        game.apply(event)
+    assert len(game.results) == 1 and game.results[0].won is False
+    assert rules != "isko" or game.results[0].value == -110
+    return game
+
+
+def test_a_claim_or_concession_after_an_early_loss_is_scored_once():
+    """A review: a game lost before its last trick (a nullo, schwarz or, now,
+    schneider announced) was scored then, and a concession or a claim after it
+    was scored on top (the pad -110, then -242, two results), and the adversaries'
+    right claim 'defeated' was judged mistaken against 60 and handed the player
+    the game (Law 50). Scored again now, not twice; 'defeated' is the player short
+    of what he announced (Law 39: 31 against a schneider)."""
+    from rules.events import Claim, Concede
+
+    game = _schneider_lost_at_trick_4()
+    game.apply(Concede(0))
+    assert len(game.results) == 1 and game.results[0].won is False
+    assert list(game.pad) == list(game.results[0].changes)
+    game = _schneider_lost_at_trick_4()
+    out = game.apply(Claim(1, "defeated"))
+    assert not [x for x in out.verdicts if x.kind == "claim-mistaken"], out
+    assert len(game.results) == 1 and game.results[0].won is False
+    assert list(game.pad) == list(game.results[0].changes)
+
+
+def test_the_laws_of_1906_lose_an_announced_schneider_early_too():
+    # schneider is 91 in the laws of 1906 (Law 56): 30 against leaves the player
+    # short of it (the line is 120 - schneider_at, not the ISkO's 30); 37 here
+    game = _schneider_lost_at_trick_4("foster1906")
+    assert game.results[0].won is False and game.deal is not None
+    assert game.deal.decided_at == 4
+
+
 # The command line ------------------------------------------------------------------------
 
 

@@ -202,7 +202,8 @@ def strict_json(text: str) -> Any:
     ``NaN`` and ``Infinity``, a number out of a float's range (``1e999``), a key
     given twice, an integer longer than Python reads (4,300 digits) and nesting deeper
     than the interpreter's stack are :class:`StrictJsonError`; bad syntax is
-    ``json.JSONDecodeError``. No other error comes out, so a caller names the two.
+    ``json.JSONDecodeError``. No other error comes out of a ``str``, so a caller
+    names the two.
 
     >>> strict_json('{"t": 1e999}')
     Traceback (most recent call last):
@@ -224,7 +225,10 @@ def strict_json(text: str) -> Any:
         raise
     except RecursionError:  # `[[[…]]]` thousands deep
         raise StrictJsonError("not JSON: nested too deeply") from None
-    except ValueError:  # an integer of over 4,300 digits (Python's own bound)
+    except ValueError as exc:
+        if "digits" not in str(exc):  # bytes that are not UTF-8, say: not ours to name
+            raise
+        # an integer of over 4,300 digits (Python's own bound)
         raise StrictJsonError("not JSON: a number too long to read") from None
 
 

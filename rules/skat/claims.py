@@ -18,7 +18,7 @@ from rules.cards import Card
 from rules.skat import verdicts as v
 from rules.skat.declaration import SUIT_GAMES
 from rules.skat.events import Claim, Concede, Event
-from rules.skat.settlement import end, skat_points
+from rules.skat.settlement import end, skat_points, unrecord
 from rules.skat.state import DECK_IX, DealState, SkatState, SkatStep
 from rules.tricks.solve import Answer, Goal, solve
 
@@ -95,6 +95,9 @@ def claim(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
         rest(d, "declarer" if by_player else "defenders")
     else:
         d.forced.append((tno, step.index, by_player, f"claim ({law})"))
+    # a game lost before its last trick (game._lost_early) was scored then: scored
+    # again now, not twice
+    unrecord(st, d)
     end(game.rules, st, d, step)
     return None
 
@@ -133,7 +136,8 @@ def check_claim(
         counted = (tricks == k and left == 0) if by_player else (tricks > k or tricks + left < k)
         why_count = f"claimed {claim} with {tricks} tricks taken and {left} to play"
     elif what in ("won", "schneider"):
-        target = 61 if what == "won" else game.rules.schneider_at
+        # a game announced schneider is won only with schneider (Law 39)
+        target = game.rules.schneider_at if what == "schneider" or decl.schneider else 61
         have = play.points[me] + (skat_points(d) or 0)
         claim = f"{target}"
         # The player's card points are what the adversaries leave: the skat is his.
@@ -141,9 +145,12 @@ def check_claim(
         counted = have >= target
         why_count = f"claimed {target} with {have} taken in: the game is lost"
     else:
+        # defeated once the player can no longer reach 61, or the schneider he
+        # announced (Law 39): the adversaries hold 60, or 31 (30 where schneider is 91)
+        need = 121 - (game.rules.schneider_at if decl.schneider else 61)
         claim = "the player defeated"
-        goal = Goal(frozenset({me}), against=(60 - against, 120))
-        counted = against >= 60
+        goal = Goal(frozenset({me}), against=(need - against, 120))
+        counted = against >= need
         why_count = f"claimed the player defeated with {against} taken in"
     if counted:
         return True, "", ()
@@ -223,6 +230,7 @@ def concede(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
             d.abandoned = True  # Law 44: "scored as a 'game' lost"
         rest(d, "defenders")
         d.forced.append((tno, step.index, False, "conceded (Law 51)"))
+        unrecord(st, d)  # a game lost before its last trick was scored then
         end(game.rules, st, d, step)
         return None
     if e.seat not in d.seats:
@@ -231,5 +239,6 @@ def concede(game: SkatGame, st: SkatState, e: Event, step: SkatStep) -> None:
     if set(d.defenders) <= d.conceded:
         rest(d, "declarer")
         d.forced.append((tno, step.index, True, "conceded by the adversaries"))
+        unrecord(st, d)
         end(game.rules, st, d, step)
     return None

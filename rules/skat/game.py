@@ -132,7 +132,7 @@ def _hands_ix(hands: Iterable[Iterable[Card]]) -> tuple[tuple[int, ...], ...]:
 _QUIET: Final[Outcome[DealResult]] = Outcome()
 
 
-def _lost_early(d: DealState, play: TrickPlay, trick: Trick) -> str | None:
+def _lost_early(d: DealState, play: TrickPlay, trick: Trick, schneider_at: int) -> str | None:
     """What ``trick`` loses of a game not yet scored, said as a note; ``None`` where it
     decides nothing yet:
 
@@ -140,9 +140,10 @@ def _lost_early(d: DealState, play: TrickPlay, trick: Trick) -> str | None:
       his third);
     * a game announced schwarz (and so every ouvert game with trumps: Law 39, ISkO),
       with the defenders' first trick;
-    * a game announced schneider (and not schwarz: Law 39), with the trick that
-      gives the defenders more than 30 points (the game's value counts the
-      announcement, Law 2).
+    * a game announced schneider (and not schwarz: Law 39), with the trick after
+      which the player can no longer reach ``schneider_at`` (the rules': 90, or 91
+      in the laws of 1906, Law 56), the defenders holding 31 (or 30) points (the
+      game's value counts the announcement, Law 2).
     """
     decl = d.declaration
     if d.result is not None or decl is None:
@@ -157,14 +158,18 @@ def _lost_early(d: DealState, play: TrickPlay, trick: Trick) -> str | None:
         return None
     if d.schwarz_player >= 0 and trick.winner != d.schwarz_player:
         return "the defenders take a trick; the game announced schwarz is lost"
-    if _schneider_missed(d, play, trick):
-        return "the defenders have taken 31 points or more; the game announced schneider is lost"
+    if _schneider_missed(d, play, trick, schneider_at):
+        return (
+            f"the defenders have taken {121 - schneider_at} points or more; the game announced "
+            "schneider is lost"
+        )
     return None
 
 
-def _schneider_missed(d: DealState, play: TrickPlay, trick: Trick) -> bool:
+def _schneider_missed(d: DealState, play: TrickPlay, trick: Trick, schneider_at: int) -> bool:
     """Whether ``trick`` gives the defenders of a game announced schneider (and not
-    schwarz) more than 30 points, the game not yet scored (:func:`_lost_early`)."""
+    schwarz) more than ``120 - schneider_at`` points, the game not yet scored
+    (:func:`_lost_early`)."""
     decl = d.declaration
     return (
         decl is not None
@@ -174,7 +179,7 @@ def _schneider_missed(d: DealState, play: TrickPlay, trick: Trick) -> bool:
         and d.declarer is not None
         and trick.winner != d.declarer
         and decl.has_trumps
-        and sum(p for seat, p in play.points.items() if seat != d.declarer) > 30
+        and sum(p for seat, p in play.points.items() if seat != d.declarer) > 120 - schneider_at
     )
 
 
@@ -248,7 +253,7 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
                             or play.finished
                             or trick.winner == d.null_player
                             or (d.schwarz_player >= 0 and trick.winner != d.schwarz_player)
-                            or _schneider_missed(d, play, trick)
+                            or _schneider_missed(d, play, trick, self.rules.schneider_at)
                         )
                     ):
                         step.index = len(self._events) - 1
@@ -922,7 +927,10 @@ class SkatGame(EventLog[SkatRules, SkatState, SkatStep, Outcome[DealResult]]):
         if play.finished:
             unrecord(st, d)
             end(self.rules, st, d, step)
-        elif trick is not None and (lost := _lost_early(d, play, trick)) is not None:
+        elif (
+            trick is not None
+            and (lost := _lost_early(d, play, trick, self.rules.schneider_at)) is not None
+        ):
             # A game lost before its last trick is scored now, as a server stops there
             # (its records end with that trick). Cards played on are still checked,
             # and the deal is scored again at its last trick (an earlier revoke may

@@ -412,7 +412,8 @@ def _won_when_cut(game: SkatGame, ender: int) -> bool:
     it. A game already decided stays so: the side that has won wins "with the
     points it had" (ISkO 4.1.3; 4.3.3, a defender giving up). Else a defender's
     ending gives the player the rest of the tricks (he wins unless the defenders
-    already hold 60, or 31 against schneider announced, or a trick against schwarz
+    already hold 60, or 31 against schneider announced (30 where schneider is 91),
+    or a trick against schwarz
     announced), and the player's own leaves him what he has (he loses unless he has
     61 already, with the skat). A nullo: the side that ended it loses (one the player
     lost was scored at his trick)."""
@@ -434,7 +435,7 @@ def _won_when_cut(game: SkatGame, ender: int) -> bool:
         if decl.schwarz:
             return False
         mine = play.points[me] + (skat_points(d) or 0)
-    return mine >= (90 if decl.schneider else 61)
+    return mine >= (game.rules.schneider_at if decl.schneider else 61)
 
 
 @dataclass(frozen=True, slots=True)
