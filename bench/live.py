@@ -107,6 +107,7 @@ def run(
     askew: float = 1.0,
     back: str = "lattice",
     face_down: bool = False,
+    index_mm: float | None = None,
 ) -> dict[str, object]:
     if game == "skat":  # tricks laid in the trick zones and gathered to their piles
         scenario = skat_deal(seed, revoke=False, askew=askew)
@@ -173,6 +174,10 @@ def run(
         pack = find_deck("skat-32-four-colour")
         if game != "skat":
             pack = dataclasses.replace(find_deck("french-52"), four_colour=True)
+    if index_mm is not None:  # a jumbo index pack, as its layout's [deck] says
+        pack = dataclasses.replace(
+            pack or find_deck("skat-32" if game == "skat" else "french-52"), index_mm=index_mm
+        )
     watch(str(video), table=str(LAYOUT_DIR / scenario.layout), model=model, out=out, deck=pack)
     watched = time.perf_counter() - started
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
@@ -293,6 +298,12 @@ def main() -> int:
         help="cribbage: the pack lies at the starter's spot under the starter, the "
         "discards face down in the crib zone until the dealer lays the crib out",
     )
+    ap.add_argument(
+        "--index-mm",
+        type=float,
+        help="watch as a table whose layout gives its pack's index size ([deck] index_mm: "
+        "a jumbo index's 12 to 19, rank to suit centre to centre)",
+    )
     ap.add_argument("--keep", type=Path, help="render the videos here (and keep them)")
     args = ap.parse_args()
     if args.photos and args.deck != "french":
@@ -329,6 +340,7 @@ def main() -> int:
                     args.askew,
                     args.back,
                     args.face_down,
+                    args.index_mm,
                 )
             except ValueError as exc:  # a folder of photographs short of a pack, a frame
                 # too small for the table

@@ -236,6 +236,21 @@ def test_a_layout_names_its_pack_or_gets_its_games():
         parse_layout({**tomllib.loads(text), "deck": {"name": "skat-32", "style": "x"}})
 
 
+def test_a_layout_gives_its_packs_index_size():
+    # a "jumbo index" pack (docs/vision.md "Packs drawn by other hands"): the game's own
+    # pack with the index size given, or a named one's
+    text = (LAYOUT_DIR / "cribbage-2.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert parse_layout(data).deck.index_mm == 8.5
+    jumbo = parse_layout({**data, "deck": {"index_mm": 15}}).deck
+    assert (jumbo.name, jumbo.index_mm) == ("french-52", 15.0)
+    skat = parse_layout({**data, "deck": {"name": "skat-32", "index_mm": 13.5}}).deck
+    assert (skat.name, skat.index_mm) == ("skat-32", 13.5)
+    for bad, why in ((40, "is 5 to 25 mm"), ("big", "expected a number"), (0, "above 0")):
+        with pytest.raises(LayoutError, match=rf"t\.toml: deck\.index_mm: .*{why}"):
+            parse_layout({**data, "deck": {"index_mm": bad}}, "t.toml")
+
+
 def test_a_shipped_layout_is_found_by_its_name_as_the_config_names_it(tmp_path, monkeypatch):
     # `config check` took `layout = "cribbage-2"`; `--table cribbage-2` was "cannot read"
     monkeypatch.chdir(tmp_path)
@@ -245,3 +260,16 @@ def test_a_shipped_layout_is_found_by_its_name_as_the_config_names_it(tmp_path, 
     (tmp_path / "cribbage-2").write_text("not toml [")  # a file of that name is the file
     with pytest.raises(LayoutError, match="cribbage-2"):
         load_layout("cribbage-2")
+
+
+def test_a_pack_named_on_the_command_line_keeps_the_layouts_index_size():
+    from vision.decks import find_deck
+    from vision.recognize import Recognizer
+    from vision.watch import TableWatcher
+
+    data = tomllib.loads((LAYOUT_DIR / "cribbage-2.toml").read_text(encoding="utf-8"))
+    layout = parse_layout({**data, "deck": {"index_mm": 15}})
+    named = TableWatcher(Recognizer(deck=find_deck("frog-36")), layout=layout).recognizer.deck
+    assert named is not None and (named.name, named.index_mm) == ("frog-36", 15.0)
+    own = TableWatcher(Recognizer(), layout=layout).recognizer
+    assert own.deck is not None and own.deck.index_mm == 15.0 and own.index_k == 15.0 / 8.5

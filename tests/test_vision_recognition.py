@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -154,6 +155,62 @@ def test_a_card_photographed_at_any_scale_is_identified(rec, view):
         # under the blue cast, seed 100, reads as a 10D at 0.99999999 too)
         others = [r.card for r in readings if r.card != code and r.confidence >= rec.confident]
         assert others == [], (view, code, others)
+
+
+def _jumbo_on_felt(code: str, seed: int, k: float = 1.8) -> tuple[np.ndarray, tuple[float, float]]:
+    """A rendered face whose two indices are printed ``k`` times larger (a "jumbo
+    index" pack), lying square on felt at the club mounting's 2.36 px/mm; and the
+    card's middle."""
+    from vision.faces import H, W
+
+    face = render_face(code, np.random.default_rng(seed))
+    img = face.image.copy()
+    a = face.anchors[0]
+    x0, y0 = int(max(0, a.x - 0.9 * a.d)), int(max(0, a.y - 1.5 * a.d))
+    x1, y1 = int(a.x + 0.9 * a.d), int(a.y + 1.3 * a.d)
+    big = cv2.resize(img[y0:y1, x0:x1], None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    bh, bw = big.shape[:2]
+    paper = img[H // 2, 8].copy()
+    img[: int(y1 * k) + 4, : int(x1 * k) + 4] = paper
+    img[H - int(y1 * k) - 4 :, W - int(x1 * k) - 4 :] = paper
+    img[y0 : y0 + bh, x0 : x0 + bw] = big[: H - y0, : W - x0]
+    img[H - y0 - bh : H - y0, W - x0 - bw : W - x0] = cv2.rotate(big, cv2.ROTATE_180)
+    s = 149 / W
+    card = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(face.alpha, (card.shape[1], card.shape[0]))[..., None] / 255.0
+    felt = np.full((900, 900, 3), (40, 105, 35), np.uint8)
+    spot = felt[300 : 300 + card.shape[0], 350 : 350 + card.shape[1]]
+    spot[:] = (card * alpha + spot * (1 - alpha)).astype(np.uint8)
+    return felt, (350 + card.shape[1] / 2, 300 + card.shape[0] / 2)
+
+
+def test_a_jumbo_index_pack_is_read_where_its_layout_says_so():
+    """A pack printing its index 1.8 times a typical one's (KDE's Nicu packs print
+    theirs 2.2 times: a live video of one placed 2 of its 34 cards). A calibrated
+    camera looks for indices of a typical size and takes a reading 1.6 times that
+    for no card of the pack. The layout's [deck] index_mm says the pack's: the
+    indices are looked for at that size, and each reading's size is given as a
+    typical index's, so the card's middle is reckoned as for any pack."""
+    from dataclasses import replace
+
+    from vision.decks import find_deck
+    from vision.recognize import card_middle
+
+    jumbo = replace(find_deck("french-52"), index_mm=8.5 * 1.8)
+    typical_read = 0
+    for seed, code in enumerate(("7C", "QH", "10D", "4S"), start=1):
+        picture, middle = _jumbo_on_felt(code, seed)
+        for deck in (None, jumbo):
+            reader = Recognizer(deck=deck)
+            reader.index_px, reader.scale = 20.0, 1.0  # as a calibration at 2.36 px/mm
+            sure = [r for r in reader.read(picture) if r.confidence >= reader.confident]
+            if deck is None:
+                typical_read += any(r.card == code for r in sure)
+                continue
+            assert [r.card for r in sure] == [code], (code, sure)
+            x, y = card_middle(sure[0].indices[0], reader.index_px)
+            assert math.hypot(x - middle[0], y - middle[1]) < 35, (code, (x, y), middle)
+    assert typical_read <= 1
 
 
 @needs_data

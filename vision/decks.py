@@ -35,7 +35,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DECKS", "GAME_DECKS", "Deck", "deck_for_game", "find_deck"]
+__all__ = ["DECKS", "GAME_DECKS", "INDEX_MM_RANGE", "Deck", "deck_for_game", "find_deck"]
+
+#: The index sizes a pack may be given (``Deck.index_mm``), rank to suit centre to
+#: centre in millimetres: a peek index's 5 to a large jumbo's
+INDEX_MM_RANGE = (5.0, 25.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,12 @@ class Deck:
     # readings of one card code may be corners of one card printed with four indices
     # (vision.recognize._four_corners); where it is two they stay two cards
     copies: int = 1
+    # how far the pack prints its index's suit from its rank, centre to centre, in
+    # millimetres (a typical pack's 8.5; a "jumbo index" pack's 12 to 19): a
+    # calibrated camera looks for the pack's indices at this size, and a card's
+    # outline is reckoned from an index as a typical one's (the table layout's
+    # [deck] index_mm; vision.recognize.Recognizer.index_mm)
+    index_mm: float = 8.5
 
 
 DECKS = {

@@ -28,6 +28,8 @@ table's south-west corner. Example (abridged)::
     [deck]                           # optional: the game's own pack when left out
     name = "french-52"               # see vision.decks: french-52, skat-32, frog-36,
                                      # skat-32-four-colour (the German tournament pack), ...
+    index_mm = 14                    # optional: a "jumbo index" pack's index, rank to
+                                     # suit centre to centre (a typical pack's 8.5)
 
 Loading checks everything and raises :class:`~vision.errors.LayoutError` naming
 the file and the key path (``zones[2].rect``) of the first thing that is wrong.
@@ -43,12 +45,12 @@ import importlib.resources
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from vision.decks import DECKS, Deck, deck_for_game
+from vision.decks import DECKS, INDEX_MM_RANGE, Deck, deck_for_game
 from vision.errors import LayoutError
 from vision.files import read_capped
 
@@ -131,11 +133,16 @@ class TableLayout:
     zones: tuple[Zone, ...]
     source: str = "<memory>"
     deck_name: str = ""  # empty: the game's own pack
+    deck_index_mm: float | None = None  # None: the pack's own (a typical 8.5)
 
     @property
     def deck(self) -> Deck:
-        """The pack played at this table (:mod:`vision.decks`)."""
-        return DECKS[self.deck_name] if self.deck_name else deck_for_game(self.game)
+        """The pack played at this table (:mod:`vision.decks`), with the index size the
+        layout gives."""
+        deck = DECKS[self.deck_name] if self.deck_name else deck_for_game(self.game)
+        if self.deck_index_mm is not None:
+            deck = replace(deck, index_mm=self.deck_index_mm)
+        return deck
 
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The first zone that holds the point, or ``None`` (the table elsewhere)."""
@@ -209,12 +216,23 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
     c = _Checker(source)
     c.unknown(data, ("table", "markers", "zones", "deck"), "(top)")
     deck_name = ""
+    deck_index_mm: float | None = None
     if "deck" in data:
         deck = c.table(data, "deck")
-        c.unknown(deck, ("name",), "deck")
-        deck_name = c.text(deck, "name", "deck")
-        if deck_name not in DECKS:
-            raise c.fail("deck.name", f"expected one of {', '.join(sorted(DECKS))}")
+        c.unknown(deck, ("name", "index_mm"), "deck")
+        if "name" in deck:
+            deck_name = c.text(deck, "name", "deck")
+            if deck_name not in DECKS:
+                raise c.fail("deck.name", f"expected one of {', '.join(sorted(DECKS))}")
+        if "index_mm" in deck:
+            deck_index_mm = c.size(deck, "index_mm", "deck")
+            lo, hi = INDEX_MM_RANGE
+            if not lo <= deck_index_mm <= hi:
+                raise c.fail(
+                    "deck.index_mm",
+                    f"a pack's index, rank to suit, is {lo:g} to {hi:g} mm (a typical "
+                    f"one's 8.5, a jumbo index's 12 to 19), got {deck_index_mm:g}",
+                )
     table = c.table(data, "table")
     c.unknown(table, ("name", "game", "players", "width_mm", "depth_mm"), "table")
     players = table.get("players")
@@ -315,6 +333,7 @@ def parse_layout(data: dict[str, Any], source: str = "<memory>") -> TableLayout:
         zones=tuple(zones),
         source=source,
         deck_name=deck_name,
+        deck_index_mm=deck_index_mm,
     )
 
 

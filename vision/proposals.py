@@ -295,8 +295,13 @@ class Picture:
         index_d: float | None = None,
         index_d_at: Callable[[float, float], float] | None = None,
         warm_ink: bool = False,
+        index_k: float = 1.0,
     ) -> None:
         self.image = image
+        # the pack's index this many times a typical one's (a jumbo index's, vision.decks
+        # Deck.index_mm): ``index_d`` is the pack's, a card is CARD_INDICES / index_k of
+        # its indices across (``index_d_at``, for the cards' outlines, is a typical one's)
+        self.index_k = index_k
         # a pack printed in four colours (vision.decks, four_colour): ink warmer than
         # the paper round it is red ink too (_piece_blobs; the orange diamonds)
         self.warm_ink = warm_ink
@@ -808,7 +813,7 @@ class Picture:
         # card's width there (a 64th of the picture's each way)
         sh, sw = sample.shape[:2]
         small = cv2.resize(sample, (max(1, sw // 4), max(1, sh // 4)), interpolation=cv2.INTER_AREA)
-        card = self.index_d * CARD_INDICES[0] / 64.0
+        card = self.index_d * CARD_INDICES[0] / self.index_k / 64.0
         k = max(3, int(CAST_CARDS * card) | 1)
         local = cv2.medianBlur(small, min(k, 255)).astype(np.float32) + 1.0
         grey = local.mean(axis=2)
@@ -2698,7 +2703,10 @@ def all_proposals(
     card = (
         None
         if pic.index_d is None
-        else (pic.index_d * CARD_INDICES[0], pic.index_d * CARD_INDICES[1])
+        else (
+            pic.index_d * CARD_INDICES[0] / pic.index_k,
+            pic.index_d * CARD_INDICES[1] / pic.index_k,
+        )
     )
     if box is None:
         quads = card_quads(pic.image, paper=paper, card=card, index_d_at=pic.index_d_at)

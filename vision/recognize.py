@@ -1007,7 +1007,17 @@ class Recognizer:
             centre = np.mean(np.concatenate(quads), axis=0) if quads else np.zeros(2)
             # an index's d in the frame's pixels, at the markers' middle
             self.index_px = _index_px_at(value, (float(centre[0]), float(centre[1])))
-            self.scale = min(1.0, WORK_D / self.index_px)
+            self.scale = min(1.0, WORK_D / (self.index_px * self.index_k))
+
+    @property
+    def index_k(self) -> float:
+        """How many times a typical index's size (``INDEX_D_MM``) the pack prints its
+        own (:attr:`Deck.index_mm`: a jumbo index's 1.4 to 2.2). The proposals and the
+        working scale look for indices of the pack's size; every reading's ``d`` is
+        then given as a typical index's (divided by this), so that a card's outline,
+        its pips and its size against the calibration are reckoned as for any pack."""
+        deck = self._deck
+        return 1.0 if deck is None else deck.index_mm / INDEX_D_MM
 
     @property
     def working_index_d(self) -> float | None:
@@ -1015,7 +1025,7 @@ class Recognizer:
         ``None`` without a calibration."""
         if self.index_px is None:
             return None
-        return self.index_px * (self.scale if self.shrinks else 1.0)
+        return self.index_px * self.index_k * (self.scale if self.shrinks else 1.0)
 
     def _region_d(self, index_px: float | None) -> float:
         """The index size regions are cut for, in the working picture's pixels."""
@@ -1023,7 +1033,9 @@ class Recognizer:
         if calibrated is not None:
             return calibrated
         s = self.scale if self.shrinks else 1.0
-        return index_px * s if index_px is not None else UNCALIBRATED_D
+        # (a caller's size is a typical index's, as readings give theirs: the pack's
+        # is index_k times it)
+        return index_px * self.index_k * s if index_px is not None else UNCALIBRATED_D
 
     def region_margin(self, frame_shape: tuple[int, int], index_px: float | None = None) -> float:
         """How far, in the frame's pixels, a region's crop reaches past it
@@ -1065,7 +1077,11 @@ class Recognizer:
         :class:`Picture` itself for :meth:`detect_regions` makes it so."""
         warm = self.deck is not None and self.deck.four_colour
         return Picture(
-            self.working(as_bgr(image)), self.working_index_d, self._index_d_at(), warm_ink=warm
+            self.working(as_bgr(image)),
+            self.working_index_d,
+            self._index_d_at(),
+            warm_ink=warm,
+            index_k=self.index_k,
         )
 
     def _index_d_at(self) -> Callable[[float, float], float] | None:
@@ -1106,7 +1122,8 @@ class Recognizer:
             "rechecked_n": float(rechecked),
             "squeezed_n": float(squeezed),
         }
-        return self._to_frame(self._counted(self._decode(props, rank_p, suit_p), pic.image))
+        dets = self._typical(self._decode(props, rank_p, suit_p))
+        return self._to_frame(self._counted(dets, pic.image))
 
     def detect_regions(
         self,
@@ -1180,7 +1197,7 @@ class Recognizer:
             counts["proposals_n"] += len(props)
             counts["pixels_n"] += (x1 - x0) * (y1 - y0)
             # the pips counted only for the readings kept: those in the region
-            dets = self._decode(props, rank_p, suit_p)
+            dets = self._typical(self._decode(props, rank_p, suit_p))
             framed = self._to_frame(dets, x0, y0)
             inside = [
                 d
@@ -1199,6 +1216,8 @@ class Recognizer:
     @deck.setter
     def deck(self, value: Deck | None) -> None:
         self._deck = value
+        if getattr(self, "_calibration", None) is not None:  # the working scale: the pack's
+            self.calibration = self._calibration
         self._others: NDArray[np.intp] | None = None
         if value is not None and len(value.ranks) < len(RANK_CLASSES) - 1:
             self._others = np.array(
@@ -1322,6 +1341,12 @@ class Recognizer:
                 rank_p[doubt[j]], suit_p[doubt[j]] = more_r[j], more_s[j]
                 best[j] = sure[j]
         return int(np.count_nonzero(best))
+
+    def _typical(self, dets: list[IndexDetection]) -> list[IndexDetection]:
+        """``dets`` with each ``d`` given as a typical index's (:attr:`index_k`): a
+        jumbo index's card is no larger than any other."""
+        k = self.index_k
+        return dets if k == 1.0 else [replace(d, d=d.d / k) for d in dets]
 
     def _counted(
         self,

@@ -189,6 +189,11 @@ class TableWatcher:
         self.layout = layout
         if layout is not None and recognizer.deck is None:
             recognizer.deck = layout.deck  # only the table's pack is read
+        elif layout is not None and layout.deck_index_mm is not None:
+            # a pack named on the command line is printed as the table's layout says
+            deck = recognizer.deck
+            assert deck is not None
+            recognizer.deck = replace(deck, index_mm=layout.deck_index_mm)
         self.tracker = tracker or Tracker()
         if layout is not None and any(z.then is not None for z in layout.zones):
             # where the layout says each zone's cards are carried on to (Tracker._moving_off);
