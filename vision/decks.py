@@ -58,7 +58,7 @@ class Deck:
     # millimetres (a typical pack's 8.5; a "jumbo index" pack's 12 to 19): a
     # calibrated camera looks for the pack's indices at this size, and a card's
     # outline is reckoned from an index as a typical one's (the table layout's
-    # [deck] index_mm; vision.recognize.Recognizer.index_mm)
+    # [deck] index_mm; vision.recognize.Recognizer.index_k)
     index_mm: float = 8.5
 
 
