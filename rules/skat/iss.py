@@ -411,12 +411,11 @@ def _won_when_cut(game: SkatGame, ender: int) -> bool:
     time or left, as the ISkO ends a game at a party's breach and the server scores
     it. A game already decided stays so: the side that has won wins "with the
     points it had" (ISkO 4.1.3; 4.3.3, a defender giving up). Else a defender's
-    ending gives the player the rest of the tricks (he wins unless the defenders
+    ending gives the player the rest of the tricks: he wins unless the defenders
     already hold 60, or 31 against schneider announced (30 where schneider is 91),
-    or a trick against schwarz
-    announced), and the player's own leaves him what he has (he loses unless he has
-    61 already, with the skat). A nullo: the side that ended it loses (one the player
-    lost was scored at his trick)."""
+    or a trick against schwarz announced. The player's own ending leaves him what he
+    has: he loses unless he has 61 already, with the skat. A nullo: the side that
+    ended it loses (one the player lost was scored at his trick)."""
     d = game.deal
     assert d is not None and d.declarer is not None  # the caller's: a game declared
     if d.declaration is None or d.play is None:
