@@ -273,3 +273,24 @@ def test_a_pack_named_on_the_command_line_keeps_the_layouts_index_size():
     assert named is not None and (named.name, named.index_mm) == ("frog-36", 15.0)
     own = TableWatcher(Recognizer(), layout=layout).recognizer
     assert own.deck is not None and own.deck.index_mm == 15.0 and own.index_k == 15.0 / 8.5
+
+
+def test_a_pack_read_larger_than_its_layout_says_is_told_once():
+    """Seeds 143 and 145 (a jumbo index, no [deck] index_mm): every card's readings
+    were refused as outsize and nothing was placed, without a word to the installer.
+    Sure readings of four cards refused at one ratio are told once, with the size."""
+    from vision.recognize import Recognizer
+    from vision.watch import TableWatcher
+
+    watcher = TableWatcher(Recognizer(), layout=load_layout(LAYOUT_DIR / "cribbage-2.toml"))
+    watcher.recognizer.outsize_read = [("5H", 1.6), ("3C", 1.62), ("QS", 3.5)]
+    watcher._pack_larger()
+    assert watcher.take_notes() == []  # two cards at a jumbo's ratio (3.5: print)
+    watcher.recognizer.outsize_read = [("5H", 1.6), ("2D", 1.58), ("KD", 1.64)]
+    watcher._pack_larger()
+    ((kind, words),) = watcher.take_notes()
+    assert kind == "pack-index" and "[deck] index_mm = 13.7" in words, words  # 1.61 x 8.5
+    assert "the indices of 4 cards read 1.6 times" in words
+    watcher.recognizer.outsize_read = [("9S", 1.6), ("8S", 1.6)]
+    watcher._pack_larger()
+    assert watcher.take_notes() == []  # said once

@@ -967,6 +967,11 @@ class Recognizer:
         # whether a reading at another scale than the pack's is outsize (single
         # pictures of unknown scale only: _any_scale sets it; see OUTSIZE)
         self.one_scale = False
+        # the cards the last cards() read surely but refused as outsize against a
+        # calibrated camera's index size, and how many times that size their index
+        # was (the live loop tells the installer of a pack printed larger: a jumbo
+        # index whose size the table's layout does not give)
+        self.outsize_read: list[tuple[str, float]] = []
         # the cards seen read again at one of their other corners, and those read at
         # two opposite corners, in the live loop (cards: a pack with four indices)
         self._four_witnesses: set[str] = set()
@@ -1775,6 +1780,7 @@ class Recognizer:
         impossible = self._impossible(groups, outlines)
         printed = self._court_print(groups, corners)
         in_print = self._in_print(groups)
+        self.outsize_read = []
         if self.one_scale:
             outsize = _outsize(groups)
         elif self.index_px is not None:
@@ -1816,6 +1822,9 @@ class Recognizer:
                 rank_conf *= 0.1
                 flags.append("in-print")
             if i in outsize:  # print at another scale than the pack's, read as a card
+                if conf >= OUTSIZE_SURE and self.index_px is not None:
+                    d = sum(m.d for m in members) / len(members)
+                    self.outsize_read.append((card, d / self.index_px))
                 conf *= 0.1
                 rank_conf *= 0.1
                 flags.append("outsize")

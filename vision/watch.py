@@ -119,6 +119,13 @@ OFF_TABLE_MM = 20.0
 # card needs to be read once the hand has gone. A trick's cards, gathered face down to
 # a pile, go to no such zone: their removal waits for nothing.
 CARRY_GRACE_S = 0.5
+# A pack printing a larger index than its table's layout gives (a "jumbo index" pack
+# with no [deck] index_mm) is read, but each reading is refused as outsize: its cards
+# are never placed. Where sure readings of PACK_CARDS cards or more were refused so,
+# at PACK_RATIO times the index size the layout gives, the installer is told once,
+# with the index_mm to give (seeds 143 and 145: readings 2.2 and 1.6 times as large).
+PACK_CARDS = 4
+PACK_RATIO = (1.3, 2.9)
 
 
 def _moves(
@@ -209,6 +216,10 @@ class TableWatcher:
         # tell the installer (taken by the caller: take_notes)
         self.recalibrations = 0
         self.notes: list[tuple[str, str]] = []  # (recalibrated, camera-lost, camera-back; words)
+        # the cards whose readings were refused as outsize, larger than the pack's
+        # index size (_pack_larger): how many times; and whether it was said
+        self._outsize: dict[str, float] = {}
+        self._pack_said = False
         self._checked_at = self._searched_at = self._said_at = -np.inf
         # a small move of the markers not yet held STEADY_S: since when, and where
         self._pending: tuple[float, dict[int, NDArray[np.float64]]] | None = None
@@ -314,9 +325,37 @@ class TableWatcher:
         """What the installer should hear since last asked, once each: ``(kind,
         words)``, the kind ``recalibrated`` (the camera moved; the table calibrated
         afresh), ``camera-lost`` (moved past calibrating: nothing is told until it can
-        be) or ``camera-back`` (put back where the table was calibrated)."""
+        be), ``camera-back`` (put back where the table was calibrated) or
+        ``pack-index`` (the pack's indices read larger than the layout gives: a jumbo
+        index pack whose size the layout should give, :data:`PACK_CARDS`)."""
         notes, self.notes = self.notes, []
         return notes
+
+    def _pack_larger(self) -> None:
+        """Note once that the pack's indices are read larger than the table's layout
+        gives (``pack-index``): where sure readings of :data:`PACK_CARDS` cards were
+        refused as outsize at :data:`PACK_RATIO` times the size expected (their
+        readings are then a tenth as sure and never placed)."""
+        if self._pack_said:
+            return
+        lo, hi = PACK_RATIO
+        for card, ratio in self.recognizer.outsize_read:
+            if lo <= ratio <= hi:
+                self._outsize[card] = ratio
+        if len(self._outsize) < PACK_CARDS:
+            return
+        self._pack_said = True
+        ratio = float(np.median(list(self._outsize.values())))
+        index_mm = INDEX_D_MM * self.recognizer.index_k * ratio
+        self.notes.append(
+            (
+                "pack-index",
+                f"the indices of {len(self._outsize)} cards read {ratio:.1f} times the size "
+                "the table layout gives, so they are not placed: a jumbo index pack? Give "
+                f"its size in the layout: [deck] index_mm = {index_mm:.1f} or so (measured "
+                "on a card: rank to suit, centre to centre)",
+            )
+        )
 
     def _recheck(
         self, t: float, image: NDArray[np.uint8], full: bool, changed: tuple[Box, ...] = ()
@@ -757,6 +796,7 @@ class TableWatcher:
             ),
         )
         self._doubted(t, fresh, None if full else look.regions)
+        self._pack_larger()
         new = {id(d) for d in fresh}
         flagged = [
             r for r in self.readings if r.flags and any(id(d) in new for d in r.indices + r.also)

@@ -499,6 +499,9 @@ class TableService:
             return True
         for kind, note in watcher.take_notes():  # the camera moved (docs/vision.md)
             cal = watcher.recognizer.calibration
+            if kind == "pack-index":  # the pack's index is larger than the layout says
+                self._error(f"frame {frame.index}: {note}")
+                continue
             if kind == "camera-lost":  # health() says so while it lasts
                 self._calibration_error = note
             else:
