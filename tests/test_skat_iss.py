@@ -227,6 +227,26 @@ def test_every_record_after_hostile_ones_is_still_replayed(tmp_path, capsys):
     assert lines[3] == "p: passed in (agrees)"
 
 
+def _lost_before_the_end(text: str, value: int) -> str:
+    """The record replayed: a game lost for ``value`` before its last trick, agreeing
+    with its result field, no verdict; the note that said so."""
+    done = replay(parse_record(text))
+    assert done.result is not None and done.result.kind == "game"
+    assert done.result.won is False and done.result.value == value
+    assert done.differs == () and done.game.verdicts == ()
+    game = SkatGame()
+    notes = [n for e in record_events(parse_record(text)) for n in game.apply(e).notes]
+    return notes[-1]
+
+
+# Spades hand, schneider announced, the defenders at 37 after trick 4 (no result field)
+_SCHNEIDER_LOST = (
+    "(;GM[Skat]ID[s]MV[w SJ.HJ.SA.ST.SK.SQ.S9.S8.H7.D7.CJ.DJ.HA.HT.DA.DT.CA.CT.C7.C8."
+    "S7.HK.HQ.H9.H8.DK.DQ.D9.CK.CQ.C9.D8 1 p 2 p 0 18 0 SHS 0 H7 1 HA 2 H8 1 DA 2 DK "
+    "0 D7 1 CJ 2 S7 0 S9 1 DJ 2 CK 0 SQ ]R[] ;)"
+)
+
+
 def test_an_ouvert_suit_game_is_lost_at_the_defenders_first_trick():
     # Spades ouvert (hand): the defenders take trick 1 and the game is lost there
     # (schwarz announced: Law 39, ISkO); a record that stops there is that loss.
@@ -239,13 +259,8 @@ def test_an_ouvert_suit_game_is_lost_at_the_defenders_first_trick():
         f"(;GM[Skat]ID[o]MV[w {DEAL} 1 18 0 p 2 p 1 SOH.{hand} 0 CJ 1 S7 2 H7 ]"
         "R[d:1 loss v:-242 m:-4 bidok p:0 t:0 s:0 z:0] ;)"
     )
-    done = replay(parse_record(text))
-    assert done.result is not None and done.result.kind == "game"
-    assert done.result.won is False and done.result.value == -242
-    assert done.differs == () and done.game.verdicts == ()
-    game = SkatGame()
-    notes = [n for e in record_events(parse_record(text)) for n in game.apply(e).notes]
-    assert notes[-1] == "trick 1: the defenders take a trick; the game announced schwarz is lost"
+    note = _lost_before_the_end(text, -242)
+    assert note == "trick 1: the defenders take a trick; the game announced schwarz is lost"
     # the declarer wins a trick first: nothing is decided until the defenders take one
     own = text.replace("0 CJ 1 S7 2 H7", "0 C8 1 SA 2 H7").replace("v:-242", "v:0")
     assert replay(parse_record(own)).result is None
@@ -258,22 +273,8 @@ def test_a_game_announced_schneider_is_lost_once_the_defenders_have_31():
     there: spades 11 x (without 1, game, hand, schneider, announced) x 2 = -110; the
     flags s and z as the server writes them for a game stopped early (real record
     13577, the ouvert game above): neither happened."""
-    deal = (
-        "SJ.HJ.SA.ST.SK.SQ.S9.S8.H7.D7.CJ.DJ.HA.HT.DA.DT.CA.CT.C7.C8."
-        "S7.HK.HQ.H9.H8.DK.DQ.D9.CK.CQ.C9.D8"
-    )
-    tricks = "0 H7 1 HA 2 H8 1 DA 2 DK 0 D7 1 CJ 2 S7 0 S9 1 DJ 2 CK 0 SQ"
-    text = (
-        f"(;GM[Skat]ID[s]MV[w {deal} 1 p 2 p 0 18 0 SHS {tricks} ]"
-        "R[d:0 loss v:-110 m:-1 bidok p:0 t:0 s:0 z:0] ;)"
-    )
-    done = replay(parse_record(text))
-    assert done.result is not None and done.result.kind == "game"
-    assert done.result.won is False and done.result.value == -110
-    assert done.differs == () and done.game.verdicts == ()
-    game = SkatGame()
-    notes = [n for e in record_events(parse_record(text)) for n in game.apply(e).notes]
-    assert notes[-1] == (
+    text = _SCHNEIDER_LOST.replace("]R[]", "]R[d:0 loss v:-110 m:-1 bidok p:0 t:0 s:0 z:0]")
+    assert _lost_before_the_end(text, -110) == (
         "trick 4: the defenders have taken 31 points or more; the game announced schneider is lost"
     )
     # three tricks in, the defenders have 28: nothing is decided yet
@@ -285,12 +286,7 @@ def _schneider_lost_at_trick_4(rules: str = "isko") -> SkatGame:
     from rules.skat.rulesets import SkatRules
 
     game = SkatGame(SkatRules(rule_set=rules))
-    text = (
-        "(;GM[Skat]ID[s]MV[w SJ.HJ.SA.ST.SK.SQ.S9.S8.H7.D7.CJ.DJ.HA.HT.DA.DT.CA.CT.C7.C8."
-        "S7.HK.HQ.H9.H8.DK.DQ.D9.CK.CQ.C9.D8 1 p 2 p 0 18 0 SHS 0 H7 1 HA 2 H8 1 DA 2 DK "
-        "0 D7 1 CJ 2 S7 0 S9 1 DJ 2 CK 0 SQ ] ;)"
-    )
-    for event in record_events(parse_record(text)):
+    for event in record_events(parse_record(_SCHNEIDER_LOST)):
         game.apply(event)
     assert len(game.results) == 1 and game.results[0].won is False
     assert rules != "isko" or game.results[0].value == -110
