@@ -448,6 +448,8 @@ def _flag(value: Any) -> bool:
 
 
 _DOTTED = re.compile(r"[0-9.]+")
+# a host name: letters, digits, hyphens, underscores (a container's), a final dot
+_HOST_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?\.?")
 
 
 def _host(value: Any) -> str:
@@ -468,8 +470,7 @@ def _host(value: Any) -> str:
             ipaddress.ip_address(text)
         except ValueError:
             raise ValueError(f"{text!r} is no IP address") from None
-    # a name: letters, digits, hyphens, underscores (a container's), a final dot
-    elif not re.fullmatch(r"[A-Za-z0-9_]([A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?\.?", text):
+    elif not _HOST_NAME.fullmatch(text):
         raise ValueError(f"{text!r} is no host name or IP address")
     return text
 
