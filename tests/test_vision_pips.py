@@ -485,6 +485,22 @@ def test_the_photographed_packs_pips_tell_their_suits():
     assert counted >= 40 and told >= 0.8 * counted, (counted, told)
 
 
+def _read_as_told(rec, misread, image, code: str, told: str, flag: str):
+    """``misread`` (a card's corners read with the other suit of its colour) looked
+    at by ``rec._counted``: each ``told`` (the field) the card's own suit, and the
+    card read as ``code``, flagged ``flag``, surer than ``PIP_READ``; its indices stay
+    the detections as read (the live loop weighs them afresh each frame)."""
+    from vision.recognize import PIP_READ
+
+    looked = rec._counted(misread, image)
+    assert [getattr(d, told) for d in looked] == [code[-1]] * len(misread)
+    (card,) = rec.cards(looked)
+    assert card.card == code and flag in card.flags
+    assert card.confidence >= rec.confident and card.confidence > PIP_READ
+    assert all(d.suit == misread[0].suit != code[-1] for d in card.indices)
+    return looked
+
+
 def test_a_number_read_with_the_other_suit_of_its_colour_is_read_as_its_pips_show():
     """The recogniser looks at the pips' shapes where a number's suit is read less
     surely than ``SUIT_COUNTED`` (a pack in a font training never met printed its
@@ -493,7 +509,7 @@ def test_a_number_read_with_the_other_suit_of_its_colour_is_read_as_its_pips_sho
     from dataclasses import replace
     from pathlib import Path
 
-    from vision.recognize import PIP_READ, SUIT_COUNTED, Recognizer
+    from vision.recognize import SUIT_COUNTED, Recognizer
 
     path = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / "bidly" / "single"
     photo = cv2.imread(str(path / "9c.jpg"))
@@ -503,13 +519,7 @@ def test_a_number_read_with_the_other_suit_of_its_colour_is_read_as_its_pips_sho
     dets = [d for d in rec.detect_indices(image) if d.card == "9C"]
     assert len(dets) == 2
     unsure = [replace(d, suit="S", confidence=d.rank_confidence * 0.99) for d in dets]
-    looked = rec._counted(unsure, image)
-    assert [d.pip_suit for d in looked] == ["C", "C"]
-    (card,) = rec.cards(looked)
-    assert card.card == "9C" and "suit-by-pips" in card.flags
-    assert card.confidence >= rec.confident and card.confidence > PIP_READ
-    # the detections stay as read (the live loop weighs them afresh each frame)
-    assert all(d.suit == "S" for d in card.indices)
+    looked = _read_as_told(rec, unsure, image, "9C", "pip_suit", "suit-by-pips")
     sure = [replace(d, suit="S", confidence=d.rank_confidence * SUIT_COUNTED) for d in dets]
     assert all(d.pip_suit is None for d in rec._counted(sure, image))
     # a suit looked at only for its pips says nothing of a rank read surely
@@ -522,3 +532,109 @@ def test_a_number_read_with_the_other_suit_of_its_colour_is_read_as_its_pips_sho
     # a picture without colour: a heart's pips look as black as a club's
     rec.classifier.colourless = True
     assert all(d.pip_suit is None for d in rec._counted(unsure, image))
+
+
+# --- the index's own suit glyph, told by its outline (vision/suits.py) ---
+
+
+def _glyphs_told(codes, fonts: str, scale: float, blur: float) -> tuple[int, list[str]]:
+    """Black cards ``codes`` laid at ``scale``, softened by ``blur``, each index's suit
+    glyph looked at from both corners: how many told their own suit, and which told
+    the other."""
+    from vision.suits import index_suit
+
+    told, wrong = 0, []
+    for i, code in enumerate(codes):
+        face = _typical(code, 700 + i, fonts=fonts)
+        for angle in (10.0, 200.0):
+            image = _laid([(face, 210.0, 210.0, angle)], scale, size=int(420 * scale / 0.55))
+            image = cv2.GaussianBlur(image, (0, 0), blur)
+            for corner in (0, 1):
+                at = _anchor(face, corner, 210.0, 210.0, angle, scale)
+                suit = index_suit(image, *at)
+                told += suit == code[-1]
+                wrong += [f"{code} {angle} {corner}"] if suit not in (code[-1], None) else []
+    return told, wrong
+
+
+BLACK_CARDS = [r + s for r in ("A", "4", "9", "J", "K") for s in "SC"]
+
+
+@pytest.mark.parametrize("fonts", ["dejavu", "training"])
+def test_an_index_suit_glyph_tells_a_club_from_a_spade(fonts):
+    """A club's lobes leave three or four deep notches under the hull round it, a
+    spade's point and stalk two: the index's own glyph says which, court or number."""
+    told, wrong = _glyphs_told(BLACK_CARDS, fonts, 1.2, 0.8)
+    assert not wrong
+    assert told >= 0.8 * 4 * len(BLACK_CARDS), told
+
+
+def test_a_small_suit_glyph_tells_nothing():
+    """An index whose suit glyph is under ``_SMALL`` image pixels (the live table's, at
+    2.36 px/mm) is not looked at: its notches are a pixel deep."""
+    told, wrong = _glyphs_told(BLACK_CARDS[:4], "dejavu", 0.45, 0.8)
+    assert told == 0 and not wrong
+
+
+def _cross_club(face: Face, corner: int) -> Face:
+    """``face`` (a spade's) with the suit glyph of its index at ``corner`` painted out
+    and a club drawn there as Nicu's KDE packs draw one: three round leaves on thin
+    stems and a thin stalk, a cross of them."""
+    a = face.anchors[corner]
+    sx, sy = a.x + a.ux * a.d / 2, a.y + a.uy * a.d / 2
+    img = face.image.copy()
+    r = a.d * 0.5
+    paper = np.median(face.image[face.alpha > 0], axis=0)
+    cv2.circle(img, (round(sx), round(sy)), round(r), tuple(float(v) for v in paper), -1)
+    vx, vy = -a.uy, a.ux  # across the index
+    ink = (20, 20, 20)
+
+    def pt(t: float, s: float) -> tuple[int, int]:  # up from the middle, and across
+        px = sx - a.ux * t * r + vx * s * r
+        py = sy - a.uy * t * r + vy * s * r
+        return round(px * 4), round(py * 4)
+
+    big = cv2.resize(img, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+    for t, s in ((0.45, 0.0), (0.0, 0.45), (0.0, -0.45)):
+        cv2.line(big, pt(0, 0), pt(t, s), ink, max(1, round(r * 0.25)), cv2.LINE_AA)
+        cv2.circle(big, pt(t, s), round(r * 1.3), ink, -1, cv2.LINE_AA)
+    cv2.line(big, pt(0, 0), pt(-0.8, 0), ink, max(1, round(r * 0.35)), cv2.LINE_AA)
+    img = cv2.resize(big, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_AREA)
+    return Face(face.code[:-1] + "C", img, face.alpha, face.anchors)
+
+
+def test_a_club_drawn_as_a_thin_cross_is_a_club():
+    """Nicu's KDE packs' club, a thin four-leafed cross, read as a spade at 1.0 by the
+    networks (a 9C, a JC, a 2C in plain sight): its outline is plainly a club's."""
+    from vision.suits import index_suit
+
+    face = _cross_club(_typical("9S", 11), 0)
+    for angle in (0.0, 35.0, 190.0):
+        image = _laid([(face, 300.0, 300.0, angle)], 1.3, size=600)
+        assert index_suit(image, *_anchor(face, 0, 300.0, 300.0, angle, 1.3)) == "C", angle
+        # the untouched corner keeps its spade
+        assert index_suit(image, *_anchor(face, 1, 300.0, 300.0, angle, 1.3)) == "S", angle
+
+
+def test_a_sure_black_reading_is_read_as_its_index_glyph_shows():
+    """A court read surely with the other black suit (no pips to count) is read as
+    its index's glyph shows, ``PIP_READ`` sure at each corner, flagged
+    ``suit-by-shape``; in a grey picture the glyph is not looked at."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from vision.recognize import Recognizer
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / "bidly" / "single"
+    image = cv2.imread(str(path / "Jc.jpg"))  # its index's club some 20 pixels high
+    assert image is not None, f"{path} is missing: put ../shared beside the clone"
+    rec = Recognizer()
+    dets = [d for d in rec.detect_indices(image) if d.card == "JC"]
+    assert len(dets) == 2 and all(d.shape_suit == "C" for d in dets)
+    misread = [replace(d, suit="S", confidence=d.rank_confidence, shape_suit=None) for d in dets]
+    _read_as_told(rec, misread, image, "JC", "shape_suit", "suit-by-shape")
+    # a red reading is not looked at; nor anything in a grey picture
+    red = [replace(d, suit="D", shape_suit=None) for d in dets]
+    assert all(d.shape_suit is None for d in rec._counted(red, image))
+    rec.classifier.colourless = True
+    assert all(d.shape_suit is None for d in rec._counted(misread, image))

@@ -30,6 +30,7 @@ from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile, labelled
+from vision.suits import notches as notches_of
 
 __all__ = [
     "HIDDEN_COUNTS",
@@ -420,14 +421,14 @@ def _shaped(blobs: list[NDArray[np.uint8]], black: bool) -> str | None:
     the two of a colour (``black``: spades and clubs, else hearts and diamonds);
     ``None`` where they do not all say one. Each pip's notches (where its outline
     leaves the hull round it, as deep as this share of its box's longer side) say
-    it (:func:`_notches`), whatever way up the pack prints it: a club's three lobes
+    it (:func:`vision.suits.notches`), whatever way up the pack prints it: a club's three lobes
     make four deep notches, two between them and two where the stalk starts (three
     once the stalk is lost in a soft picture), a spade's two, by its stalk, or none
     where the stalk is lost; a heart's one, at its top, a diamond's none. At least
     ``_SHAPE_SHARE`` of the pips (and two) must say one suit, and none the other."""
     said: list[str] = []
     for blob in blobs:
-        notches = _notches(blob)
+        notches = notches_of(blob)
         if notches is None:
             continue
         deep = sum(n >= _NOTCH for n in notches)
@@ -444,26 +445,6 @@ def _shaped(blobs: list[NDArray[np.uint8]], black: bool) -> str | None:
     if len(kinds) != 1 or len(said) < max(2, _SHAPE_SHARE * len(blobs)):
         return None
     return kinds.pop()
-
-
-def _notches(blob: NDArray[np.uint8]) -> list[float] | None:
-    """How deep each notch of ``blob``'s outline lies under its hull, as a share of
-    the blob box's longer side, deepest first; ``None`` where OpenCV cannot say (an
-    outline the hull does not follow monotonously)."""
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return None
-    outline = max(contours, key=cv2.contourArea)
-    if len(outline) < 4:
-        return []
-    try:
-        defects = cv2.convexityDefects(outline, cv2.convexHull(outline, returnPoints=False))
-    except cv2.error:
-        return None
-    if defects is None:
-        return []
-    side = 256.0 * max(blob.shape)  # depths come in 256ths of a pixel
-    return sorted((defects.reshape(-1, 4)[:, 3] / side).tolist(), reverse=True)
 
 
 def court_between(

@@ -75,6 +75,7 @@ from vision.proposals import (
     extract_patches,
     grey_percentile,
 )
+from vision.suits import BLACK, index_suit
 
 __all__ = ["CardReading", "IndexDetection", "Recognizer", "card_middle", "suppress"]
 
@@ -282,6 +283,10 @@ class IndexDetection:
     # looked at for a reading less sure of its suit than SUIT_COUNTED; None: not
     # looked at, or the pips do not show one plainly
     pip_suit: str | None = None
+    # the black suit the index's own suit glyph shows by its outline (vision.suits),
+    # looked at for every reading of a black suit in a picture with colour; None:
+    # not looked at, or the glyph does not show one plainly
+    shape_suit: str | None = None
     # how sure the network was of each court rank, J, Q and K (the pack's, as read):
     # which court an index is, should its card's face show a court (Recognizer.cards)
     courts: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -345,11 +350,14 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     ``PIP_DOUBT`` share where they disagree with its rank; where they agree, its
     rank's doubt cut by the share ``PIP_AGREE`` (the suit's doubt is the network's
     alone). Where its pips' shapes plainly show the other suit of its colour
-    (``pip_suit``), it is read as that suit, ``PIP_READ`` sure of it."""
+    (``pip_suit``), or where they say nothing and its index's suit glyph's outline
+    shows the other black suit (``shape_suit``), it is read as that suit,
+    ``PIP_READ`` sure of it."""
     if det.rank_confidence <= 0:
         return det
-    if det.pip_suit is not None and det.pip_suit != det.suit:
-        det = replace(det, suit=det.pip_suit, confidence=det.rank_confidence * PIP_READ)
+    told = det.pip_suit or det.shape_suit
+    if told is not None and told != det.suit:
+        det = replace(det, suit=told, confidence=det.rank_confidence * PIP_READ)
     if det.pips is None or det.rank not in PIP_RANKS:
         return det
     if det.pips_disagree:
@@ -960,6 +968,9 @@ class Recognizer:
         self.last_scale = 1.0
         self.last_sharpened = False
         self.last_unsmeared: tuple[float, float] | None = None
+        # the picture as taken, where the one being read had its edges made afresh
+        # (_read_remade): index glyphs' outlines are looked at in it
+        self._glyphs_in: NDArray[np.uint8] | None = None
         self.last_gain = 1.0
         # the widths an index is cut again at where it may be squeezed (single
         # pictures only: _any_scale sets them while it reads; see SQUEEZES)
@@ -1368,10 +1379,20 @@ class Recognizer:
         another number is doubted however sure; and each less sure than
         ``SUIT_COUNTED`` of its suit, in a picture with colour and with no other
         card's reading on its face (:func:`_face_covered`), with the suit its pips'
-        shapes show (a count made for that alone kept for no rank)."""
+        shapes show (a count made for that alone kept for no rank); and each reading
+        of a black suit, in a picture with colour, with the black suit its index's
+        glyph shows by its outline as taken (:mod:`vision.suits`)."""
         ox, oy = origin
         out = []
         for det in dets:
+            if det.suit in BLACK and not self.classifier.colourless:
+                # (the index as printed: a jumbo one's d is handed on as a typical one's)
+                d = det.d * self.index_k
+                taken = self._glyphs_in
+                if taken is None or taken.shape[:2] != image.shape[:2]:
+                    taken = image
+                told = index_suit(taken, det.x + ox, det.y + oy, det.ux, det.uy, d)
+                det = replace(det, shape_suit=told)
             if det.rank not in PIP_RANKS:
                 out.append(det)
                 continue
@@ -1569,7 +1590,7 @@ class Recognizer:
             blurred = cv2.GaussianBlur(chosen, (0, 0), SHARPEN_SIGMA)
             for amount in SHARPEN_AMOUNTS:
                 sharp = cv2.addWeighted(chosen, 1 + amount, blurred, -amount, 0)
-                score, found = self._read_resized(image, sharp)
+                score, found = self._read_remade(image, sharp, chosen)
                 if score > best[0]:
                     best = (score, best[1], found)
                     self.last_sharpened = True
@@ -1586,7 +1607,8 @@ class Recognizer:
         if moved is not None:
             angle, length = moved
             for along in sorted({length, max(MIN_LENGTH - 1, length - 1)}, reverse=True):
-                score, found = self._read_resized(image, unsmeared(chosen, angle, along))
+                remade = unsmeared(chosen, angle, along)
+                score, found = self._read_remade(image, remade, chosen)
                 if score > best[0]:
                     best = (score, best[1], found)
                     self.last_sharpened = False
@@ -1603,6 +1625,20 @@ class Recognizer:
         found = self.read(resized)
         (h, w), (rh, rw) = image.shape[:2], resized.shape[:2]
         return self._scale_score(found), [_scaled(r, w / rw, h / rh) for r in found]
+
+    def _read_remade(
+        self, image: NDArray[np.uint8], remade: NDArray[np.uint8], taken: NDArray[np.uint8]
+    ) -> tuple[float, list[CardReading]]:
+        """:meth:`_read_resized` of a picture whose edges were made afresh (sharpened, a
+        smear undone) from ``taken`` (the picture as taken, at its size): its glyphs'
+        outlines ring, and are looked at for a suit in ``taken`` instead
+        (:func:`vision.suits.index_suit`; a Nicu 4S's spade, a smear undone, had
+        three deep notches)."""
+        self._glyphs_in = self.working(as_bgr(taken))  # (as the remade one is read)
+        try:
+            return self._read_resized(image, remade)
+        finally:
+            self._glyphs_in = None
 
     def _small_indices(self, readings: list[CardReading]) -> bool:
         """Whether a picture read so has indices too small to read well: nothing read
@@ -1805,6 +1841,8 @@ class Recognizer:
                 flags.append("pips-disagree")
             if any(m.pip_suit == m.suit != read_as[id(m)].suit for m in members):
                 flags.append("suit-by-pips")
+            elif any(m.shape_suit == m.suit != read_as[id(m)].suit for m in members):
+                flags.append("suit-by-shape")
             if i in by_pips:
                 flags.append("read-by-pips")
             if i in by_face:
