@@ -638,3 +638,21 @@ def test_a_sure_black_reading_is_read_as_its_index_glyph_shows():
     assert all(d.shape_suit is None for d in rec._counted(red, image))
     rec.classifier.colourless = True
     assert all(d.shape_suit is None for d in rec._counted(misread, image))
+
+
+def test_a_red_glyph_or_one_enlarged_to_be_read_tells_nothing():
+    """A heart's one notch is a spade's by the outline alone: a glyph of red ink is
+    not looked at (in a grey picture the recogniser looks at none). A glyph in a
+    picture enlarged to be read is as small as it was taken."""
+    from vision.suits import index_suit
+
+    face = _typical("7H", 21)
+    image = _laid([(face, 300.0, 300.0, 20.0)], 1.2, size=600)
+    at = _anchor(face, 0, 300.0, 300.0, 20.0, 1.2)
+    assert index_suit(image, *at) is None
+    assert index_suit(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *at) == "S"  # why
+    face = _typical("4C", 22)
+    image = _laid([(face, 300.0, 300.0, 20.0)], 1.2, size=600)
+    at = _anchor(face, 0, 300.0, 300.0, 20.0, 1.2)
+    assert index_suit(image, *at) == "C"
+    assert index_suit(image, *at, enlarged=3.0) is None  # (a glyph some 11 pixels)

@@ -25,7 +25,9 @@ The steps (see :mod:`vision.proposals` for the first two):
    of pips (:mod:`vision.pips`) is flagged ``pips-disagree`` at a fifth of its
    confidence, and one whose face shows its number has its rank's doubt
    quartered; one whose pips' shapes plainly show the other suit of its colour
-   is read as that suit and flagged ``suit-by-pips``; in a single picture, a
+   is read as that suit and flagged ``suit-by-pips``, and a black one whose
+   index's suit glyph plainly shows the other black suit by its outline
+   (:mod:`vision.suits`) as that suit, ``suit-by-shape``; in a single picture, a
    reading whose index is more than ``OUTSIZE`` times larger or smaller than the
    indices read surely round it (one pack at one scale) is flagged ``outsize``
    at a tenth of its confidence. Readings under ``threshold`` are left out
@@ -355,9 +357,12 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     ``PIP_READ`` sure of it."""
     if det.rank_confidence <= 0:
         return det
-    told = det.pip_suit or det.shape_suit
-    if told is not None and told != det.suit:
-        det = replace(det, suit=told, confidence=det.rank_confidence * PIP_READ)
+    if det.pip_suit is not None and det.pip_suit != det.suit:
+        det = replace(det, suit=det.pip_suit, confidence=det.rank_confidence * PIP_READ)
+    elif det.pip_suit is None and det.shape_suit not in (None, det.suit):
+        # (no surer than the reading was: one glyph's outline is less than a face's pips)
+        sure = min(det.confidence, det.rank_confidence * PIP_READ)
+        det = replace(det, suit=det.shape_suit, confidence=sure)
     if det.pips is None or det.rank not in PIP_RANKS:
         return det
     if det.pips_disagree:
@@ -969,8 +974,10 @@ class Recognizer:
         self.last_sharpened = False
         self.last_unsmeared: tuple[float, float] | None = None
         # the picture as taken, where the one being read had its edges made afresh
-        # (_read_remade): index glyphs' outlines are looked at in it
+        # (_read_remade): index glyphs' outlines are looked at in it; and how many
+        # times the picture being read was enlarged from the one taken
         self._glyphs_in: NDArray[np.uint8] | None = None
+        self._enlarged = 1.0
         self.last_gain = 1.0
         # the widths an index is cut again at where it may be squeezed (single
         # pictures only: _any_scale sets them while it reads; see SQUEEZES)
@@ -1391,7 +1398,8 @@ class Recognizer:
                 taken = self._glyphs_in
                 if taken is None or taken.shape[:2] != image.shape[:2]:
                     taken = image
-                told = index_suit(taken, det.x + ox, det.y + oy, det.ux, det.uy, d)
+                at = (det.x + ox, det.y + oy, det.ux, det.uy, d)
+                told = index_suit(taken, *at, enlarged=self._enlarged)
                 det = replace(det, shape_suit=told)
             if det.rank not in PIP_RANKS:
                 out.append(det)
@@ -1622,8 +1630,13 @@ class Recognizer:
     ) -> tuple[float, list[CardReading]]:
         """The score (:meth:`_scale_score`) of a reading of ``resized`` (``image`` at
         another size, or changed), and its readings in ``image``'s pixels."""
-        found = self.read(resized)
         (h, w), (rh, rw) = image.shape[:2], resized.shape[:2]
+        # (an index glyph enlarged to be read is as small as taken: vision.suits)
+        self._enlarged = max(1.0, rw / w)
+        try:
+            found = self.read(resized)
+        finally:
+            self._enlarged = 1.0
         return self._scale_score(found), [_scaled(r, w / rw, h / rh) for r in found]
 
     def _read_remade(
@@ -1841,7 +1854,10 @@ class Recognizer:
                 flags.append("pips-disagree")
             if any(m.pip_suit == m.suit != read_as[id(m)].suit for m in members):
                 flags.append("suit-by-pips")
-            elif any(m.shape_suit == m.suit != read_as[id(m)].suit for m in members):
+            if any(
+                m.pip_suit is None and m.shape_suit == m.suit != read_as[id(m)].suit
+                for m in members
+            ):
                 flags.append("suit-by-shape")
             if i in by_pips:
                 flags.append("read-by-pips")

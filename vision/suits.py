@@ -57,6 +57,13 @@ _LOOK = 40.0
 _SMALL = 16.0
 # ... nor one under _FEW d (a speck of the face, 4 x 6 samples, read as a spade)
 _FEW = 0.3
+# ... nor one of a colour (_coloured): red ink, or a four-colour pack's green
+_COLOURED = 0.25
+# ... nor one whose edge is soft for its size (_soft, the pips' measure and bar): a
+# picture smeared by a moving camera runs a club's lobes together, a spade's shape
+# (the real deals smeared 11 px read 125 of 138, not 129, before it)
+_SOFT_EDGE = 0.12
+_MARGIN = 2
 # Ink is under Otsu's level in the patch (its darkest channel), whose darkest and
 # lightest must lie this far apart.
 _CONTRAST = 40.0
@@ -68,6 +75,36 @@ _CONTRAST = 40.0
 _LOBE = 0.1
 _THIRD = 0.075
 _FLAT = 0.05
+
+
+def _coloured(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8], light: float) -> bool:
+    """Whether ``glyph``'s ink (``shades``: blue, green and red over its box) is of a
+    colour: its channels' spread (the largest less the least), at the mean over it,
+    at least ``_COLOURED`` of the patch's lightest (black ink under any light about
+    0.05 to 0.1, red ink 0.5 and over)."""
+    b, g, r = shades
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    return bool(cv2.mean(spread, glyph)[0] >= _COLOURED * max(light, 1.0))
+
+
+def _soft(patch: NDArray[np.uint8], glyph: NDArray[np.uint8], x0: int, y0: int) -> float:
+    """How soft ``glyph``'s edge is for its size (its ink, its box's corner at
+    (``x0``, ``y0``) in ``patch``): the samples between ink and paper (a fifth to
+    four fifths of the way from the darkest to the lightest round it, the box grown
+    by ``_MARGIN`` samples) over its outline's length (the edge's width), over its
+    box's longer side (as :mod:`vision.pips` judges a pip's)."""
+    gh, gw = glyph.shape
+    m = _MARGIN
+    box = patch[max(0, y0 - m) : y0 + gh + m, max(0, x0 - m) : x0 + gw + m]
+    lo, hi = cv2.minMaxLoc(box)[:2]
+    step = hi - lo
+    between = cv2.bitwise_and(
+        cv2.compare(box, lo + 0.2 * step, cv2.CMP_GT),
+        cv2.compare(box, lo + 0.8 * step, cv2.CMP_LT),
+    )
+    contours, _ = cv2.findContours(glyph, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    length = max(cv2.arcLength(c, True) for c in contours)
+    return float(cv2.countNonZero(between) / max(length, 1.0) / max(gw, gh))
 
 
 def notches(blob: NDArray[np.uint8]) -> list[float] | None:
@@ -91,26 +128,34 @@ def notches(blob: NDArray[np.uint8]) -> list[float] | None:
 
 
 def index_suit(
-    image: NDArray[np.uint8], x: float, y: float, ux: float, uy: float, d: float
+    image: NDArray[np.uint8],
+    x: float,
+    y: float,
+    ux: float,
+    uy: float,
+    d: float,
+    enlarged: float = 1.0,
 ) -> str | None:
     """The black suit (``"S"`` or ``"C"``) the suit glyph of the index read at
     (``x``, ``y``), rank to suit along (``ux``, ``uy``) ``d`` pixels apart, shows by
-    its outline in ``image`` (BGR or grey); ``None`` where it shows neither plainly
-    (see the module's docstring)."""
-    if d <= 0:
+    its outline in ``image`` (BGR or grey; ``enlarged`` times the picture as taken,
+    where it was enlarged to be read); ``None`` where it shows neither plainly (see
+    the module's docstring)."""
+    if not d >= 2.0:  # (nothing to look at; and no NaN)
         return None
     n = min(d, _LOOK)  # samples a d: the image's own pixels, or _LOOK for a large index
     k = d / n  # image pixels a sample
     t0 = _ALONG[0] * n
     w, h = round(2 * _ACROSS * n), round((_ALONG[1] - _ALONG[0]) * n)
-    vx, vy = -uy, ux  # across, so that (across, along) keeps the picture's hand
+    vx, vy = uy, -ux  # across, so that (across, along) keeps the picture's hand
     ox = x - _ACROSS * d * vx + _ALONG[0] * d * ux
     oy = y - _ACROSS * d * vy + _ALONG[0] * d * uy
     m = np.array([[k * vx, k * ux, ox], [k * vy, k * uy, oy]], np.float64)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     patch = cv2.warpAffine(image, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    shades: tuple[NDArray[np.uint8], ...] = ()
     if patch.ndim == 3:
-        b, g, r = channels(patch)
+        b, g, r = shades = channels(patch)
         patch = cv2.min(cv2.min(b, g), r)
     dark, light = cv2.minMaxLoc(patch)[:2]
     if light - dark < _CONTRAST:
@@ -142,9 +187,15 @@ def index_suit(
     big = inside & (area >= _SPECK * area[inside].max())
     j = 1 + int(np.argmin(np.where(big, at, np.inf)))
     x0, y0, gw, gh = (int(v) for v in stats[j, :4])
-    if max(gw, gh) * k < _SMALL or max(gw, gh) < _FEW * n:
+    if max(gw, gh) * k / max(1.0, enlarged) < _SMALL or max(gw, gh) < _FEW * n:
         return None
-    said = notches(cv2.compare(labels[y0 : y0 + gh, x0 : x0 + gw], j, cv2.CMP_EQ))
+    glyph = cv2.compare(labels[y0 : y0 + gh, x0 : x0 + gw], j, cv2.CMP_EQ)
+    box = (slice(y0, y0 + gh), slice(x0, x0 + gw))
+    if shades and _coloured([c[box] for c in shades], glyph, light):
+        return None  # a heart's one notch is a spade's: red ink is no black suit's
+    if _soft(patch, glyph, x0, y0) > _SOFT_EDGE:
+        return None
+    said = notches(glyph)
     if said is None:
         return None
     first, second, third = [*said[:3], 0.0, 0.0, 0.0][:3]
