@@ -354,7 +354,7 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     alone). Where its pips' shapes plainly show the other suit of its colour
     (``pip_suit``), or where they say nothing and its index's suit glyph's outline
     shows the other black suit (``shape_suit``), it is read as that suit,
-    ``PIP_READ`` sure of it."""
+    ``PIP_READ`` sure of it (by its glyph, no surer than it was read)."""
     if det.rank_confidence <= 0:
         return det
     if det.pip_suit is not None and det.pip_suit != det.suit:
