@@ -656,3 +656,46 @@ def test_a_red_glyph_or_one_enlarged_to_be_read_tells_nothing():
     at = _anchor(face, 0, 300.0, 300.0, 20.0, 1.2)
     assert index_suit(image, *at) == "C"
     assert index_suit(image, *at, enlarged=3.0) is None  # (a glyph some 11 pixels)
+
+
+def test_the_glyph_is_looked_at_where_the_reading_lies_in_the_picture_as_taken(monkeypatch):
+    """``_counted`` hands :func:`vision.suits.index_suit` the place a reading lies in the
+    whole picture (a region's readings are in its own pixels, from its origin), the
+    index's size as printed (a jumbo's ``d`` is handed on as a typical one's), and,
+    for a picture sharpened or with a smear undone, the picture as taken."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    import vision.recognize as recognize
+    from vision.decks import find_deck
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / "bidly" / "single"
+    image = cv2.imread(str(path / "Jc.jpg"))
+    assert image is not None, f"{path} is missing: put ../shared beside the clone"
+    rec = recognize.Recognizer()
+    dets = [d for d in rec.detect_indices(image) if d.card == "JC"]
+    assert len(dets) == 2 and all(d.shape_suit == "C" for d in dets)
+    # a region from (30, 20): its readings in its own pixels
+    inside = [replace(d, x=d.x - 30, y=d.y - 20, shape_suit=None) for d in dets]
+    assert [d.shape_suit for d in rec._counted(inside, image, (30, 20))] == ["C", "C"]
+    assert [d.shape_suit for d in rec._counted(inside, image)] != ["C", "C"]
+    seen: list[tuple[NDArray[np.uint8], tuple[float, ...]]] = []
+
+    def looked(picture, *at, enlarged=1.0):
+        seen.append((picture, at))
+        return None
+
+    monkeypatch.setattr(recognize, "index_suit", looked)
+    # a pack printing its index twice a typical one's: d handed on halved, and
+    # looked at as printed
+    rec.deck = replace(find_deck("french-52"), index_mm=17.0)
+    assert rec.index_k == 2.0
+    rec._counted([replace(d, d=d.d / 2) for d in dets], image)
+    assert [at[4] for _, at in seen] == pytest.approx([d.d for d in dets])
+    rec.deck = None
+    seen.clear()
+    # a picture remade (here: sharpened, as a soft one is): the glyphs as taken
+    remade = cv2.addWeighted(image, 2.0, cv2.GaussianBlur(image, (0, 0), 1.0), -1.0, 0)
+    rec._read_remade(image, remade, image)
+    assert seen and all(np.array_equal(p, image) for p, _ in seen)
+    assert rec._glyphs_in is None
