@@ -14,10 +14,11 @@ two, by the stalk.
 :func:`index_suit` looks at the ink beyond a reading's rank glyph, cut off it at
 the narrowest row between them (a rank and suit printed touching make one blob,
 proposed as a whole index), and answers only where the nearest blob there is of a
-plain size, off the patch's edges, and its notches say one suit plainly: a club, a
-spade, or ``None``. Red suits are not looked at: a heart's one notch closes in a
-soft picture, and a heart so read is a diamond (no pack here reads one as the
-other). :mod:`vision.pips` tells a number card's suit by its pips' notches alike.
+plain size, off the patch's edges, of no colour and sharp for its size, and its
+notches say one suit plainly: a club, a spade, or ``None``. Red suits are not
+looked at: a heart's one notch closes in a soft picture, and a heart so read is a
+diamond (no pack here reads one as the other). :mod:`vision.pips` tells a number
+card's suit by its pips' notches alike.
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ _SPECK = 0.3
 # The patch is sampled at the image's own pixels, or so that d spans _LOOK samples
 # where it is larger (a glyph some 25 to 60 samples across).
 _LOOK = 40.0
-# A suit glyph smaller than this many image pixels (its box's longer side) is not
-# looked at: KDE and own-pack glyphs photographed under 14 pixels told the other
-# suit in 7 of 83 readings; from 16 to 20 pixels 285 told their own, none the other.
+# A suit glyph smaller than this many pixels of the picture as taken (its box's
+# longer side; a picture enlarged to be read counts as taken) is not looked at:
+# KDE and own-pack glyphs photographed under 14 pixels told the other suit in 7 of
+# 83 readings; from 16 to 20 pixels 285 told their own, none the other.
 _SMALL = 16.0
 # ... nor one under _FEW d (a speck of the face, 4 x 6 samples, read as a spade)
 _FEW = 0.3
