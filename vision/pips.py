@@ -30,6 +30,7 @@ from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile, labelled
+from vision.suits import edge_width
 from vision.suits import notches as notches_of
 
 __all__ = [
@@ -307,16 +308,7 @@ def _soft(looked: list[tuple[NDArray[np.uint8], NDArray[np.uint8]]], pips: _Pips
     fifths of the way) in a pip's patch, over its outline's length (the edge's
     width), over its box's longer side, at the median over the pips over
     ``_SOFT_EDGE``."""
-    lo, step = pips.ink, pips.paper - pips.ink
-    shares = []
-    for patch, blob in looked:
-        between = cv2.bitwise_and(
-            cv2.compare(patch, lo + 0.2 * step, cv2.CMP_GT),
-            cv2.compare(patch, lo + 0.8 * step, cv2.CMP_LT),
-        )
-        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        length = max(cv2.arcLength(c, True) for c in contours)
-        shares.append(cv2.countNonZero(between) / max(length, 1.0) / max(blob.shape))
+    shares = [edge_width(patch, blob, pips.ink, pips.paper) for patch, blob in looked]
     return float(np.median(shares)) > _SOFT_EDGE
 
 

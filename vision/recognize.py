@@ -1391,13 +1391,13 @@ class Recognizer:
         glyph shows by its outline as taken (:mod:`vision.suits`)."""
         ox, oy = origin
         out = []
+        taken = self._glyphs_in  # (the picture as taken, where this one was remade)
+        if taken is None or taken.shape[:2] != image.shape[:2]:
+            taken = image
         for det in dets:
             if det.suit in BLACK and not self.classifier.colourless:
                 # (the index as printed: a jumbo one's d is handed on as a typical one's)
                 d = det.d * self.index_k
-                taken = self._glyphs_in
-                if taken is None or taken.shape[:2] != image.shape[:2]:
-                    taken = image
                 at = (det.x + ox, det.y + oy, det.ux, det.uy, d)
                 told = index_suit(taken, *at, enlarged=self._enlarged)
                 det = replace(det, shape_suit=told)

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from vision.proposals import channels, labelled
 
-__all__ = ["BLACK", "index_suit", "notches"]
+__all__ = ["BLACK", "edge_width", "index_suit", "notches"]
 
 BLACK = "SC"
 # The patch looked at round a reading (midpoint (x, y), down (ux, uy), rank to suit
@@ -89,24 +89,30 @@ def _coloured(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8], light: 
     return bool(cv2.mean(spread, glyph)[0] >= _COLOURED * max(light, 1.0))
 
 
+def edge_width(area: NDArray[np.uint8], blob: NDArray[np.uint8], ink: float, paper: float) -> float:
+    """How soft ``blob``'s edge is for its size: the samples of ``area`` (round the
+    blob) between ``ink`` and ``paper`` (a fifth to four fifths of the way) over the
+    blob's outline's length (the edge's width), over its box's longer side. A pip's
+    (:mod:`vision.pips`) and an index glyph's are judged by it alike."""
+    step = paper - ink
+    between = cv2.bitwise_and(
+        cv2.compare(area, ink + 0.2 * step, cv2.CMP_GT),
+        cv2.compare(area, ink + 0.8 * step, cv2.CMP_LT),
+    )
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    length = max(cv2.arcLength(c, True) for c in contours)
+    return float(cv2.countNonZero(between) / max(length, 1.0) / max(blob.shape))
+
+
 def _soft(patch: NDArray[np.uint8], glyph: NDArray[np.uint8], x0: int, y0: int) -> float:
-    """How soft ``glyph``'s edge is for its size (its ink, its box's corner at
-    (``x0``, ``y0``) in ``patch``): the samples between ink and paper (a fifth to
-    four fifths of the way from the darkest to the lightest round it, the box grown
-    by ``_MARGIN`` samples) over its outline's length (the edge's width), over its
-    box's longer side (as :mod:`vision.pips` judges a pip's)."""
+    """:func:`edge_width` of ``glyph`` (its box's corner at (``x0``, ``y0``) in
+    ``patch``), from the darkest to the lightest round it (the box grown by
+    ``_MARGIN`` samples)."""
     gh, gw = glyph.shape
     m = _MARGIN
     box = patch[max(0, y0 - m) : y0 + gh + m, max(0, x0 - m) : x0 + gw + m]
     lo, hi = cv2.minMaxLoc(box)[:2]
-    step = hi - lo
-    between = cv2.bitwise_and(
-        cv2.compare(box, lo + 0.2 * step, cv2.CMP_GT),
-        cv2.compare(box, lo + 0.8 * step, cv2.CMP_LT),
-    )
-    contours, _ = cv2.findContours(glyph, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    length = max(cv2.arcLength(c, True) for c in contours)
-    return float(cv2.countNonZero(between) / max(length, 1.0) / max(gw, gh))
+    return edge_width(box, glyph, lo, hi)
 
 
 def notches(blob: NDArray[np.uint8]) -> list[float] | None:
