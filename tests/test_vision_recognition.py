@@ -81,14 +81,14 @@ def test_a_huge_photograph_is_read_shrunk_first(rec, monkeypatch):
     labels = dict(read_labels(DATA))["bidly/deals/deal1-md-sq.jpg"]
     own = score_image("deal1", labels, rec.read_any_scale(big))
     read_sizes: list[int] = []
-    plain = Recognizer.read
+    plain = Recognizer.detect_indices
 
-    def read(self, image):
+    def detect_indices(self, image):
         read_sizes.append(image.shape[0] * image.shape[1])
         return plain(self, image)
 
     monkeypatch.setattr(recognize, "MAX_READ_PIXELS", 2_000_000)
-    monkeypatch.setattr(Recognizer, "read", read)
+    monkeypatch.setattr(Recognizer, "detect_indices", detect_indices)
     readings = rec.read_any_scale(big)
     assert max(read_sizes) <= 2_000_000 < big.shape[0] * big.shape[1]
     shrunk = score_image("deal1", labels, readings)
@@ -143,6 +143,46 @@ def test_a_card_filling_the_frame_is_not_settled_by_its_outline_alone(rec):
     assert all(min(i.d for i in r.indices) > SCALE_D for r in native)
     readings = rec.read_any_scale(photo)
     assert readings[0].card == "6S" and rec.last_scale < 1.0
+
+
+@pytest.mark.parametrize(
+    ("finer", "kept"),
+    [
+        (("3H", 1.0), ["3H"]),
+        (None, ["3H", "5H"]),
+        (("QD", 0.5), ["3H", "5H"]),
+        (("5H", 0.5), ["3H", "5H"]),
+    ],
+)
+def test_a_corner_misread_at_a_coarse_scale_is_denied_by_a_finer_one(rec, monkeypatch, finer, kept):
+    """A phone photo read by the scale search: the card's indices too large at its
+    own size (112 px), readable at a half and a quarter. At an eighth (14 px, smaller
+    than the networks read best) its lower corner reads as another card, a 5H, which
+    would win that scale the search with two cards for one (a Paris pattern's
+    flat-topped 3H did so, at arm's length). A finer scale at which that corner is of
+    a readable size read it surely as another card: no 5H. Where the finer one read
+    nothing there, another card only doubtfully, or the 5H itself, the 5H stands."""
+    from vision.recognize import IndexDetection
+
+    upper, lower = (800.0, 400.0), (600.0, 1000.0)
+
+    def at(k, card, spot, sure=1.0):
+        return IndexDetection(
+            card[:-1], card[-1], sure, sure, spot[0] * k, spot[1] * k, 0, 1, 112 * k
+        )
+
+    quarter = [at(0.25, "3H", upper)] + ([at(0.25, finer[0], lower, finer[1])] if finer else [])
+    script = {
+        1600: [at(1, "3H", upper)],
+        800: [at(0.5, "3H", upper)],
+        400: quarter,
+        200: [at(0.125, "3H", upper), at(0.125, "5H", lower)],
+    }
+    monkeypatch.setattr(Recognizer, "detect_indices", lambda self, image: script[image.shape[1]])
+    readings = rec.read_any_scale(np.full((1600, 1600, 3), 128, np.uint8))
+    assert sorted(r.card for r in readings) == kept
+    # the card's own corner at the coarse scale, a sight no finer scale denies, stands
+    assert "3H" in [r.card for r in readings]
 
 
 @pytest.mark.parametrize("view", list(PHOTO_VIEWS))

@@ -85,6 +85,12 @@ __all__ = ["CardReading", "IndexDetection", "Recognizer", "card_middle", "suppre
 # to it (an index's INDEX_D_MM, the distance from rank centre to suit centre on a
 # typical printed card, at that many pixels).
 WORK_D = 20.0
+# Readings of these suits have their index's suit glyph looked at (vision.suits): a
+# black suit's outline tells a club from a spade, and a diamond read where the glyph
+# shows a heart's notch is a heart (Nicu's packs print a heart as large as the rank,
+# read as a diamond at 0.997 to 1.0 as a 2H, 5H, 7H, JH, KH). A heart read where the
+# glyph shows no notch stays one: a soft heart's notch closes.
+SHAPED = BLACK + "D"
 # A reading of an index less sure than RECHECK is read again from patches cut at
 # these scales, and the three readings are averaged: a true index reads the same
 # from a patch a tenth larger or smaller (training jitters the scale by a fifth),
@@ -233,6 +239,17 @@ SCALE_D = 64.0
 # "Any scale"). Twice again (four times) read more ranks of pinochle photos shrunk
 # to 35 %, but with 9 false readings in 99.
 UP_D = 14.0
+# A card read at one corner at a scale at which its index is under WORK_D (smaller
+# than the networks read best) is checked against each finer scale already read at
+# which that index is of a readable size (WORK_D to SCALE_D): where one of them read
+# that spot (within FINER_SPOT of its size) as another card surely, and not as this
+# card at all, the coarse sight is no card. A misread corner at the coarse scale adds
+# a card to the scale's score and so wins the scale search with it (KDE's standard
+# pack's flat-topped 3H and a Dondorf's 3S read 5H and 5S at 14 and 16 pixels, both
+# read 3 at twice the size; an Egyptian pack's 5S read 5C at 12 pixels and 5H,
+# a reading no card keeps, at 38). Where a finer scale read nothing there, the coarse
+# sight stands: an Egyptian 5S read at 16 pixels and at no finer scale surely.
+FINER_SPOT = 0.5
 MAX_UP_PIXELS = 8_400_000  # a 1920 x 1080 picture enlarged (a blank one: 0.17 s in all)
 # A picture of unknown scale whose edges are soft at the scale chosen (:func:`sharpness`
 # under SOFT: its strongest edges spread over about a pixel and a half or more; a
@@ -285,9 +302,9 @@ class IndexDetection:
     # looked at for a reading less sure of its suit than SUIT_COUNTED; None: not
     # looked at, or the pips do not show one plainly
     pip_suit: str | None = None
-    # the black suit the index's own suit glyph shows by its outline (vision.suits),
-    # looked at for every reading of a black suit in a picture with colour; None:
-    # not looked at, or the glyph does not show one plainly
+    # the suit the index's own suit glyph shows by its outline (vision.suits): a black
+    # suit, or a heart; looked at for every reading of a SHAPED suit in a picture with
+    # colour; None: not looked at, or the glyph does not show one plainly
     shape_suit: str | None = None
     # how sure the network was of each court rank, J, Q and K (the pack's, as read):
     # which court an index is, should its card's face show a court (Recognizer.cards)
@@ -353,13 +370,16 @@ def _weighed(det: IndexDetection) -> IndexDetection:
     rank's doubt cut by the share ``PIP_AGREE`` (the suit's doubt is the network's
     alone). Where its pips' shapes plainly show the other suit of its colour
     (``pip_suit``), or where they say nothing and its index's suit glyph's outline
-    shows the other black suit (``shape_suit``), it is read as that suit,
+    shows another suit of its colour (``shape_suit``: the other black suit; a
+    heart for a diamond), it is read as that suit,
     ``PIP_READ`` sure of it (by its glyph, no surer than it was read)."""
     if det.rank_confidence <= 0:
         return det
+    shape = det.shape_suit
+    same_colour = shape is not None and (shape in BLACK) == (det.suit in BLACK)
     if det.pip_suit is not None and det.pip_suit != det.suit:
         det = replace(det, suit=det.pip_suit, confidence=det.rank_confidence * PIP_READ)
-    elif det.pip_suit is None and det.shape_suit not in (None, det.suit):
+    elif det.pip_suit is None and det.shape_suit not in (None, det.suit) and same_colour:
         # (no surer than the reading was: one glyph's outline is less than a face's pips)
         sure = min(det.confidence, det.rank_confidence * PIP_READ)
         det = replace(det, suit=det.shape_suit, confidence=sure)
@@ -474,16 +494,24 @@ def _joined_outline(members: list[IndexDetection]) -> tuple[tuple[float, float],
     )
 
 
+def _pt(x: float, y: float, kx: float, ky: float) -> tuple[float, float]:
+    """A point of a resized picture in the original picture's pixels."""
+    return ((x + 0.5) * kx - 0.5, (y + 0.5) * ky - 0.5)
+
+
+def _scaled_dets(dets: Iterable[IndexDetection], kx: float, ky: float) -> list[IndexDetection]:
+    """Readings of indices of a resized picture in the original picture's pixels."""
+    out = []
+    for d in dets:
+        x, y = _pt(d.x, d.y, kx, ky)
+        out.append(replace(d, x=x, y=y, d=d.d * (kx + ky) / 2))
+    return out
+
+
 def _scaled(r: CardReading, kx: float, ky: float) -> CardReading:
     """A reading of a resized picture in the original picture's pixels."""
-
-    def pt(x: float, y: float) -> tuple[float, float]:
-        return ((x + 0.5) * kx - 0.5, (y + 0.5) * ky - 0.5)
-
-    indices = tuple(
-        replace(d, x=pt(d.x, d.y)[0], y=pt(d.x, d.y)[1], d=d.d * (kx + ky) / 2) for d in r.indices
-    )
-    return replace(r, corners=tuple(pt(x, y) for x, y in r.corners), indices=indices)
+    corners = tuple(_pt(x, y, kx, ky) for x, y in r.corners)
+    return replace(r, corners=corners, indices=tuple(_scaled_dets(r.indices, kx, ky)))
 
 
 def _resized(image: NDArray[np.uint8], k: float) -> NDArray[np.uint8]:
@@ -568,6 +596,35 @@ def sharpness(image: NDArray[np.uint8]) -> float:
 def _index_d(r: CardReading) -> float:
     """The size of a reading's smallest index (rank to suit)."""
     return min((d.d for d in r.indices), default=0.0)
+
+
+def _coarse_sight(
+    r: CardReading,
+    k: float,
+    finer: Sequence[tuple[float, list[IndexDetection]]],
+    sure: float,
+) -> bool:
+    """Whether ``r`` (a reading of the picture at ``k`` times its size, in the
+    picture's own pixels) is a coarse sight that a finer scale denies: read at one
+    corner, its index under ``WORK_D`` at ``k``, and at a scale of ``finer`` (each
+    its ``k`` and its indices read, in the picture's own pixels) at which that index
+    is of a readable size, read at its spot (``FINER_SPOT``) as no reading of this
+    card and as another card at least ``sure``."""
+    if len(r.indices) != 1 or r.also:
+        return False
+    det = r.indices[0]
+    if det.d * k >= WORK_D:
+        return False
+    for k2, dets in finer:
+        if not WORK_D <= det.d * k2 <= SCALE_D:
+            continue
+        near = FINER_SPOT * det.d
+        there = [m for m in dets if math.hypot(m.x - det.x, m.y - det.y) < near]
+        if any(m.card == r.card for m in there):
+            return False
+        if any(m.confidence >= sure for m in there):
+            return True
+    return False
 
 
 def _outsize(groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
@@ -1387,15 +1444,15 @@ class Recognizer:
         ``SUIT_COUNTED`` of its suit, in a picture with colour and with no other
         card's reading on its face (:func:`_face_covered`), with the suit its pips'
         shapes show (a count made for that alone kept for no rank); and each reading
-        of a black suit, in a picture with colour, with the black suit its index's
-        glyph shows by its outline as taken (:mod:`vision.suits`)."""
+        of a black suit or a diamond (``SHAPED``), in a picture with colour, with the
+        suit its index's glyph shows by its outline as taken (:mod:`vision.suits`)."""
         ox, oy = origin
         out = []
         taken = self._glyphs_in  # (the picture as taken, where this one was remade)
         if taken is None or taken.shape[:2] != image.shape[:2]:
             taken = image
         for det in dets:
-            if det.suit in BLACK and not self.classifier.colourless:
+            if det.suit in SHAPED and not self.classifier.colourless:
                 # (the index as printed: a jumbo one's d is handed on as a typical one's)
                 d = det.d * self.index_k
                 at = (det.x + ox, det.y + oy, det.ux, det.uy, d)
@@ -1552,11 +1609,14 @@ class Recognizer:
         than ``SCALE_D``, or in which a larger index is read surely, is read again
         shrunk by halves, down to a shorter side of ``MIN_SIDE`` pixels, and the
         scale whose sure readings of such indices are surest in sum (each card
-        once) wins (the larger on a tie). A picture that reads at its own size
-        (and no larger index surely) keeps that reading: a smaller scale that also
-        finds cards in it would mostly add misreadings of small print. A picture
-        whose indices are too small (:meth:`_small_indices`: a photo from far off,
-        a thumbnail) is read again at twice its size, and the surer reading stands;
+        once) wins (the larger on a tie); a card read at one corner at a scale at
+        which its index is smaller than the networks read best is no card where a
+        finer scale read that spot surely as another (:func:`_coarse_sight`). A
+        picture that reads at its own size (and no larger index surely) keeps that
+        reading: a smaller scale that also finds cards in it would mostly add
+        misreadings of small print. A picture whose indices are too small
+        (:meth:`_small_indices`: a photo from far off, a thumbnail) is read again at
+        twice its size, and the surer reading stands;
         so is a picture whose edges are soft (:func:`sharpness` under ``SOFT``),
         sharpened, at the scale chosen; and one smeared by motion (:func:`vision.deblur.
         smear`), with the smear undone at the length measured and one less.
@@ -1575,30 +1635,33 @@ class Recognizer:
         image, self.last_gain = exposed(image)  # an underexposed picture brightened
         h, w = image.shape[:2]
         first = min(1.0, float(np.sqrt(MAX_READ_PIXELS / (h * w))))  # a huge photograph
-        score, readings = self._read_resized(image, _resized(image, first))
+        score, readings, sights = self._read_resized(image, _resized(image, first))
         # an index read surely whose size does not settle the scale (in the pixels read)
         outsize = any(
             r.confidence >= self.confident and _index_d(r) * first > SCALE_D for r in readings
         )
         best: tuple[float, float, list[CardReading]] = (score, first, readings)
+        tried = [(first, sights)]  # each scale read and its indices, finest first
         k = first / 2
         search = not (score > 0 and not outsize)
         while search and min(h, w) * k >= MIN_SIDE:
-            score, found = self._read_resized(image, _resized(image, k))
+            score, found, sights = self._read_resized(image, _resized(image, k), tried)
             if score > best[0]:
                 best = (score, k, found)
+            tried.append((k, sights))
             k /= 2
         if best[1] == 1.0 and self._small_indices(best[2]) and 4 * h * w <= MAX_UP_PIXELS:
-            score, found = self._read_resized(image, _resized(image, 2.0))
+            score, found, _ = self._read_resized(image, _resized(image, 2.0))
             if score > best[0]:
                 best = (score, 2.0, found)
         # soft edges (defocus, or the enlarging above): the scale chosen, sharpened
         chosen = _resized(image, best[1])
+        finer = [t for t in tried if t[0] > best[1]]
         if sharpness(chosen) < SOFT:
             blurred = cv2.GaussianBlur(chosen, (0, 0), SHARPEN_SIGMA)
             for amount in SHARPEN_AMOUNTS:
                 sharp = cv2.addWeighted(chosen, 1 + amount, blurred, -amount, 0)
-                score, found = self._read_remade(image, sharp, chosen)
+                score, found, _ = self._read_remade(image, sharp, chosen, finer)
                 if score > best[0]:
                     best = (score, best[1], found)
                     self.last_sharpened = True
@@ -1616,7 +1679,7 @@ class Recognizer:
             angle, length = moved
             for along in sorted({length, max(MIN_LENGTH - 1, length - 1)}, reverse=True):
                 remade = unsmeared(chosen, angle, along)
-                score, found = self._read_remade(image, remade, chosen)
+                score, found, _ = self._read_remade(image, remade, chosen, finer)
                 if score > best[0]:
                     best = (score, best[1], found)
                     self.last_sharpened = False
@@ -1626,22 +1689,36 @@ class Recognizer:
         return best[2]
 
     def _read_resized(
-        self, image: NDArray[np.uint8], resized: NDArray[np.uint8]
-    ) -> tuple[float, list[CardReading]]:
+        self,
+        image: NDArray[np.uint8],
+        resized: NDArray[np.uint8],
+        finer: Sequence[tuple[float, list[IndexDetection]]] = (),
+    ) -> tuple[float, list[CardReading], list[IndexDetection]]:
         """The score (:meth:`_scale_score`) of a reading of ``resized`` (``image`` at
-        another size, or changed), and its readings in ``image``'s pixels."""
+        another size, or changed), its readings in ``image``'s pixels, but for coarse
+        sights that ``finer`` scales deny (:func:`_coarse_sight`), and its indices read
+        (there too: how this scale sees each spot, for a coarser one's)."""
         (h, w), (rh, rw) = image.shape[:2], resized.shape[:2]
         # (an index glyph enlarged to be read is as small as taken: vision.suits)
         self._enlarged = max(1.0, rw / w)
         try:
-            found = self.read(resized)
+            dets = self.detect_indices(resized)
+            found = self.cards(dets)
         finally:
             self._enlarged = 1.0
-        return self._scale_score(found), [_scaled(r, w / rw, h / rh) for r in found]
+        k = (rw / w + rh / h) / 2
+        pairs = [(r, _scaled(r, w / rw, h / rh)) for r in found]
+        pairs = [(r, s) for r, s in pairs if not _coarse_sight(s, k, finer, self.confident)]
+        sights = _scaled_dets(dets, w / rw, h / rh)
+        return self._scale_score([r for r, _ in pairs]), [s for _, s in pairs], sights
 
     def _read_remade(
-        self, image: NDArray[np.uint8], remade: NDArray[np.uint8], taken: NDArray[np.uint8]
-    ) -> tuple[float, list[CardReading]]:
+        self,
+        image: NDArray[np.uint8],
+        remade: NDArray[np.uint8],
+        taken: NDArray[np.uint8],
+        finer: Sequence[tuple[float, list[IndexDetection]]] = (),
+    ) -> tuple[float, list[CardReading], list[IndexDetection]]:
         """:meth:`_read_resized` of a picture whose edges were made afresh (sharpened, a
         smear undone) from ``taken`` (the picture as taken, at its size): its glyphs'
         outlines ring, and are looked at for a suit in ``taken`` instead
@@ -1649,7 +1726,7 @@ class Recognizer:
         three deep notches)."""
         self._glyphs_in = self.working(as_bgr(taken))  # (as the remade one is read)
         try:
-            return self._read_resized(image, remade)
+            return self._read_resized(image, remade, finer)
         finally:
             self._glyphs_in = None
 

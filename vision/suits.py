@@ -1,5 +1,5 @@
-"""An index's suit told by its shape: evidence about a black suit that owes nothing
-to the network's training.
+"""An index's suit told by its shape: evidence about a black suit, or a heart, that
+owes nothing to the network's training.
 
 The networks read a suit from the index's patch, and a pack drawn by other hands
 can fool them surely: Nicu's KDE packs draw a club as a thin four-leafed cross,
@@ -15,10 +15,15 @@ two, by the stalk.
 the narrowest row between them (a rank and suit printed touching make one blob,
 proposed as a whole index), and answers only where the nearest blob there is of a
 plain size, off the patch's edges, of no colour and sharp for its size, and its
-notches say one suit plainly: a club, a spade, or ``None``. Red suits are not
-looked at: a heart's one notch closes in a soft picture, and a heart so read is a
-diamond (no pack here reads one as the other). :mod:`vision.pips` tells a number
-card's suit by its pips' notches alike.
+notches say one suit plainly: a club, a spade, or ``None``.
+
+A red glyph (red, or a four-colour pack's orange) with a heart's one deep notch
+between its lobes is a heart: Nicu's packs print a heart as large as the rank, and
+the networks read a 2H, 5H, 7H, JH and KH of theirs as diamonds at 0.997 to 1.0.
+No red glyph says diamond: a diamond has no notch, but neither has a soft heart
+whose notch has closed. A glyph of another colour (a four-colour pack's green
+spade, whose stalk's notch is a heart's) says nothing. :mod:`vision.pips` tells a
+number card's suit by its pips' notches alike.
 """
 
 from __future__ import annotations
@@ -59,7 +64,8 @@ _LOOK = 40.0
 _SMALL = 16.0
 # ... nor one under _FEW d (a speck of the face, 4 x 6 samples, read as a spade)
 _FEW = 0.3
-# ... nor one of a colour (_coloured): red ink, or a four-colour pack's green
+# A glyph of a colour (_coloured) is no black suit's: red ink (_red) may be a
+# heart's, a four-colour pack's green or blue ink tells nothing
 _COLOURED = 0.25
 # ... nor one whose edge is soft for its size (_soft, the pips' measure and bar): a
 # picture smeared by a moving camera runs a club's lobes together, a spade's shape
@@ -73,9 +79,14 @@ _CONTRAST = 40.0
 # its third at least _THIRD (Nicu's clubs' third 0.25 to 0.34; a DejaVu club's,
 # rendered and softened, 0.08 to 0.13). A spade: its deepest at least _LOBE (DejaVu
 # draws one, by its stalk; Nicu two) and its third under _FLAT (its shoulders 0.01
-# to 0.04; Nicu's at most 0.06).
+# to 0.04; Nicu's at most 0.06). A heart (red): its deepest at least _LOBE (between
+# its lobes) and its second under _FLAT (its point makes none).
 _LOBE = 0.1
 _THIRD = 0.075
+# ... and a heart's glyph mirrored across the index is itself (_mirrored at least
+# _MIRROR): a diamond's top cut off with a card's border line beside it, one blob with
+# a notch in its corner (a Nicu JD at arm's length, 0.224 deep), is not
+_MIRROR = 0.7
 _FLAT = 0.05
 
 
@@ -87,6 +98,14 @@ def _coloured(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8], light: 
     b, g, r = shades
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     return bool(cv2.mean(spread, glyph)[0] >= _COLOURED * max(light, 1.0))
+
+
+def _red(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8]) -> bool:
+    """Whether ``glyph``'s coloured ink is red (or a four-colour pack's orange): its
+    red channel, at the mean over it, the highest of the three (a four-colour pack's
+    green spade's is not)."""
+    b, g, r = (cv2.mean(c, glyph)[0] for c in shades)
+    return r > g and r > b
 
 
 def edge_width(area: NDArray[np.uint8], blob: NDArray[np.uint8], ink: float, paper: float) -> float:
@@ -113,6 +132,14 @@ def _soft(patch: NDArray[np.uint8], glyph: NDArray[np.uint8], x0: int, y0: int) 
     box = patch[max(0, y0 - m) : y0 + gh + m, max(0, x0 - m) : x0 + gw + m]
     lo, hi = cv2.minMaxLoc(box)[:2]
     return edge_width(box, glyph, lo, hi)
+
+
+def _mirrored(glyph: NDArray[np.uint8]) -> float:
+    """How alike ``glyph`` is to itself mirrored across the index (its box's middle
+    column): the shared ink over the ink of either."""
+    flipped = cv2.flip(glyph, 1)
+    both = cv2.countNonZero(cv2.bitwise_and(glyph, flipped))
+    return both / max(1, cv2.countNonZero(cv2.bitwise_or(glyph, flipped)))
 
 
 def notches(blob: NDArray[np.uint8]) -> list[float] | None:
@@ -144,11 +171,11 @@ def index_suit(
     d: float,
     enlarged: float = 1.0,
 ) -> str | None:
-    """The black suit (``"S"`` or ``"C"``) the suit glyph of the index read at
-    (``x``, ``y``), rank to suit along (``ux``, ``uy``) ``d`` pixels apart, shows by
-    its outline in ``image`` (BGR or grey; ``enlarged`` times the picture as taken,
-    where it was enlarged to be read); ``None`` where it shows neither plainly (see
-    the module's docstring)."""
+    """The suit (``"S"`` or ``"C"``, of no colour; ``"H"``, red) the suit glyph of
+    the index read at (``x``, ``y``), rank to suit along (``ux``, ``uy``) ``d``
+    pixels apart, shows by its outline in ``image`` (BGR or grey; ``enlarged`` times
+    the picture as taken, where it was enlarged to be read); ``None`` where it shows
+    none plainly (see the module's docstring)."""
     if not d >= 2.0:  # (nothing to look at; and no NaN)
         return None
     n = min(d, _LOOK)  # samples a d: the image's own pixels, or _LOOK for a large index
@@ -199,14 +226,21 @@ def index_suit(
         return None
     glyph = cv2.compare(labels[y0 : y0 + gh, x0 : x0 + gw], j, cv2.CMP_EQ)
     box = (slice(y0, y0 + gh), slice(x0, x0 + gw))
-    if shades and _coloured([c[box] for c in shades], glyph, light):
-        return None  # a heart's one notch is a spade's: red ink is no black suit's
+    inks = [c[box] for c in shades]
+    coloured = bool(shades) and _coloured(inks, glyph, light)
+    if coloured and not _red(inks, glyph):
+        return None  # a four-colour pack's green or blue: no red suit, nor black
     if _soft(patch, glyph, x0, y0) > _SOFT_EDGE:
         return None
     said = notches(glyph)
     if said is None:
         return None
     first, second, third = [*said[:3], 0.0, 0.0, 0.0][:3]
+    if coloured:
+        # a heart's one notch (a spade's outline, but red ink is no black suit's);
+        # a diamond has none, and a soft heart's closes: no red glyph says diamond
+        heart = first >= _LOBE and second < _FLAT and _mirrored(glyph) >= _MIRROR
+        return "H" if heart else None
     if second >= _LOBE and third >= _THIRD:
         return "C"
     if first >= _LOBE and third < _FLAT:
