@@ -154,11 +154,11 @@ def test_a_card_filling_the_frame_is_not_settled_by_its_outline_alone(rec):
         (("5H", 0.5), ["3H", "5H"]),
     ],
 )
-def test_a_corner_misread_at_a_coarse_scale_is_denied_by_a_finer_one(rec, monkeypatch, finer, kept):
+def test_a_corner_misread_at_a_coarse_scale_is_denied_by_a_finer_one(monkeypatch, finer, kept):
     """A phone photo read by the scale search: the card's indices too large at its
     own size (112 px), readable at a half and a quarter. At an eighth (14 px, smaller
     than the networks read best) its lower corner reads as another card, a 5H, which
-    would win that scale the search with two cards for one (a Paris pattern's
+    would win that scale the search with two cards for one (KDE's standard pack's
     flat-topped 3H did so, at arm's length). A finer scale at which that corner is of
     a readable size read it surely as another card: no 5H. Where the finer one read
     nothing there, another card only doubtfully, or the 5H itself, the 5H stands."""
@@ -179,10 +179,49 @@ def test_a_corner_misread_at_a_coarse_scale_is_denied_by_a_finer_one(rec, monkey
         200: [at(0.125, "3H", upper), at(0.125, "5H", lower)],
     }
     monkeypatch.setattr(Recognizer, "detect_indices", lambda self, image: script[image.shape[1]])
+    rec = Recognizer()  # (its own: nothing learnt of faces by other tests)
     readings = rec.read_any_scale(np.full((1600, 1600, 3), 128, np.uint8))
     assert sorted(r.card for r in readings) == kept
     # the card's own corner at the coarse scale, a sight no finer scale denies, stands
     assert "3H" in [r.card for r in readings]
+
+
+def test_a_coarse_sight_is_denied_only_by_what_every_readable_finer_scale_says():
+    """``_coarse_sight`` on its own: a corner read 5C at an eighth (its detection a 5S,
+    its suit weighed by its glyph) against what finer scales read at its spot."""
+    from vision.recognize import CardReading, IndexDetection, _coarse_sight
+
+    def det(card, k, sure=1.0, d=112.0):  # (in the picture's own pixels)
+        return IndexDetection(card[:-1], card[-1], sure, sure, 600.0, 1000.0, 0, 1, d)
+
+    corner = det("5S", 0.125)
+    coarse = CardReading("5C", 1.0, 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)), (corner,))
+    quarter, half = 0.25, 0.5  # the index 28 and 56 px there: both readable
+
+    def denied(*finer, index_k=1.0, card=coarse):
+        return _coarse_sight(card, 0.125, list(finer), 0.8, index_k)
+
+    assert denied((quarter, [det("3C", quarter)]))
+    assert not denied((quarter, []))
+    assert not denied((quarter, [det("3C", quarter, sure=0.5)]))
+    # as detected (a 5S) or as weighed (a 5C): this card, not another
+    assert not denied((quarter, [det("5S", quarter)]))
+    assert not denied((quarter, [det("5C", quarter)]))
+    # one readable scale reading it as this card outweighs another's other card
+    assert not denied((quarter, [det("3C", quarter)]), (half, [det("5C", half, sure=0.5)]))
+    # elsewhere than its spot, or a scale at which the index is not readable (an
+    # eighth again, 14 px; four times, 448 px), says nothing
+    away = replace(det("3C", quarter), x=900.0)
+    assert not denied((quarter, [away]))
+    assert not denied((0.125, [det("3C", 0.125)]), (4.0, [det("3C", 4.0)]))
+    # read at two corners: no coarse sight
+    pair = replace(coarse, indices=(corner, replace(corner, x=100.0)))
+    assert not denied((quarter, [det("3C", quarter)]), card=pair)
+    # a pack whose index is printed twice a typical one's: its detections' d are
+    # typical (56), its index 14 px at an eighth as printed, 28 at a quarter
+    jumbo = replace(coarse, indices=(replace(corner, d=56.0),))
+    assert denied((quarter, [det("3C", quarter, d=56.0)]), index_k=2.0, card=jumbo)
+    assert not denied((quarter, [det("3C", quarter, d=56.0)]), index_k=1.0, card=jumbo)
 
 
 @pytest.mark.parametrize("view", list(PHOTO_VIEWS))

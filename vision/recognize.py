@@ -239,12 +239,12 @@ SCALE_D = 64.0
 # "Any scale"). Twice again (four times) read more ranks of pinochle photos shrunk
 # to 35 %, but with 9 false readings in 99.
 UP_D = 14.0
-# A card read at one corner at a scale at which its index is under WORK_D (smaller
-# than the networks read best) is checked against each finer scale already read at
-# which that index is of a readable size (WORK_D to SCALE_D): where one of them read
-# that spot (within FINER_SPOT of its size) as another card surely, and not as this
-# card at all, the coarse sight is no card. A misread corner at the coarse scale adds
-# a card to the scale's score and so wins the scale search with it (KDE's standard
+# A card read at one corner at a scale at which its index (as printed) is under
+# WORK_D (smaller than the networks read best) is checked against each finer scale
+# already read at which that index is of a readable size (WORK_D to SCALE_D): where
+# one of them read that spot (within FINER_SPOT of its size) as another card surely,
+# and none as this card, the coarse sight is no card. A misread corner at the coarse
+# scale adds a card to the scale's score and so wins the search with it (KDE's standard
 # pack's flat-topped 3H and a Dondorf's 3S read 5H and 5S at 14 and 16 pixels, both
 # read 3 at twice the size; an Egyptian pack's 5S read 5C at 12 pixels and 5H,
 # a reading no card keeps, at 38). Where a finer scale read nothing there, the coarse
@@ -603,28 +603,31 @@ def _coarse_sight(
     k: float,
     finer: Sequence[tuple[float, list[IndexDetection]]],
     sure: float,
+    index_k: float = 1.0,
 ) -> bool:
     """Whether ``r`` (a reading of the picture at ``k`` times its size, in the
     picture's own pixels) is a coarse sight that a finer scale denies: read at one
-    corner, its index under ``WORK_D`` at ``k``, and at a scale of ``finer`` (each
-    its ``k`` and its indices read, in the picture's own pixels) at which that index
-    is of a readable size, read at its spot (``FINER_SPOT``) as no reading of this
-    card and as another card at least ``sure``."""
+    corner, its index (as printed: ``index_k`` times a detection's typical ``d``)
+    under ``WORK_D`` at ``k``; read at its spot (``FINER_SPOT``), at some scale of
+    ``finer`` (each its ``k`` and its indices read, in the picture's own pixels) at
+    which that index is of a readable size, as another card at least ``sure``; and
+    at none of them as this card (as detected, or as its corner was weighed)."""
     if len(r.indices) != 1 or r.also:
         return False
     det = r.indices[0]
-    if det.d * k >= WORK_D:
+    printed = det.d * index_k
+    if printed * k >= WORK_D:
         return False
+    near = FINER_SPOT * det.d
+    denied = False
     for k2, dets in finer:
-        if not WORK_D <= det.d * k2 <= SCALE_D:
+        if not WORK_D <= printed * k2 <= SCALE_D:
             continue
-        near = FINER_SPOT * det.d
         there = [m for m in dets if math.hypot(m.x - det.x, m.y - det.y) < near]
-        if any(m.card == r.card for m in there):
+        if any(m.card in (det.card, r.card) for m in there):
             return False
-        if any(m.confidence >= sure for m in there):
-            return True
-    return False
+        denied = denied or any(m.confidence >= sure for m in there)
+    return denied
 
 
 def _outsize(groups: list[tuple[str, list[IndexDetection], int]]) -> set[int]:
@@ -1708,7 +1711,8 @@ class Recognizer:
             self._enlarged = 1.0
         k = (rw / w + rh / h) / 2
         pairs = [(r, _scaled(r, w / rw, h / rh)) for r in found]
-        pairs = [(r, s) for r, s in pairs if not _coarse_sight(s, k, finer, self.confident)]
+        sure, jumbo = self.confident, self.index_k
+        pairs = [(r, s) for r, s in pairs if not _coarse_sight(s, k, finer, sure, jumbo)]
         sights = _scaled_dets(dets, w / rw, h / rh)
         return self._scale_score([r for r, _ in pairs]), [s for _, s in pairs], sights
 
