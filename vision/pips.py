@@ -30,7 +30,7 @@ from vision.faces import PIP_PLACES
 from vision.faces import H as _H
 from vision.faces import W as _W
 from vision.proposals import channels, grey_percentile, labelled
-from vision.suits import edge_width
+from vision.suits import edge_width, inked_red
 from vision.suits import notches as notches_of
 
 __all__ = [
@@ -149,10 +149,7 @@ _SHAPE_SHARE = 0.6
 # 440 right, none wrong; the first wrong at 0.124 (a Symbola heart, its notch
 # shallow, blurred 1 pixel at 0.36: a diamond); 115 wrong in all.
 _SOFT_EDGE = 0.12
-# ... and their ink is red where red's share of the paper's level outdoes green's and
-# blue's by this much, black (or green) where by no more than _BLACK_INK
-_RED_INK = 0.25
-_BLACK_INK = 0.12
+# ... and their ink of the reading's colour (vision.suits.inked_red)
 # A court card's panel (its frame, or a figure drawn in one line) spans at least this
 # share of the room between the two indices across and along the card, and this share
 # of its ink lies within a pixel of it turned half about the card's middle (a
@@ -225,7 +222,8 @@ def read_pips(
     # the pips' ink must be of the reading's colour (a black club's pips are no
     # heart's, however a reading of a 10D takes them): no colour, no suit
     black = suit in "SC"
-    if not pips.shades or _inked_red(pips.labels, pips.ids, pips.shades) != (not black):
+    inside = np.isin(pips.labels, pips.ids).astype(np.uint8)
+    if not pips.shades or inked_red(inside, pips.shades) != (not black):
         return count, None
     looked = _patches(image, x, y, *o, pips)
     # a blurred pip's notches fill in (a club's lobes run together, a heart's top
@@ -241,24 +239,6 @@ def _count_at(
     """:func:`count_pips` for the card outline an index of size ``d`` puts there."""
     looked = _pips_at(image, x, y, ux, uy, d)
     return None if looked is None else len(looked.ids)
-
-
-def _inked_red(
-    labels: NDArray[np.int32], ids: NDArray[np.intp], shades: tuple[NDArray[np.uint8], ...]
-) -> bool | None:
-    """Whether the pips ``ids`` are printed in red ink (or orange: the four-colour
-    pack's diamonds), ``False`` in black (or green: its spades), ``None`` where
-    their ink is neither plainly: each channel of the ink's mean over the paper's
-    (the face's 75th percentile in it, whatever the light's colour), red's share
-    over the larger of green's and blue's (red ink about 0.6, black about 0)."""
-    inside = np.isin(labels, ids).astype(np.uint8)
-    share = [
-        cv2.mean(c, inside)[0] / max(1.0, grey_percentile(c, 75)) for c in shades
-    ]  # blue, green, red
-    redness = share[2] - max(share[0], share[1])
-    if redness >= _RED_INK:
-        return True
-    return False if redness <= _BLACK_INK else None
 
 
 def _patches(

@@ -90,7 +90,7 @@ WORK_D = 20.0
 # shows a heart's notch is a heart (Nicu's packs print a heart as large as the rank,
 # read as a diamond at 0.997 to 1.0 as a 2H, 5H, 7H, JH, KH). A heart read where the
 # glyph shows no notch stays one: a soft heart's notch closes.
-SHAPED = BLACK + "D"
+GLYPH_SUITS = BLACK + "D"
 # A reading of an index less sure than RECHECK is read again from patches cut at
 # these scales, and the three readings are averaged: a true index reads the same
 # from a patch a tenth larger or smaller (training jitters the scale by a fifth),
@@ -303,8 +303,8 @@ class IndexDetection:
     # looked at, or the pips do not show one plainly
     pip_suit: str | None = None
     # the suit the index's own suit glyph shows by its outline (vision.suits): a black
-    # suit, or a heart; looked at for every reading of a SHAPED suit in a picture with
-    # colour; None: not looked at, or the glyph does not show one plainly
+    # suit, or a heart; looked at for every reading of a suit in GLYPH_SUITS in a
+    # picture with colour; None: not looked at, or the glyph does not show one plainly
     shape_suit: str | None = None
     # how sure the network was of each court rank, J, Q and K (the pack's, as read):
     # which court an index is, should its card's face show a court (Recognizer.cards)
@@ -1447,15 +1447,15 @@ class Recognizer:
         ``SUIT_COUNTED`` of its suit, in a picture with colour and with no other
         card's reading on its face (:func:`_face_covered`), with the suit its pips'
         shapes show (a count made for that alone kept for no rank); and each reading
-        of a black suit or a diamond (``SHAPED``), in a picture with colour, with the
-        suit its index's glyph shows by its outline as taken (:mod:`vision.suits`)."""
+        of a black suit or a diamond (``GLYPH_SUITS``), in a picture with colour, with
+        the suit its index's glyph shows by its outline as taken (:mod:`vision.suits`)."""
         ox, oy = origin
         out = []
         taken = self._glyphs_in  # (the picture as taken, where this one was remade)
         if taken is None or taken.shape[:2] != image.shape[:2]:
             taken = image
         for det in dets:
-            if det.suit in SHAPED and not self.classifier.colourless:
+            if det.suit in GLYPH_SUITS and not self.classifier.colourless:
                 # (the index as printed: a jumbo one's d is handed on as a typical one's)
                 d = det.d * self.index_k
                 at = (det.x + ox, det.y + oy, det.ux, det.uy, d)

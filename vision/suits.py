@@ -32,9 +32,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.proposals import channels, labelled
+from vision.proposals import channels, grey_percentile, labelled
 
-__all__ = ["BLACK", "edge_width", "index_suit", "notches"]
+__all__ = ["BLACK", "edge_width", "index_suit", "inked_red", "notches"]
 
 BLACK = "SC"
 # The patch looked at round a reading (midpoint (x, y), down (ux, uy), rank to suit
@@ -64,9 +64,13 @@ _LOOK = 40.0
 _SMALL = 16.0
 # ... nor one under _FEW d (a speck of the face, 4 x 6 samples, read as a spade)
 _FEW = 0.3
-# A glyph of a colour (_coloured) is no black suit's: red ink (_red) may be a
+# A glyph of a colour (_coloured) is no black suit's: red ink (inked_red) may be a
 # heart's, a four-colour pack's green or blue ink tells nothing
 _COLOURED = 0.25
+# Ink is red where red's share of the paper's level outdoes green's and blue's by
+# _RED_INK, black (or green) where by no more than _BLACK_INK (inked_red)
+_RED_INK = 0.25
+_BLACK_INK = 0.12
 # ... nor one whose edge is soft for its size (_soft, the pips' measure and bar): a
 # picture smeared by a moving camera runs a club's lobes together, a spade's shape
 # (the real deals smeared 11 px read 125 of 138, not 129, before it)
@@ -100,12 +104,18 @@ def _coloured(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8], light: 
     return bool(cv2.mean(spread, glyph)[0] >= _COLOURED * max(light, 1.0))
 
 
-def _red(shades: list[NDArray[np.uint8]], glyph: NDArray[np.uint8]) -> bool:
-    """Whether ``glyph``'s coloured ink is red (or a four-colour pack's orange): its
-    red channel, at the mean over it, the highest of the three (a four-colour pack's
-    green spade's is not)."""
-    b, g, r = (cv2.mean(c, glyph)[0] for c in shades)
-    return r > g and r > b
+def inked_red(mask: NDArray[np.uint8], shades: tuple[NDArray[np.uint8], ...]) -> bool | None:
+    """Whether the ink under ``mask`` is red (or orange: the four-colour pack's
+    diamonds), ``False`` black (or green: its spades), ``None`` where it is neither
+    plainly: each channel of the ink's mean over the paper's (``shades``' 75th
+    percentile, whatever the light's colour), red's share over the larger of green's
+    and blue's (red ink about 0.6, black about 0). A pip's ink (:mod:`vision.pips`)
+    and an index glyph's are judged by it alike."""
+    share = [cv2.mean(c, mask)[0] / max(1.0, grey_percentile(c, 75)) for c in shades]
+    redness = share[2] - max(share[0], share[1])  # (blue, green, red)
+    if redness >= _RED_INK:
+        return True
+    return False if redness <= _BLACK_INK else None
 
 
 def edge_width(area: NDArray[np.uint8], blob: NDArray[np.uint8], ink: float, paper: float) -> float:
@@ -226,9 +236,8 @@ def index_suit(
         return None
     glyph = cv2.compare(labels[y0 : y0 + gh, x0 : x0 + gw], j, cv2.CMP_EQ)
     box = (slice(y0, y0 + gh), slice(x0, x0 + gw))
-    inks = [c[box] for c in shades]
-    coloured = bool(shades) and _coloured(inks, glyph, light)
-    if coloured and not _red(inks, glyph):
+    coloured = bool(shades) and _coloured([c[box] for c in shades], glyph, light)
+    if coloured and inked_red(cv2.compare(labels, j, cv2.CMP_EQ), shades) is not True:
         return None  # a four-colour pack's green or blue: no red suit, nor black
     if _soft(patch, glyph, x0, y0) > _SOFT_EDGE:
         return None
