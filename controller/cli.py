@@ -142,9 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return its exit status (the console script exits with it)."""
     from controller.stopping import note_ctrl_c
 
-    parser = build_parser()
     forget_ctrl_c = note_ctrl_c()  # a Ctrl-C a native import swallows is obeyed all the same
     try:
+        parser = build_parser()  # (its commands' imports take a second or more: Ctrl-C too)
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help and --version, which print and exit 0

@@ -678,6 +678,21 @@ def test_entry_point_closed_pipe_is_quiet(tmp_path: Path) -> None:
     assert status == 1
 
 
+def test_ctrl_c_while_the_commands_are_being_built_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the parser's commands import their modules (a second or more on a loaded Pi):
+    # a Ctrl-C then was a traceback from inside build_parser
+    import controller.cli as cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["vision", "identify", "x.jpg"]) == 130
+    assert capsys.readouterr().err == "kiebitz: interrupted\n"
+
+
 @pytest.mark.parametrize(
     "argv", [["skat", "replay", "-"], ["cribbage", "score", "--batch", "-"]], ids=["skat", "batch"]
 )
